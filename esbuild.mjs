@@ -1,0 +1,21 @@
+// Bundles the stdio CLI and (when present) the VS Code extension into dist/.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+const entries = [
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('src/vscode/extension.ts')) {
+  entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+}
+
+await Promise.all(entries.map((e) => build({ ...common, ...e })));

@@ -1,0 +1,117 @@
+/**
+ * Arguments and results of the edit operations, named as upstream's be-* tools so that the MCP layer
+ * is a thin adapter. Result keys are upstream's; additions are marked "ours".
+ * `file` strings use the upstream grammar: `path`, `path:N`, `path:S-E`, `path:ALL`
+ * (1-based, inclusive; insert is after line N, `:0` is the top). Paths may be absolute, root-relative or file:// URIs.
+ */
+export type DiffFormat = 'plain' | 'diff';
+
+export interface ReadArgs {
+  file: string;
+  brief?: boolean;
+  target?: { kind: 'line' | 'function' | 'marker' | 'tag'; value: string };
+}
+export interface ReadResult {
+  status: 'ok';
+  file: string; // the path as the agent should use it (root-relative when inside a root)
+  start: number;
+  end: number;
+  total: number;
+  content?: string; // "N\t<text>" lines joined by "\n" (omitted when brief)
+  viewed_code_id: string;
+  warnings?: string[]; // about the file, never about the numbered output
+  brief?: boolean;
+  // ours
+  eol: 'lf' | 'crlf' | 'mixed' | 'none';
+  bom: boolean;
+  final_newline: boolean;
+}
+
+export interface EditCommon {
+  format?: DiffFormat;
+  preview?: boolean;
+  brief?: boolean;
+}
+export interface ReplaceArgs extends EditCommon {
+  file: string;
+  content?: string; // missing = delete the range
+  old?: string;
+  viewed_code_id?: string;
+}
+export interface InsertArgs extends EditCommon {
+  file: string;
+  content: string;
+}
+export interface DeleteArgs extends EditCommon {
+  file: string;
+}
+export interface WriteArgs {
+  file: string;
+  content: string;
+  preview?: boolean;
+  brief?: boolean;
+}
+
+export interface EditResult {
+  status: 'ok';
+  file: string;
+  total: number;
+  diff: string; // '' when brief
+  balance: string; // '' when brief
+  affected: string;
+  removed?: number; // replace, delete (ours for delete)
+  added?: number; // replace, insert
+  after?: number; // insert
+  preview?: boolean;
+  brief?: boolean;
+  warnings?: string[];
+  warning?: string;
+  event_id?: string;
+  queue_full?: string;
+  chip_id?: string; // ours: be-delete's chip, also named in warnings
+}
+
+export interface WriteResult {
+  status: 'ok';
+  files: number;
+  results: { file: string; lines: number; bytes: number; created: boolean; warnings?: string[] }[];
+  preview?: boolean;
+  brief?: boolean;
+  event_id?: string;
+  queue_full?: string;
+}
+
+export interface LineArgs {
+  file: string; // plain path, no range
+  line: number;
+}
+export interface RangeResult {
+  start: number;
+  end: number;
+}
+export interface FuncRangeResult extends RangeResult {
+  kind?: string; // ours: 'function' | 'method' | 'class' | 'block'
+  name?: string; // ours, when known
+}
+export interface TagRangeResult extends RangeResult {
+  kind: string;
+  tag: string;
+}
+
+export interface BalanceArgs {
+  file: string;
+  verbose?: boolean;
+}
+
+export interface InsertChipArgs {
+  from?: string; // file:///abs/path or chip://<id>; empty = list
+  to?: string; // file:///abs/path:line (insert after line)
+  format?: 'raw' | 'annotated' | 'json';
+  preview?: boolean;
+}
+
+export interface TrxArgs {
+  action: 'commit' | 'rollback' | 'status';
+  step?: number;
+  force?: boolean;
+}

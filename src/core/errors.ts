@@ -1,0 +1,30 @@
+/**
+ * The one error type core operations throw. `code` lets the MCP layer and the VS Code layer react
+ * (save a chip, show a conflict) without parsing messages; `message` is written for an agent:
+ * what was wrong, what was expected, how to recover.
+ */
+export type ToolErrorCode =
+  | 'invalid_argument' // bad path grammar, range out of bounds, wrong value
+  | 'not_found' // file, chip or snapshot does not exist
+  | 'outside_roots' // sandbox refusal
+  | 'binary_file' // NUL bytes / not text
+  | 'encoding' // not valid UTF-8
+  | 'too_large' // over a size limit
+  | 'conflict' // stale viewed_code_id, file changed since snapshot, old text mismatch
+  | 'io'; // the file system failed
+
+export class ToolError extends Error {
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+    /** Extra machine-readable facts (valid range, roots, what changed). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function isToolError(e: unknown): e is ToolError {
+  return e instanceof ToolError;
+}
