@@ -1,0 +1,49 @@
+/**
+ * The contract between the tool modules, the server factory and the hosts.
+ * One tool = one module under src/mcp/tools/ exporting a ToolModule; src/mcp/tools/index.ts lists them.
+ */
+import type { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a handler gets besides its arguments. `services` is the composed core (see server.ts ServerDeps). */
+export interface ToolContext<S = unknown> {
+  services: S;
+  /** MCP session id (HTTP) or a per-process id (stdio); keys per-session state such as ChatMemory. */
+  sessionId: string;
+  signal?: AbortSignal;
+}
+
+export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string; // 'be-read' ...
+  title: string;
+  /** Short, English, exact about the grammar. */
+  description: string;
+  inputSchema: Shape;
+  outputSchema?: z.ZodRawShape;
+  annotations: ToolAnnotations;
+  /** Returns the structured result; the server puts it in structuredContent and as compact JSON text. Throw ToolError on failure. */
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext<S>): Promise<Record<string, unknown>>;
+}
+
+/** Observers see every tools/call (ChatMemory recording hooks in here). They must not throw. */
+export interface CallObserver {
+  onToolCall(e: { sessionId: string; callId: string; tool: string; args: unknown }): void;
+  onToolResult(e: {
+    sessionId: string;
+    callId: string;
+    tool: string;
+    args: unknown;
+    result: CallToolResult;
+    isError: boolean;
+    durationMs: number;
+  }): void;
+  onSessionClosed?(sessionId: string): void;
+}
