@@ -1,0 +1,47 @@
+/** What a chip stands for, and the one-line preview a list shows. */
+import * as path from 'node:path';
+import type { ChipRecord } from './types';
+
+export const PREVIEW_MAX_CHARS = 80;
+
+/** `_content` of a removed-text chip, or the `content` argument of a failed call (upstream's only content field). */
+export function originalTextOf(chip: Pick<ChipRecord, 'args'>): string | undefined {
+  const args = chip.args;
+  if (typeof args._content === 'string') return args._content;
+  if (typeof args.content === 'string') return args.content;
+  return undefined;
+}
+
+/** First non-blank line, trimmed, cut to `max` characters (code points, so no half surrogate). */
+export function previewOf(text: string, max = PREVIEW_MAX_CHARS): string {
+  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  return truncate(line.trim(), max);
+}
+
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}
+
+/** Preview of a failed call: its content when it had some, else `tool: err_msg`. */
+export function failedCallPreview(tool: string, args: Record<string, unknown>, errMsg: string): string {
+  const text = originalTextOf({ args });
+  if (text !== undefined && text.trim() !== '') return previewOf(text);
+  return previewOf(`${tool}: ${errMsg.split(/\r\n|\r|\n/)[0] ?? ''}`);
+}
+
+/**
+ * Where a failed call pointed, when its `file` argument is an absolute path in upstream's grammar
+ * (`/abs/a.go`, `/abs/a.go:5`, `/abs/a.go:5-15`, `/abs/a.go:ALL`).
+ */
+export function locationOfArgs(args: Record<string, unknown>): { file?: string; range?: { start: number; end: number } } {
+  const spec = typeof args.file === 'string' ? args.file : undefined;
+  if (!spec) return {};
+  const m = /^(.*?):(?:(\d+)(?:-(\d+))?|ALL)$/i.exec(spec);
+  const file = m ? m[1]! : spec;
+  if (!path.isAbsolute(file)) return {};
+  if (!m || m[2] === undefined) return { file };
+  const start = Number(m[2]);
+  const end = m[3] !== undefined ? Number(m[3]) : start;
+  return { file, range: { start, end } };
+}

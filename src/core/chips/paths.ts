@@ -1,0 +1,49 @@
+/**
+ * Where chips live. Pure functions of what the caller passes in (core never reads os.homedir() or cwd).
+ */
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+
+export const APP_DIR_NAME = 'better-edit-tools-mcp';
+
+/**
+ * Upstream's ChipDir(): Windows `%LOCALAPPDATA%\better-edit-tools-mcp\chips`, elsewhere
+ * `$XDG_CACHE_HOME/better-edit-tools-mcp/chips` or `<home>/.cache/better-edit-tools-mcp/chips`,
+ * and upstream's literal fallback `/tmp/better-edit-tools-mcp-chips` when there is no home.
+ */
+export function defaultChipDir(env: Record<string, string | undefined>, platform: string, homedir: string): string {
+  if (platform === 'win32') {
+    const base = env.LOCALAPPDATA || (homedir ? path.win32.join(homedir, 'AppData', 'Local') : '');
+    if (base) return path.win32.join(base, APP_DIR_NAME, 'chips');
+    return path.win32.join(env.TEMP || env.TMP || 'C:\\Windows\\Temp', `${APP_DIR_NAME}-chips`);
+  }
+  const xdg = env.XDG_CACHE_HOME;
+  // The XDG spec says relative values are invalid and must be ignored.
+  if (xdg && path.posix.isAbsolute(xdg)) return path.posix.join(xdg, APP_DIR_NAME, 'chips');
+  if (homedir) return path.posix.join(homedir, '.cache', APP_DIR_NAME, 'chips');
+  return `/tmp/${APP_DIR_NAME}-chips`;
+}
+
+/**
+ * A stable key for a set of workspace roots: the first 16 hex of sha256 over the sorted real paths
+ * (symlinks resolved when the root exists), so the same workspace opened through a link shares its key.
+ */
+export function workspaceKey(roots: readonly string[]): string {
+  const real = roots.map((root) => {
+    // Roots are absolute already; a relative one is kept as given (core never resolves against cwd).
+    const abs = path.isAbsolute(root) ? path.normalize(root) : root;
+    try {
+      return realpathSync.native(abs);
+    } catch {
+      return abs;
+    }
+  });
+  const unique = [...new Set(real)].sort();
+  return createHash('sha256').update(unique.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** `base/<workspaceKey(roots)>`: chips of different workspaces are never mixed (an upstream flaw). */
+export function workspaceChipDir(base: string, roots: readonly string[]): string {
+  return path.join(base, workspaceKey(roots));
+}

@@ -1,0 +1,359 @@
+/**
+ * ChipStore: a bounded, persistent FIFO of chips, one JSON file per chip (`chip-<id>.json`, mode 0600),
+ * safe to share between processes (the VS Code extension and stdio servers of the same workspace).
+ *
+ * Ordering across processes and restarts: every mutation of the directory (save, eviction, clear) runs
+ * under one lock file created with O_EXCL (see dirLock.ts). Under that lock a save reads the directory,
+ * takes `seq = max(counter file, highest seq on disk) + 1`, writes the counter, then the chip (temp file,
+ * fsync, rename), then evicts the oldest chips by seq. Because allocation and eviction are serialised,
+ * seqs are unique and increasing in creation order for every process, eviction sees every process's
+ * chips, and no chip is lost to a race. The counter file keeps seq monotonic after `clear()`.
+ * Reads (list/get) take no lock: chip files appear whole (rename) and are never rewritten, so a scan
+ * is a readdir plus parsing the names not seen before.
+ */
+import { Buffer } from 'node:buffer';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { systemClock, type Clock } from '../clock';
+import { ToolError } from '../errors';
+import { errnoCode, errorText, writeFileAtomic } from './atomicFile';
+import { failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
+import { withDirLock, Mutex } from './dirLock';
+import { Emitter, type Disposable } from './emitter';
+import { CHIP_ID_PATTERN, newShortId } from './ids';
+import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
+import type { ChipChangeEvent, ChipRecord, ChipSaveResult, ChipSink } from './types';
+
+export interface ChipStoreOptions {
+  /** Created (mode 0700) when missing. Use workspaceChipDir() so workspaces are not mixed. */
+  dir: string;
+  /** FIFO capacity (upstream: 30). */
+  capacity?: number;
+  /** Chips older than this are dropped; undefined or 0 = no TTL (upstream has none). */
+  ttlMs?: number;
+  /** A failed call is saved when its args JSON is longer than this many bytes (upstream: 50). */
+  thresholdBytes?: number;
+  clock?: Clock;
+  /** Warnings (corrupt files, failed evictions); stderr in the CLI, the log channel in VS Code. */
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_CHIP_CAPACITY = 30;
+export const DEFAULT_CHIP_THRESHOLD_BYTES = 50;
+const LOCK_FILE = '.lock';
+const SEQ_FILE = '.seq';
+
+type CacheEntry = { record: ChipRecord } | { invalid: string };
+
+/** Upstream's SaveContentChip warning text. */
+export function chipEvictionWarning(evicted: readonly string[], capacity: number): string | undefined {
+  if (evicted.length === 0) return undefined;
+  return evicted.map((id) => `oldest chip ${id} was evicted (queue max ${capacity})`).join('; ');
+}
+
+export class ChipStore implements ChipSink {
+  readonly dir: string;
+  readonly capacity: number;
+  readonly ttlMs: number | undefined;
+  readonly thresholdBytes: number;
+  private readonly clock: Clock;
+  private readonly log: (message: string) => void;
+  private readonly mutex = new Mutex();
+  private readonly changes = new Emitter<ChipChangeEvent>();
+  /** file name -> parsed record or the reason it was skipped (warned once). Chip files are immutable. */
+  private cache = new Map<string, CacheEntry>();
+  private warnedForeign = new Set<string>();
+
+  private constructor(opts: Required<Pick<ChipStoreOptions, 'dir'>> & ChipStoreOptions) {
+    this.dir = opts.dir;
+    this.capacity = Math.max(1, Math.floor(opts.capacity ?? DEFAULT_CHIP_CAPACITY));
+    this.ttlMs = opts.ttlMs && opts.ttlMs > 0 ? opts.ttlMs : undefined;
+    this.thresholdBytes = opts.thresholdBytes ?? DEFAULT_CHIP_THRESHOLD_BYTES;
+    this.clock = opts.clock ?? systemClock;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  static async open(opts: ChipStoreOptions): Promise<ChipStore> {
+    if (!path.isAbsolute(opts.dir)) {
+      throw new ToolError('invalid_argument', `The chip directory must be an absolute path, got "${opts.dir}".`);
+    }
+    try {
+      await fs.mkdir(opts.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new ToolError('io', `Cannot create the chip directory ${opts.dir}: ${errorText(err)}.`);
+    }
+    const store = new ChipStore(opts);
+    await store.scan();
+    return store;
+  }
+
+  /** Fires on saves, deletions, evictions, clear and reload. */
+  onDidChange(listener: (e: ChipChangeEvent) => void): Disposable {
+    return this.changes.event(listener);
+  }
+
+  async saveFailedCall(tool: string, args: unknown, errMsg: string): Promise<ChipSaveResult | undefined> {
+    const json = JSON.stringify(args);
+    if (json === undefined || Buffer.byteLength(json, 'utf8') <= this.thresholdBytes) return undefined;
+    const argsObject: Record<string, unknown> =
+      typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : { _args: args };
+    const text = originalTextOf({ args: argsObject });
+    return this.persistNew((id, seq, now) => ({
+      id,
+      tool,
+      args: argsObject,
+      err_msg: errMsg,
+      created_at: Math.floor(now / 1000),
+      seq,
+      created_ms: now,
+      ...locationOfArgs(argsObject),
+      size: Buffer.byteLength(text ?? json, 'utf8'),
+      preview: failedCallPreview(tool, argsObject, errMsg),
+    }));
+  }
+
+  async saveContent(
+    tool: string,
+    content: string,
+    where?: { file?: string; range?: { start: number; end: number } },
+  ): Promise<ChipSaveResult> {
+    return this.persistNew((id, seq, now) => ({
+      id,
+      tool,
+      args: { _content: content },
+      created_at: Math.floor(now / 1000),
+      seq,
+      created_ms: now,
+      ...(where?.file !== undefined ? { file: where.file } : {}),
+      ...(where?.range !== undefined ? { range: { start: where.range.start, end: where.range.end } } : {}),
+      size: Buffer.byteLength(content, 'utf8'),
+      preview: previewOf(content),
+    }));
+  }
+
+  async get(id: string): Promise<ChipRecord | undefined> {
+    if (!CHIP_ID_PATTERN.test(id)) return undefined;
+    const name = chipFileName(id);
+    let text: string;
+    try {
+      text = await fs.readFile(path.join(this.dir, name), 'utf8');
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') {
+        this.cache.delete(name);
+        return undefined;
+      }
+      throw new ToolError('io', `Cannot read chip ${id} in ${this.dir}: ${errorText(err)}.`);
+    }
+    const parsed = parseText(text, id);
+    if (typeof parsed === 'string') {
+      throw new ToolError('io', `chip ${id} is corrupt (${parsed}); list the chips and pick another one.`);
+    }
+    this.cache.set(name, { record: parsed });
+    return this.isExpired(parsed) ? undefined : parsed;
+  }
+
+  /** Every chip in the directory, this process's and others', oldest first. */
+  async list(): Promise<ChipRecord[]> {
+    const records = await this.scan();
+    const expired = records.filter((r) => this.isExpired(r));
+    if (expired.length > 0) await this.removeQuietly(expired.map((r) => r.id), 'expired');
+    return records.filter((r) => !this.isExpired(r));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!CHIP_ID_PATTERN.test(id)) return false;
+    const name = chipFileName(id);
+    try {
+      await fs.unlink(path.join(this.dir, name));
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') {
+        this.cache.delete(name);
+        return false;
+      }
+      throw new ToolError('io', `Cannot delete chip ${id} in ${this.dir}: ${errorText(err)}.`);
+    }
+    this.cache.delete(name);
+    this.fire({ kind: 'removed', ids: [id] });
+    return true;
+  }
+
+  /** Deletes every chip file in the directory (not foreign or corrupt files). Returns how many. */
+  async clear(): Promise<number> {
+    const ids = await this.locked(async () => {
+      const records = await this.scan();
+      const failures: string[] = [];
+      const deleted: string[] = [];
+      for (const r of records) {
+        try {
+          await fs.unlink(path.join(this.dir, chipFileName(r.id)));
+          deleted.push(r.id);
+        } catch (err) {
+          if (errnoCode(err) !== 'ENOENT') failures.push(`${r.id}: ${errorText(err)}`);
+        }
+        this.cache.delete(chipFileName(r.id));
+      }
+      if (failures.length > 0) {
+        throw new ToolError('io', `Could not delete ${failures.length} chip file(s) in ${this.dir}: ${failures.join('; ')}.`);
+      }
+      return deleted;
+    });
+    this.fire({ kind: 'cleared', ids });
+    return ids.length;
+  }
+
+  /** Forgets the cache and rescans the directory (warnings about bad files are given again). */
+  async reload(): Promise<ChipRecord[]> {
+    this.cache = new Map();
+    this.warnedForeign = new Set();
+    const records = await this.list();
+    this.fire({ kind: 'reloaded', ids: records.map((r) => r.id) });
+    return records;
+  }
+
+  originalText(chip: ChipRecord): string | undefined {
+    return originalTextOf(chip);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async persistNew(build: (id: string, seq: number, nowMs: number) => ChipRecord): Promise<ChipSaveResult> {
+    const { chip, evicted } = await this.locked(async () => {
+      const existing = await this.scan();
+      const ids = new Set(existing.map((r) => r.id));
+      const id = newShortId((candidate) => ids.has(candidate) || this.cache.has(chipFileName(candidate)));
+      const seq = Math.max(await this.readCounter(), ...existing.map((r) => r.seq), 0) + 1;
+      // The counter goes first: a crash after it wastes a number, never reuses one.
+      await this.writeOrThrow(path.join(this.dir, SEQ_FILE), `${seq}\n`, false, 'the chip sequence counter');
+      const record = build(id, seq, this.clock.now());
+      const name = chipFileName(id);
+      await this.writeOrThrow(path.join(this.dir, name), JSON.stringify(record, null, 2) + '\n', true, `chip ${id}`);
+      this.cache.set(name, { record });
+      const evicted = await this.evict([...existing, record], record.id);
+      return { chip: record, evicted };
+    });
+    this.fire({ kind: 'added', ids: [chip.id] });
+    if (evicted.length > 0) this.fire({ kind: 'removed', ids: evicted });
+    return { chip, evicted };
+  }
+
+  /** Called under the lock: drop expired chips, then the oldest beyond capacity (never the one just saved). */
+  private async evict(all: ChipRecord[], keep: string): Promise<string[]> {
+    const sorted = [...all].sort(compareChips);
+    const victims = new Set(sorted.filter((r) => r.id !== keep && this.isExpired(r)).map((r) => r.id));
+    let remaining = sorted.length - victims.size;
+    for (const r of sorted) {
+      if (remaining <= this.capacity) break;
+      if (r.id === keep || victims.has(r.id)) continue;
+      victims.add(r.id);
+      remaining--;
+    }
+    return this.removeQuietly([...victims], 'evicted');
+  }
+
+  /**
+   * Deletions the caller did not ask for (eviction, TTL): a failure is logged, not thrown, because the
+   * operation that triggered it (a save) did succeed. Returns the ids actually removed.
+   */
+  private async removeQuietly(ids: string[], why: string): Promise<string[]> {
+    const removed: string[] = [];
+    for (const id of ids) {
+      const name = chipFileName(id);
+      try {
+        await fs.unlink(path.join(this.dir, name));
+        removed.push(id);
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT') {
+          this.log(`chip ${id} should have been ${why} but could not be deleted from ${this.dir}: ${errorText(err)}`);
+          continue;
+        }
+      }
+      this.cache.delete(name);
+    }
+    if (why === 'expired' && removed.length > 0) this.fire({ kind: 'removed', ids: removed });
+    return removed;
+  }
+
+  /** readdir + parse names not seen before. Returns valid chips, oldest first. */
+  private async scan(): Promise<ChipRecord[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (err) {
+      throw new ToolError('io', `Cannot list the chip directory ${this.dir}: ${errorText(err)}.`);
+    }
+    const present = new Set<string>();
+    const records: ChipRecord[] = [];
+    for (const name of names) {
+      const m = CHIP_FILE_PATTERN.exec(name);
+      if (!m) {
+        if (name.endsWith('.json') && !name.startsWith('.tmp-') && !this.warnedForeign.has(name)) {
+          this.warnedForeign.add(name);
+          this.log(`skipping ${path.join(this.dir, name)}: not a chip file name (expected chip-<hex id>.json)`);
+        }
+        continue;
+      }
+      present.add(name);
+      let entry = this.cache.get(name);
+      if (!entry) {
+        let text: string;
+        try {
+          text = await fs.readFile(path.join(this.dir, name), 'utf8');
+        } catch (err) {
+          if (errnoCode(err) === 'ENOENT') continue; // deleted by another process meanwhile
+          this.log(`skipping chip file ${path.join(this.dir, name)}: cannot read it (${errorText(err)})`);
+          continue; // not cached: retried on the next scan
+        }
+        const parsed = parseText(text, m[1]!);
+        if (typeof parsed === 'string') {
+          this.log(`skipping corrupt or foreign chip file ${path.join(this.dir, name)}: ${parsed}; it was left in place`);
+          entry = { invalid: parsed };
+        } else {
+          entry = { record: parsed };
+        }
+        this.cache.set(name, entry);
+      }
+      if ('record' in entry) records.push(entry.record);
+    }
+    for (const name of [...this.cache.keys()]) if (!present.has(name)) this.cache.delete(name);
+    return records.sort(compareChips);
+  }
+
+  private isExpired(r: ChipRecord): boolean {
+    return this.ttlMs !== undefined && this.clock.now() - r.created_ms > this.ttlMs;
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    return this.mutex.run(() => withDirLock(path.join(this.dir, LOCK_FILE), fn));
+  }
+
+  private async readCounter(): Promise<number> {
+    try {
+      const n = Number.parseInt(await fs.readFile(path.join(this.dir, SEQ_FILE), 'utf8'), 10);
+      return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    } catch {
+      return 0; // missing or unreadable: the highest seq on disk still keeps order
+    }
+  }
+
+  private async writeOrThrow(file: string, data: string, fsync: boolean, what: string): Promise<void> {
+    try {
+      await writeFileAtomic(file, data, { mode: 0o600, fsync });
+    } catch (err) {
+      throw new ToolError('io', `Could not save ${what} in ${this.dir}: ${errorText(err)}. Nothing was saved; check free space and permissions.`);
+    }
+  }
+
+  private fire(e: ChipChangeEvent): void {
+    this.changes.fire(e, (err) => this.log(`a chip change listener failed: ${errorText(err)}`));
+  }
+}
+
+function parseText(text: string, id: string): ChipRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `invalid JSON (${errorText(err)})`;
+  }
+  return parseChip(value, id);
+}
