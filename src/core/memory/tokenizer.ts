@@ -1,0 +1,171 @@
+/**
+ * Exact token counts for the o200k_base / cl100k_base encodings, on js-tiktoken's ranks.
+ *
+ * - Lazy: the ranks are several MB of JSON; they are parsed on the first count, never at activation,
+ *   and cached per encoding.
+ * - Exact: the text is split with the encoding's own pre-token pattern and each pre-token is merged
+ *   with the same byte-pair rule as js-tiktoken (lowest rank first, leftmost on ties); tests check the
+ *   count against `Tiktoken.encode(text).length`. Special-token strings count as plain text.
+ * - Fast: a bounded cache of pre-token counts (code and prose repeat their words), no token arrays.
+ * - Non-blocking: `countAsync` walks the same pre-token sequence and yields to the event loop between
+ *   slices of work. Pausing between two pre-tokens of the full text cannot change the result, so the
+ *   async count always equals the one-shot count.
+ */
+import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+
+export type TokenEncoding = 'o200k_base' | 'cl100k_base';
+
+export interface Tokenizer {
+  readonly encoding: TokenEncoding;
+  /** Exact token count of `text`. */
+  count(text: string): number;
+  /** Same number as `count`, yielding to the event loop every ~`sliceMs` of work. */
+  countAsync(text: string, options?: CountAsyncOptions): Promise<number>;
+}
+
+export interface CountAsyncOptions {
+  /** Work budget between two yields to the event loop (default 8 ms). */
+  sliceMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Below this many characters `countAsync` just counts synchronously (well under a millisecond or two). */
+const SYNC_LIMIT = 8 * 1024;
+/** Pre-tokens longer than this are not cached (rare, and they would bloat the cache). */
+const CACHE_PIECE_MAX = 48;
+const CACHE_ENTRIES_MAX = 100_000;
+
+interface Encoding {
+  patStr: string;
+  /** js-tiktoken's map from comma-joined byte values to rank. */
+  rankMap: Map<string, number>;
+}
+
+const encodings = new Map<TokenEncoding, Encoding>();
+const tokenizers = new Map<TokenEncoding, TiktokenTokenizer>();
+
+function loadRanks(encoding: TokenEncoding): TiktokenBPE {
+  // require() inside the function keeps the ranks off the activation path: the module body (which
+  // holds the JSON) runs only here. The CJS build exports the object itself, the ESM one as `default`.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const mod =
+    encoding === 'cl100k_base'
+      ? (require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE | { default: TiktokenBPE })
+      : (require('js-tiktoken/ranks/o200k_base') as TiktokenBPE | { default: TiktokenBPE });
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return 'default' in mod ? mod.default : mod;
+}
+
+function load(encoding: TokenEncoding): Encoding {
+  let entry = encodings.get(encoding);
+  if (!entry) {
+    const ranks = loadRanks(encoding);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    const tiktoken = new Tiktoken(ranks) as Tiktoken & { rankMap?: Map<string, number> };
+    if (!(tiktoken.rankMap instanceof Map)) {
+      throw new Error('js-tiktoken changed its internals (no rankMap); pin js-tiktoken ^1.0.21 or update tokenizer.ts');
+    }
+    entry = { patStr: ranks.pat_str, rankMap: tiktoken.rankMap };
+    encodings.set(encoding, entry);
+  }
+  return entry;
+}
+
+/** True once the encoding's ranks were parsed (tests use it to prove laziness). */
+export function isTokenizerLoaded(encoding: TokenEncoding = 'o200k_base'): boolean {
+  return encodings.has(encoding);
+}
+
+/** The shared tokenizer for `encoding`; cheap to call, loads nothing until the first count. */
+export function getTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer {
+  let tokenizer = tokenizers.get(encoding);
+  if (!tokenizer) {
+    tokenizer = new TiktokenTokenizer(encoding);
+    tokenizers.set(encoding, tokenizer);
+  }
+  return tokenizer;
+}
+
+class TiktokenTokenizer implements Tokenizer {
+  private readonly cache = new Map<string, number>();
+  private readonly utf8 = new TextEncoder();
+
+  constructor(readonly encoding: TokenEncoding) {}
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    const re = new RegExp(load(this.encoding).patStr, 'gu');
+    let total = 0;
+    let match: RegExpExecArray | null;
+    while ((match = re.exec(text)) !== null) total += this.countPiece(match[0]);
+    return total;
+  }
+
+  async countAsync(text: string, options: CountAsyncOptions = {}): Promise<number> {
+    if (text.length <= SYNC_LIMIT) return this.count(text);
+    const sliceMs = options.sliceMs ?? 8;
+    const re = new RegExp(load(this.encoding).patStr, 'gu');
+    let total = 0;
+    let sliceStart = performance.now();
+    let sinceCheck = 0;
+    let match: RegExpExecArray | null;
+    while ((match = re.exec(text)) !== null) {
+      total += this.countPiece(match[0]);
+      if (++sinceCheck < 256) continue;
+      sinceCheck = 0;
+      if (performance.now() - sliceStart < sliceMs) continue;
+      // The regex keeps its lastIndex: resuming continues the same pre-token sequence.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error('token count aborted');
+      sliceStart = performance.now();
+    }
+    return total;
+  }
+
+  /** Tokens in one pre-token: 1 if its bytes are a token, else the number of parts after BPE merges. */
+  private countPiece(piece: string): number {
+    const cached = this.cache.get(piece);
+    if (cached !== undefined) return cached;
+    const { rankMap } = load(this.encoding);
+    const bytes = this.utf8.encode(piece);
+    const n = bytes.length <= 1 || rankMap.has(bytes.join(',')) ? 1 : mergedPartCount(bytes, rankMap);
+    if (piece.length <= CACHE_PIECE_MAX) {
+      if (this.cache.size >= CACHE_ENTRIES_MAX) this.cache.clear();
+      this.cache.set(piece, n);
+    }
+    return n;
+  }
+}
+
+/**
+ * js-tiktoken's bytePairMerge, counting only: repeatedly merge the adjacent pair whose joined bytes
+ * have the lowest rank (leftmost on ties) until no pair is a token. Pair ranks are recomputed only
+ * next to the merge instead of for every pair on every round; the merge order is the same.
+ */
+function mergedPartCount(bytes: Uint8Array, rankMap: Map<string, number>): number {
+  const starts: number[] = [];
+  for (let i = 0; i <= bytes.length; i++) starts.push(i); // part k = bytes[starts[k], starts[k+1])
+  const rankOf = (k: number): number => {
+    if (k < 0 || k + 2 >= starts.length) return Infinity;
+    return rankMap.get(bytes.subarray(starts[k]!, starts[k + 2]!).join(',')) ?? Infinity;
+  };
+  const pairRanks: number[] = [];
+  for (let k = 0; k + 1 < starts.length - 1; k++) pairRanks.push(rankOf(k));
+  for (;;) {
+    let best = -1;
+    let bestRank = Infinity;
+    for (let k = 0; k < pairRanks.length; k++) {
+      if (pairRanks[k]! < bestRank) {
+        bestRank = pairRanks[k]!;
+        best = k;
+      }
+    }
+    if (best < 0) break;
+    starts.splice(best + 1, 1);
+    pairRanks.splice(best, 1);
+    if (best < pairRanks.length) pairRanks[best] = rankOf(best);
+    if (best > 0) pairRanks[best - 1] = rankOf(best - 1);
+  }
+  return starts.length - 1;
+}
