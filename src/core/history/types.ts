@@ -42,6 +42,8 @@ export interface RollbackResult {
   rolled_back: number;
   restored: { id: string; file: string; action: 'restored' | 'deleted' }[];
   errors?: string[];
+  /** ours: set when rollback stopped because a file changed since its snapshot (retry with force: true) */
+  conflict?: { id: string; file: string; expected_hash: string; actual_hash: string | null };
 }
 
 export interface EditHistory {

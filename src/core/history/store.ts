@@ -1,0 +1,422 @@
+/**
+ * HistoryStore: the be-trx undo log. One snapshot = an inverse byte splice of one edit, stored as
+ * `snap-<seq>-<id>.json` (metadata + removed bytes in base64) plus `snap-<seq>-<id>.bin` when the
+ * removed bytes are large. The seq is zero-padded in the name so a readdir sorts the queue; it is
+ * monotonic (kept in `.seq` when the newest snapshots go away), never a wall-clock second.
+ *
+ * record() is on every edit's hot path: it writes its files whole (temp + rename) but does not fsync
+ * (the edit itself is durable; the undo log is best-effort durable) and never re-reads the store.
+ * rollback/status/commit pick up snapshots other processes added to the same directory (a readdir).
+ */
+import { Buffer } from 'node:buffer';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { systemClock, type Clock } from '../clock';
+import { ToolError, isToolError } from '../errors';
+import type { FileStore } from '../files/fileStore';
+import { errnoCode, errorText, writeFileAtomic } from '../chips/atomicFile';
+import { Mutex } from '../chips/dirLock';
+import { newShortId } from '../chips/ids';
+import { workspaceKey } from '../chips/paths';
+import { applyInverse, sha256Hex } from './splice';
+import type { EditHistory, EditRecordInput, RecordResult, RollbackResult, SnapshotSummary } from './types';
+
+export interface HistoryStoreOptions {
+  /** Per workspace: see workspaceHistoryDir(). Created (0700) when missing. */
+  dir: string;
+  /** Rollback reads and writes through this store (sandboxed, atomic). */
+  files: FileStore;
+  maxCount?: number;
+  maxBytes?: number;
+  clock?: Clock;
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_MAX_SNAPSHOTS = 30;
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 100 * 1024 * 1024;
+/** Removed bytes up to this size go inline (base64) in the JSON; larger ones in a sidecar .bin file. */
+export const INLINE_REMOVED_MAX = 64 * 1024;
+
+const FILE_PATTERN = /^snap-(\d{12})-([0-9a-f]{6}|[0-9a-f]{12})\.(json|bin)$/;
+const SEQ_FILE = '.seq';
+
+/** `base/<first 16 hex of sha256 of the sorted real roots>` (no git subprocess, unlike upstream). */
+export function workspaceHistoryDir(base: string, roots: readonly string[]): string {
+  return path.join(base, workspaceKey(roots));
+}
+
+interface SnapshotFile {
+  v: 1;
+  id: string;
+  seq: number;
+  tool: string;
+  file: string;
+  summary: string;
+  created: boolean;
+  offset: number;
+  inserted_length: number;
+  after_hash: string;
+  after_size: number;
+  removed_length: number;
+  removed_b64?: string;
+  removed_file?: string;
+  created_at: number;
+  created_ms: number;
+}
+
+interface Entry {
+  meta: Omit<SnapshotFile, 'removed_b64'>;
+  jsonName: string;
+  binName?: string;
+  bytes: number;
+}
+
+export class HistoryStore implements EditHistory {
+  readonly dir: string;
+  readonly maxCount: number;
+  readonly maxBytes: number;
+  private readonly files: FileStore;
+  private readonly clock: Clock;
+  private readonly log: (message: string) => void;
+  private readonly mutex = new Mutex();
+  /** oldest first (ascending seq) */
+  private entries: Entry[] = [];
+  private lastSeq = 0;
+  private warned = new Set<string>();
+
+  private constructor(opts: HistoryStoreOptions) {
+    this.dir = opts.dir;
+    this.files = opts.files;
+    this.maxCount = Math.max(1, Math.floor(opts.maxCount ?? DEFAULT_MAX_SNAPSHOTS));
+    this.maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES);
+    this.clock = opts.clock ?? systemClock;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  static async open(opts: HistoryStoreOptions): Promise<HistoryStore> {
+    if (!path.isAbsolute(opts.dir)) {
+      throw new ToolError('invalid_argument', `The snapshot directory must be an absolute path, got "${opts.dir}".`);
+    }
+    try {
+      await fs.mkdir(opts.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new ToolError('io', `Cannot create the snapshot directory ${opts.dir}: ${errorText(err)}.`);
+    }
+    const store = new HistoryStore(opts);
+    store.lastSeq = await store.readCounter();
+    await store.refresh();
+    return store;
+  }
+
+  async record(input: EditRecordInput): Promise<RecordResult> {
+    if (!path.isAbsolute(input.file)) {
+      throw new ToolError('invalid_argument', `Snapshot paths must be absolute, got "${input.file}".`);
+    }
+    return this.mutex.run(async () => {
+      const taken = new Set(this.entries.map((e) => e.meta.id));
+      const id = newShortId((candidate) => taken.has(candidate));
+      const seq = ++this.lastSeq;
+      const now = this.clock.now();
+      const base = `snap-${String(seq).padStart(12, '0')}-${id}`;
+      const inline = input.removed.length <= INLINE_REMOVED_MAX;
+      const binName = inline ? undefined : `${base}.bin`;
+      const meta: SnapshotFile = {
+        v: 1,
+        id,
+        seq,
+        tool: input.tool,
+        file: input.file,
+        summary: input.summary,
+        created: input.created,
+        offset: input.offset,
+        inserted_length: input.insertedLength,
+        after_hash: input.afterHash,
+        after_size: input.afterSize,
+        removed_length: input.removed.length,
+        ...(inline ? { removed_b64: input.removed.toString('base64') } : { removed_file: binName }),
+        created_at: Math.floor(now / 1000),
+        created_ms: now,
+      };
+      const json = JSON.stringify(meta);
+      try {
+        if (binName) await writeFileAtomic(path.join(this.dir, binName), input.removed, { mode: 0o600, fsync: false });
+        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
+      } catch (err) {
+        if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
+        throw new ToolError(
+          'io',
+          `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
+            `be-trx rollback cannot undo this edit.`,
+        );
+      }
+      const { removed_b64: _inline, ...kept } = meta;
+      this.entries.push({
+        meta: kept,
+        jsonName: `${base}.json`,
+        ...(binName ? { binName } : {}),
+        bytes: Buffer.byteLength(json) + (binName ? input.removed.length : 0),
+      });
+      const queue_full = await this.evict();
+      return queue_full ? { id, queue_full } : { id };
+    });
+  }
+
+  async rollback(step: number, force: boolean): Promise<RollbackResult> {
+    return this.mutex.run(async () => {
+      await this.refresh();
+      const count = Math.min(Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)), this.entries.length);
+      const result: RollbackResult = { status: 'ok', rolled_back: 0, restored: [] };
+      for (let i = 0; i < count; i++) {
+        const entry = this.entries[this.entries.length - 1]!;
+        try {
+          const action = await this.undo(entry, force);
+          result.restored.push({ id: entry.meta.id, file: entry.meta.file, action });
+          result.rolled_back++;
+        } catch (err) {
+          result.status = 'partial';
+          result.errors = [errorText(err)];
+          if (isToolError(err) && err.code === 'conflict') result.conflict = err.details as RollbackResult['conflict'];
+          break; // older snapshots depend on this one: never undo past it
+        }
+        this.entries.pop();
+        await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
+      }
+      if (result.rolled_back > 0) await this.writeCounter();
+      return result;
+    });
+  }
+
+  async commit(): Promise<{ committed: number }> {
+    return this.mutex.run(async () => {
+      const names = await this.readdir();
+      let committed = 0;
+      const failures: string[] = [];
+      for (const name of names) {
+        const m = FILE_PATTERN.exec(name);
+        const isTemp = name.startsWith('.tmp-snap-');
+        if (!m && !isTemp) continue;
+        try {
+          await fs.unlink(path.join(this.dir, name));
+          if (m?.[3] === 'json') committed++;
+        } catch (err) {
+          if (errnoCode(err) !== 'ENOENT') failures.push(`${name}: ${errorText(err)}`);
+        }
+      }
+      this.lastSeq = Math.max(this.lastSeq, ...names.map((n) => Number(FILE_PATTERN.exec(n)?.[1] ?? 0)));
+      this.entries = [];
+      await this.writeCounter();
+      if (failures.length > 0) {
+        throw new ToolError('io', `Committed ${committed} snapshot(s), but could not delete ${failures.join('; ')} in ${this.dir}.`);
+      }
+      return { committed };
+    });
+  }
+
+  async status(): Promise<{
+    queue: { used: number; max: number; bytes: number; max_bytes: number };
+    snapshots: SnapshotSummary[];
+  }> {
+    return this.mutex.run(async () => {
+      await this.refresh();
+      return {
+        queue: { used: this.entries.length, max: this.maxCount, bytes: this.totalBytes(), max_bytes: this.maxBytes },
+        snapshots: this.entries
+          .map((e) => ({
+            id: e.meta.id,
+            seq: e.meta.seq,
+            tool: e.meta.tool,
+            file: e.meta.file,
+            summary: e.meta.summary,
+            created_at: e.meta.created_at,
+            created_ms: e.meta.created_ms,
+            bytes: e.bytes,
+          }))
+          .reverse(),
+      };
+    });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async undo(entry: Entry, force: boolean): Promise<'restored' | 'deleted'> {
+    const { meta } = entry;
+    const label = `snapshot ${meta.id} (${meta.summary})`;
+    if (!path.isAbsolute(meta.file)) {
+      throw new ToolError('invalid_argument', `Rollback stopped at ${label}: its path "${meta.file}" is not absolute.`);
+    }
+    let current: Buffer | undefined;
+    let mtimeMs: number | undefined;
+    try {
+      const content = await this.files.read(meta.file);
+      current = content.bytes;
+      mtimeMs = content.stat.mtimeMs;
+    } catch (err) {
+      if (!(isToolError(err) && err.code === 'not_found')) throw err;
+    }
+    if (current === undefined && meta.created) return 'deleted'; // already gone: nothing to undo
+    const actualHash = current === undefined ? undefined : sha256Hex(current);
+    if (actualHash !== meta.after_hash && !force) {
+      const what = current === undefined ? 'was deleted' : 'has changed';
+      throw new ToolError(
+        'conflict',
+        `Rollback stopped at ${label}: ${meta.file} ${what} since that edit, so undoing it would overwrite later changes. ` +
+          `Read the file and fix it by hand, or call be-trx rollback again with force: true to apply the undo anyway.`,
+        { id: meta.id, file: meta.file, expected_hash: meta.after_hash, actual_hash: actualHash ?? null },
+      );
+    }
+    if (meta.created) {
+      await this.files.remove(meta.file);
+      return 'deleted';
+    }
+    const removed = await this.loadRemoved(entry);
+    let restored: Buffer;
+    try {
+      restored = applyInverse(current ?? Buffer.alloc(0), { offset: meta.offset, removed, insertedLength: meta.inserted_length });
+    } catch (err) {
+      throw new ToolError('conflict', `Rollback stopped at ${label}: cannot undo it on ${meta.file}: ${errorText(err)}.`, {
+        id: meta.id,
+        file: meta.file,
+      });
+    }
+    await this.files.write(meta.file, restored, mtimeMs !== undefined ? { expectedMtimeMs: mtimeMs } : { mkdirs: true });
+    return 'restored';
+  }
+
+  private async loadRemoved(entry: Entry): Promise<Buffer> {
+    try {
+      if (entry.binName) {
+        const bytes = await fs.readFile(path.join(this.dir, entry.binName));
+        if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.binName} has ${bytes.length} bytes, expected ${entry.meta.removed_length}`);
+        return bytes;
+      }
+      const parsed = JSON.parse(await fs.readFile(path.join(this.dir, entry.jsonName), 'utf8')) as SnapshotFile;
+      const bytes = Buffer.from(parsed.removed_b64 ?? '', 'base64');
+      if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.jsonName} holds ${bytes.length} removed bytes, expected ${entry.meta.removed_length}`);
+      return bytes;
+    } catch (err) {
+      throw new ToolError('io', `Rollback stopped at snapshot ${entry.meta.id}: its stored data cannot be read (${errorText(err)}).`);
+    }
+  }
+
+  /** Drops the oldest snapshots beyond maxCount or maxBytes (always keeping the newest). */
+  private async evict(): Promise<string | undefined> {
+    let byCount = false;
+    let byBytes = false;
+    while (this.entries.length > 1 && (this.entries.length > this.maxCount || this.totalBytes() > this.maxBytes)) {
+      if (this.entries.length > this.maxCount) byCount = true;
+      else byBytes = true;
+      const oldest = this.entries.shift()!;
+      await this.deleteFiles(oldest).catch((err) => this.log(`evicting snapshot ${oldest.meta.id}: ${errorText(err)}`));
+    }
+    const messages: string[] = [];
+    if (byCount) {
+      messages.push(`snapshot queue reached maximum capacity (${this.maxCount}); oldest snapshot evicted. The file was written successfully.`);
+    }
+    if (byBytes) {
+      messages.push(
+        `snapshot queue exceeded maximum disk capacity (${this.maxBytes} bytes); oldest snapshot(s) evicted. The file was written successfully.`,
+      );
+    }
+    return messages.length > 0 ? messages.join(' ') : undefined;
+  }
+
+  private totalBytes(): number {
+    return this.entries.reduce((sum, e) => sum + e.bytes, 0);
+  }
+
+  private async deleteFiles(entry: Entry): Promise<void> {
+    for (const name of [entry.jsonName, entry.binName]) {
+      if (!name) continue;
+      try {
+        await fs.unlink(path.join(this.dir, name));
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT') throw new Error(`could not delete ${path.join(this.dir, name)}: ${errorText(err)}`);
+      }
+    }
+  }
+
+  private async readdir(): Promise<string[]> {
+    try {
+      return await fs.readdir(this.dir);
+    } catch (err) {
+      throw new ToolError('io', `Cannot list the snapshot directory ${this.dir}: ${errorText(err)}.`);
+    }
+  }
+
+  /** Syncs the in-memory queue with the directory: parses only names not known yet. */
+  private async refresh(): Promise<void> {
+    const names = await this.readdir();
+    const present = new Set(names);
+    const known = new Map(this.entries.map((e) => [e.jsonName, e]));
+    const kept = this.entries.filter((e) => present.has(e.jsonName));
+    for (const name of names) {
+      const m = FILE_PATTERN.exec(name);
+      if (!m || m[3] !== 'json' || known.has(name)) continue;
+      const entry = await this.parseEntry(name, m[2]!, Number(m[1]), present);
+      if (entry) kept.push(entry);
+    }
+    kept.sort((a, b) => a.meta.seq - b.meta.seq || a.meta.created_ms - b.meta.created_ms || (a.meta.id < b.meta.id ? -1 : 1));
+    this.entries = kept;
+    // Every snapshot-like name counts, even a skipped one, so a new name never collides with it.
+    const seqs = names.map((n) => Number(FILE_PATTERN.exec(n)?.[1] ?? 0));
+    this.lastSeq = Math.max(this.lastSeq, ...seqs, ...kept.map((e) => e.meta.seq));
+  }
+
+  private async parseEntry(name: string, id: string, seq: number, present: Set<string>): Promise<Entry | undefined> {
+    const full = path.join(this.dir, name);
+    let text: string;
+    try {
+      text = await fs.readFile(full, 'utf8');
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') this.warnOnce(name, `skipping snapshot ${full}: cannot read it (${errorText(err)})`);
+      return undefined;
+    }
+    let raw: SnapshotFile;
+    try {
+      raw = JSON.parse(text) as SnapshotFile;
+    } catch (err) {
+      this.warnOnce(name, `skipping corrupt snapshot ${full}: invalid JSON (${errorText(err)}); it was left in place`);
+      return undefined;
+    }
+    const ok =
+      raw && raw.v === 1 && raw.id === id && raw.seq === seq && typeof raw.file === 'string' && typeof raw.tool === 'string' &&
+      typeof raw.summary === 'string' && typeof raw.created === 'boolean' && Number.isSafeInteger(raw.offset) &&
+      Number.isSafeInteger(raw.inserted_length) && typeof raw.after_hash === 'string' && Number.isSafeInteger(raw.removed_length) &&
+      (typeof raw.removed_b64 === 'string' || (typeof raw.removed_file === 'string' && present.has(raw.removed_file)));
+    if (!ok) {
+      this.warnOnce(name, `skipping snapshot ${full}: not a valid snapshot record; it was left in place`);
+      return undefined;
+    }
+    const { removed_b64, ...meta } = raw;
+    const binName = removed_b64 === undefined ? raw.removed_file : undefined;
+    return {
+      meta,
+      jsonName: name,
+      ...(binName ? { binName } : {}),
+      bytes: Buffer.byteLength(text) + (binName ? raw.removed_length : 0),
+    };
+  }
+
+  private warnOnce(name: string, message: string): void {
+    if (this.warned.has(name)) return;
+    this.warned.add(name);
+    this.log(message);
+  }
+
+  private async readCounter(): Promise<number> {
+    try {
+      const n = Number.parseInt(await fs.readFile(path.join(this.dir, SEQ_FILE), 'utf8'), 10);
+      return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private async writeCounter(): Promise<void> {
+    try {
+      await writeFileAtomic(path.join(this.dir, SEQ_FILE), `${this.lastSeq}\n`, { mode: 0o600, fsync: false });
+    } catch (err) {
+      this.log(`could not save the snapshot sequence counter in ${this.dir}: ${errorText(err)}`);
+    }
+  }
+}
