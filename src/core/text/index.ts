@@ -1,0 +1,6 @@
+export * from './validate';
+export * from './lines';
+export * from './content';
+export * from './splice';
+export * from './range';
+export * from './language';

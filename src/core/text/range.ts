@@ -1,0 +1,96 @@
+/**
+ * The upstream path grammar: `path`, `path:N`, `path:S-E`, `path:ALL` (1-based, inclusive).
+ * The path is cut at the last colon that can start a range: a Windows drive prefix (`C:\`, `C:/`) is skipped,
+ * and in a URL-like input (`file:///p`, `x://host:port/p`) only colons after the first `/` following the
+ * authority count. A suffix that does not look like a range (does not start with a digit or `-` and is not
+ * `ALL`) is part of the path, so `notes:draft.txt` is a plain path.
+ */
+import { ToolError } from '../errors';
+
+export type LineSpec =
+  | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'line'; line: number }
+  | { kind: 'span'; start: number; end: number };
+
+export interface FileRange {
+  path: string;
+  spec: LineSpec;
+}
+
+function rangeSearchStart(s: string): number {
+  const url = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(s);
+  if (url) {
+    const slash = s.indexOf('/', url[0].length);
+    return slash === -1 ? s.length : slash;
+  }
+  if (/^[a-zA-Z]:[\\/]/.test(s)) return 2;
+  return 0;
+}
+
+function parseLineNumber(text: string, what: string, input: string): number {
+  if (!/^\d+$/.test(text)) {
+    throw new ToolError(
+      'invalid_argument',
+      `invalid ${what}: "${text}" in "${input}". Expected path:N, path:S-E or path:ALL with 1-based line numbers, e.g. src/a.ts:5-15.`,
+    );
+  }
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) {
+    throw new ToolError('invalid_argument', `invalid ${what}: "${text}" is too large in "${input}".`);
+  }
+  return n;
+}
+
+export function parseFileRange(input: string): FileRange {
+  const s = input.trim();
+  if (s === '') throw new ToolError('invalid_argument', 'file is empty: expected a path such as src/a.ts or src/a.ts:5-15.');
+  const from = rangeSearchStart(s);
+  const colon = s.lastIndexOf(':');
+  if (colon < from) return { path: s, spec: { kind: 'none' } };
+  const suffix = s.slice(colon + 1);
+  const path = s.slice(0, colon);
+  if (/^all$/i.test(suffix)) return finish(path, { kind: 'all' }, input);
+  if (suffix !== '' && !/^\s*[\d-]/.test(suffix)) return { path: s, spec: { kind: 'none' } };
+  if (suffix === '') {
+    throw new ToolError(
+      'invalid_argument',
+      `missing line number after ":" in "${input}". Expected path, path:N, path:S-E or path:ALL.`,
+    );
+  }
+  const dash = suffix.indexOf('-');
+  if (dash === -1) return finish(path, { kind: 'line', line: parseLineNumber(suffix, 'line number', input) }, input);
+  const start = parseLineNumber(suffix.slice(0, dash), 'start line', input);
+  const end = parseLineNumber(suffix.slice(dash + 1), 'end line', input);
+  if (end < start) {
+    throw new ToolError('invalid_argument', `end line (${end}) must be >= start line (${start}) in "${input}".`);
+  }
+  return finish(path, { kind: 'span', start, end }, input);
+}
+
+function finish(path: string, spec: LineSpec, input: string): FileRange {
+  if (path.trim() === '') throw new ToolError('invalid_argument', `missing path before the line range in "${input}".`);
+  return { path, spec };
+}
+
+/** Upstream's HasFileRange: does the string end in a range? */
+export function hasFileRange(input: string): boolean {
+  try {
+    return parseFileRange(input).spec.kind !== 'none';
+  } catch {
+    return false;
+  }
+}
+
+export function formatSpec(spec: LineSpec): string {
+  switch (spec.kind) {
+    case 'none':
+      return '';
+    case 'all':
+      return ':ALL';
+    case 'line':
+      return `:${spec.line}`;
+    case 'span':
+      return `:${spec.start}-${spec.end}`;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Is this buffer text we may edit? Binary (NUL bytes, many control characters) and non-UTF-8 files are
+ * refused with a reason, before any edit, by every operation (upstream only checked in be-read, and only
+ * a 512-byte sample, which rejected valid UTF-8 whose multi-byte character straddled byte 512).
+ */
+import { isUtf8 } from 'node:buffer';
+import { ToolError } from '../errors';
+
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Bytes of the control-character sample (control share is a heuristic; NUL and UTF-8 checks are exact). */
+const CONTROL_SAMPLE_BYTES = 8192;
+const MAX_CONTROL_SHARE = 1 / 6;
+
+export function bomLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+function isSuspiciousControl(b: number): boolean {
+  // tab, LF, VT, FF, CR and ESC (ANSI colours in logs) are normal in text files
+  return (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f;
+}
+
+/** 1-based line of a byte offset (counts LF bytes before it). */
+export function lineOfOffset(bytes: Buffer, offset: number): number {
+  let line = 1;
+  let pos = bytes.indexOf(10, 0);
+  while (pos !== -1 && pos < offset) {
+    line++;
+    pos = bytes.indexOf(10, pos + 1);
+  }
+  return line;
+}
+
+/** Offset of the first byte that does not start a valid UTF-8 sequence (only called once we know there is one). */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Throws ToolError('binary_file') or ToolError('encoding') unless `bytes` is UTF-8 text.
+ * `label` names the file in the message.
+ */
+export function assertText(bytes: Buffer, label: string): void {
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    throw new ToolError(
+      'binary_file',
+      `${label} looks like a binary file (NUL byte at offset ${nul}, line ${lineOfOffset(bytes, nul)}); ` +
+        'these tools edit UTF-8 text only. Use a dedicated tool for binary files.',
+      { offset: nul },
+    );
+  }
+  const sampleEnd = Math.min(bytes.length, CONTROL_SAMPLE_BYTES);
+  let controls = 0;
+  for (let i = 0; i < sampleEnd; i++) if (isSuspiciousControl(bytes[i])) controls++;
+  if (sampleEnd > 0 && controls / sampleEnd > MAX_CONTROL_SHARE) {
+    throw new ToolError(
+      'binary_file',
+      `${label} looks like a binary file (${controls} control characters in its first ${sampleEnd} bytes); ` +
+        'these tools edit UTF-8 text only.',
+      { controls, sampled: sampleEnd },
+    );
+  }
+  if (!isUtf8(bytes)) {
+    const bad = firstInvalidUtf8(bytes);
+    const line = lineOfOffset(bytes, bad);
+    const hex = bad >= 0 ? bytes[bad].toString(16).padStart(2, '0') : '??';
+    throw new ToolError(
+      'encoding',
+      `${label} is not valid UTF-8: byte 0x${hex} at offset ${bad} (line ${line}) does not start a valid ` +
+        'UTF-8 sequence. It may be Latin-1, GBK or another legacy encoding; convert it to UTF-8 first ' +
+        '(e.g. iconv -f GBK -t UTF-8) — editing it as text would corrupt it.',
+      { offset: bad, line },
+    );
+  }
+}

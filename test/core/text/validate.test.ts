@@ -1,0 +1,57 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { isUtf8 } from 'node:buffer';
+import { assertText, firstInvalidUtf8 } from '../../../src/core/text/validate';
+import { ToolError } from '../../../src/core/errors';
+
+const code = (f: () => void) => {
+  try {
+    f();
+    return 'ok';
+  } catch (e) {
+    return e instanceof ToolError ? e.code : 'other';
+  }
+};
+
+describe('core/text validation', () => {
+  it('refuses NUL bytes anywhere as binary (not only in the first 512 bytes)', () => {
+    const b = Buffer.concat([Buffer.from('a'.repeat(100_000)), Buffer.from([0]), Buffer.from('b')]);
+    assert.equal(code(() => assertText(b, 'x')), 'binary_file');
+    assert.throws(() => assertText(b, 'x'), /NUL byte at offset 100000, line 1/);
+  });
+  it('refuses a high share of control characters as binary', () => {
+    assert.equal(code(() => assertText(Buffer.from('\x01\x02\x03\x04abc'), 'x')), 'binary_file');
+    assert.equal(code(() => assertText(Buffer.from('a\tb\r\n\x1b[31mred\x1b[0m\n'), 'x')), 'ok');
+  });
+  it('flaw: Latin-1/GBK files are edited blindly — refused with the byte offset and line', () => {
+    const latin1 = Buffer.from('line one\ncaf\xe9\n', 'latin1');
+    assert.equal(code(() => assertText(latin1, 'f.txt')), 'encoding');
+    assert.throws(() => assertText(latin1, 'f.txt'), /byte 0xe9 at offset 12 \(line 2\)/);
+    const gbk = Buffer.from([0x61, 0x0a, 0xc4, 0xe3, 0xba, 0xc3]); // "你好" in GBK
+    assert.equal(code(() => assertText(gbk, 'g.txt')), 'encoding');
+  });
+  it('flaw: binary detection false positive when a multi-byte char straddles byte 512', () => {
+    const b = Buffer.concat([Buffer.from('a'.repeat(511)), Buffer.from('世界🙂\n')]);
+    assert.equal(b[511], 0xe4); // first byte of 世 at 511, continuation at 512, 513
+    assert.equal(code(() => assertText(b, 'x')), 'ok');
+  });
+  it('accepts empty, BOM-only and plain UTF-8', () => {
+    assert.equal(code(() => assertText(Buffer.alloc(0), 'x')), 'ok');
+    assert.equal(code(() => assertText(Buffer.from('\uFEFF'), 'x')), 'ok');
+    assert.equal(code(() => assertText(Buffer.from('héllo 世界\n'), 'x')), 'ok');
+  });
+  it('rejects truncated, overlong and surrogate sequences', () => {
+    for (const bytes of [[0xe4, 0xb8], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf5, 0x80, 0x80, 0x80], [0x80]]) {
+      assert.equal(code(() => assertText(Buffer.from([0x61, ...bytes]), 'x')), 'encoding', JSON.stringify(bytes));
+    }
+  });
+  it('property: firstInvalidUtf8 agrees with isUtf8', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (arr) => {
+        const buf = Buffer.from(arr);
+        assert.equal(firstInvalidUtf8(buf) === -1, isUtf8(buf));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
