@@ -1,0 +1,141 @@
+// Layer 2: the installed extension through the DOM of a real VS Code (code-server) in headless chromium.
+// Runs after layer 1, whose extension host has exited: the chips it created must show here (persistence).
+// Env: PORT, WS, SHOTS (screenshot dir), FAILSHOT.
+import fs from 'node:fs';
+import path from 'node:path';
+import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
+
+const SHOTS = process.env.SHOTS;
+fs.mkdirSync(SHOTS, { recursive: true });
+const { page, close } = await launchBrowser();
+const shot = async (name) => {
+  await page.waitForTimeout(500); // fades
+  await page.screenshot({ path: path.join(SHOTS, name) });
+  lap(`screenshot ${name}`);
+};
+
+async function palette(title, { run = true } = {}) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill('>' + title);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  if (run) await page.keyboard.press('Enter');
+}
+
+async function quickOpen(text) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(text);
+  return input;
+}
+
+/** The editor's visible lines in visual order (view-lines are absolutely positioned). */
+async function editorLines() {
+  return page.$$eval('.editor-instance .monaco-editor .view-lines .view-line', (els) =>
+    els.map((e) => ({ top: parseFloat(e.style.top || '0'), text: (e.textContent || '').replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top).map((l) => l.text));
+}
+
+async function chipsView() {
+  // The activity-bar container, by its title.
+  const container = page.locator('.activitybar .action-item a[aria-label^="Better Edit"], .activitybar .action-item[aria-label^="Better Edit"]').first();
+  await container.waitFor({ timeout: 30000 });
+  const sidebarTitle = page.locator('.part.sidebar .title-label h2', { hasText: /Better Edit/i });
+  if (!(await sidebarTitle.isVisible().catch(() => false))) await container.click();
+  await sidebarTitle.waitFor({ timeout: 15000 });
+  return page.locator('.part.sidebar .monaco-list-row', { hasText: 'line 5' }).first();
+}
+
+const steps = [];
+const step = async (name, fn) => {
+  lap(`UI: ${name}`);
+  await fn();
+  steps.push(name);
+};
+
+try {
+  await page.goto(workbenchUrl(process.env.WS));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
+  lap('workbench loaded');
+
+  await step('status bar item shows server state and chip count', async () => {
+    const item = page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first();
+    await item.waitFor({ timeout: 90000 });
+    lap(`status bar: "${norm(await item.textContent())}"`);
+  });
+
+  let row;
+  await step('activity-bar container "Better Edit" and the Chips tree with the chip from layer 1', async () => {
+    row = await chipsView();
+    await row.waitFor({ timeout: 20000 });
+    lap(`chip row: "${norm(await row.textContent())}"`);
+  });
+
+  await step('open src/notes.txt with the cursor on line 3', async () => {
+    await quickOpen('notes.txt');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
+    await quickOpen(':3');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    const lines = await editorLines();
+    if (lines[2] !== 'line 3') throw new Error(`notes.txt line 3 is "${lines[2]}" before the insert`);
+  });
+  await shot('chips-tree.png');
+
+  await step('inline "Insert at Cursor" clicked with the mouse puts the chip text at the cursor line', async () => {
+    await row.hover();
+    const action = row.locator('.action-label[aria-label^="Insert at Cursor"]');
+    await action.waitFor({ state: 'visible', timeout: 10000 });
+    await action.click();
+    await page.waitForFunction(() => {
+      const lines = [...document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')]
+        .map((e) => ({ top: parseFloat(e.style.top || '0'), text: (e.textContent || '').replace(/\u00a0/g, ' ') }))
+        .sort((a, b) => a.top - b.top).map((l) => l.text);
+      return lines[2] === 'line 5' && lines[3] === 'line 6' && lines[4] === 'line 7' && lines[5] === 'line 3';
+    }, undefined, { timeout: 15000 });
+    lap(`editor: ${JSON.stringify((await editorLines()).slice(0, 8))}`);
+  });
+  await shot('insert-at-cursor.png');
+
+  await step('palette: "Better Edit: Recover Chip…" lists the chips', async () => {
+    await palette('Better Edit: Recover Chip');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 5' }).first().waitFor({ timeout: 15000 });
+  });
+  await shot('recover-chip.png');
+
+  await step('status bar click opens the actions', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first().click();
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Restart MCP Server' }).first().waitFor({ timeout: 15000 });
+  });
+  await shot('status-actions.png');
+
+  await step('MCP: List Servers shows "Better Edit Tools"', async () => {
+    await palette('MCP: List Servers');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Better Edit Tools' }).first().waitFor({ timeout: 20000 });
+  });
+  await shot('mcp-servers.png');
+
+  await step('chips survive "Developer: Restart Extension Host"', async () => {
+    await palette('Developer: Restart Extension Host');
+    await page.waitForTimeout(3000);
+    const again = await chipsView();
+    await again.waitFor({ timeout: 60000 });
+    await page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first().waitFor({ timeout: 60000 });
+  });
+
+  lap(`UI PASS: ${steps.length} steps`);
+  await close();
+  process.exit(0);
+} catch (err) {
+  console.log(`UI FAIL after ${steps.length} passed steps: ${String(err?.message ?? err).split('\n')[0]}`);
+  await page.screenshot({ path: process.env.FAILSHOT || path.join(SHOTS, 'ui-fail.png') }).catch(() => {});
+  await close();
+  process.exit(1);
+}
