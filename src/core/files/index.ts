@@ -1,0 +1,3 @@
+export * from './fileStore';
+export * from './sandbox';
+export * from './nodeFileStore';

@@ -1,0 +1,173 @@
+/**
+ * FileStore on the local disk. A write is atomic: a temp file in the same directory with a per-process unique
+ * name, written, fsynced, given the old file's mode (and owner, when we can), renamed over the target, then the
+ * directory is fsynced. A crash leaves the old file or the new one, never a torn one; on any failure the temp
+ * file is removed and the original is untouched. A symlink is written through to its target and stays a link.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ToolError } from '../errors';
+import type { FileContent, FileStat, FileStore, WriteOptions } from './fileStore';
+
+function toStat(st: fs.Stats): FileStat {
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
+}
+
+function ioError(op: string, p: string, e: unknown): ToolError {
+  const err = e as NodeJS.ErrnoException;
+  switch (err.code) {
+    case 'ENOENT':
+      return new ToolError('not_found', `${op} ${p}: no such file or directory`);
+    case 'EACCES':
+    case 'EPERM':
+      return new ToolError('io', `${op} ${p}: permission denied`);
+    case 'EISDIR':
+      return new ToolError('invalid_argument', `${op} ${p}: is a directory, expected a file`);
+    case 'ENOTDIR':
+      return new ToolError('not_found', `${op} ${p}: a parent of this path is not a directory`);
+    default:
+      return new ToolError('io', `${op} ${p}: ${err.message}`);
+  }
+}
+
+export function tempNameFor(target: string): string {
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.be-${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
+  );
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // some platforms/file systems cannot fsync a directory; the file itself is already synced
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+export class NodeFileStore implements FileStore {
+  async read(absPath: string): Promise<FileContent> {
+    let fh: fs.promises.FileHandle | undefined;
+    try {
+      fh = await fs.promises.open(absPath, 'r');
+      const st = await fh.stat();
+      if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      const bytes = await fh.readFile();
+      return { bytes, stat: toStat(st) };
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      throw ioError('read', absPath, e);
+    } finally {
+      await fh?.close().catch(() => undefined);
+    }
+  }
+
+  async stat(absPath: string): Promise<FileStat | undefined> {
+    try {
+      const st = await fs.promises.stat(absPath);
+      if (st.isDirectory()) throw new ToolError('invalid_argument', `${absPath} is a directory, expected a file`);
+      return toStat(st);
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw ioError('stat', absPath, e);
+    }
+  }
+
+  async write(absPath: string, bytes: Uint8Array, opts: WriteOptions = {}): Promise<FileStat> {
+    // write through a symlink: the target is what changes, the link stays
+    let target = absPath;
+    try {
+      target = await fs.promises.realpath(absPath);
+    } catch {
+      // does not exist yet (or dangling): write at the given path
+    }
+    const dir = path.dirname(target);
+    if (opts.mkdirs) {
+      try {
+        await fs.promises.mkdir(dir, { recursive: true });
+      } catch (e) {
+        throw ioError('create directory', dir, e);
+      }
+    }
+    let existing: fs.Stats | undefined;
+    try {
+      existing = await fs.promises.stat(target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('stat', target, e);
+    }
+    if (existing?.isDirectory()) throw new ToolError('invalid_argument', `write ${absPath}: is a directory`);
+    this.checkExpected(absPath, existing, opts);
+
+    const tmp = tempNameFor(target);
+    let fh: fs.promises.FileHandle | undefined;
+    try {
+      fh = await fs.promises.open(tmp, 'wx', existing ? 0o600 : (opts.mode ?? 0o666));
+      await fh.writeFile(bytes);
+      if (existing) {
+        // owner first: chown clears set-id bits, chmod then restores the exact mode
+        if (typeof process.getuid === 'function' && process.getuid() === 0) {
+          await fh.chown(existing.uid, existing.gid).catch(() => undefined);
+        }
+        await fh.chmod(existing.mode & 0o7777);
+      }
+      await fh.sync();
+      await fh.close();
+      fh = undefined;
+      // the last moment before the rename: did someone else write the file meanwhile?
+      if (opts.expectedMtimeMs !== undefined) {
+        let now: fs.Stats | undefined;
+        try {
+          now = await fs.promises.stat(target);
+        } catch {
+          now = undefined;
+        }
+        this.checkExpected(absPath, now, opts);
+      }
+      await fs.promises.rename(tmp, target);
+    } catch (e) {
+      await fh?.close().catch(() => undefined);
+      await fs.promises.unlink(tmp).catch(() => undefined);
+      if (e instanceof ToolError) throw e;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
+        throw new ToolError(
+          'not_found',
+          `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`,
+        );
+      }
+      throw ioError('write', absPath, e);
+    }
+    await fsyncDir(dir);
+    try {
+      return toStat(await fs.promises.stat(target));
+    } catch (e) {
+      throw ioError('stat', target, e);
+    }
+  }
+
+  private checkExpected(absPath: string, st: fs.Stats | undefined, opts: WriteOptions): void {
+    if (opts.expectedMtimeMs === undefined) return;
+    if (!st || st.mtimeMs !== opts.expectedMtimeMs) {
+      throw new ToolError(
+        'conflict',
+        `${absPath} was changed by someone else since it was read ` +
+          `(${st ? 'modified' : 'deleted'} after it was read); nothing was written. Re-read the file and retry.`,
+        { expectedMtimeMs: opts.expectedMtimeMs, actualMtimeMs: st?.mtimeMs },
+      );
+    }
+  }
+
+  async remove(absPath: string): Promise<void> {
+    try {
+      await fs.promises.unlink(absPath);
+      await fsyncDir(path.dirname(absPath));
+    } catch (e) {
+      throw ioError('remove', absPath, e);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The sandbox: every path an agent gives is resolved here, symlinks included, and must land inside a root.
+ * Accepts absolute paths, paths relative to the first root, and file:// URIs. A path that does not exist yet
+ * is resolved through its nearest existing ancestor (and through dangling symlinks, whose targets are checked
+ * too), so creating a file cannot escape either.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolError } from '../errors';
+
+const MAX_LINK_HOPS = 40;
+
+function realpathOrResolve(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  if (rel === '') return true;
+  if (path.isAbsolute(rel)) return false;
+  // "..foo" is a name inside the root; only ".." itself or "../…" leaves it
+  return rel !== '..' && !rel.startsWith('..' + path.sep);
+}
+
+export class Sandbox {
+  readonly roots: readonly string[];
+
+  constructor(roots: readonly string[]) {
+    if (roots.length === 0) throw new ToolError('invalid_argument', 'the sandbox needs at least one root directory');
+    this.roots = roots.map((r) => realpathOrResolve(r));
+  }
+
+  /** The path the agent wrote, made absolute (not yet checked, links not yet followed). */
+  absolute(input: string): string {
+    const s = input.trim();
+    if (s === '') throw new ToolError('invalid_argument', 'path is empty: expected a file path inside the workspace');
+    if (/^file:\/\//i.test(s)) {
+      if (/^file:\/\/\//i.test(s) || /^file:\/\/localhost\//i.test(s)) {
+        try {
+          return path.resolve(fileURLToPath(s));
+        } catch (e) {
+          throw new ToolError('invalid_argument', `invalid file URI "${s}": ${(e as Error).message}`);
+        }
+      }
+      // file://relative/path (upstream accepted it): relative to the first root
+      return path.resolve(this.roots[0], decodeURIComponent(s.slice('file://'.length)));
+    }
+    return path.resolve(this.roots[0], s);
+  }
+
+  /** Resolve to the real absolute path; throws ToolError('outside_roots') unless it lies inside a root. */
+  async resolve(input: string): Promise<string> {
+    const abs = this.absolute(input);
+    const real = await this.realpathAllowingMissing(abs, 0);
+    if (!this.roots.some((r) => isInside(r, real))) {
+      const via = real !== abs ? ` (it resolves to ${real})` : '';
+      throw new ToolError(
+        'outside_roots',
+        `path "${input}" is outside the allowed roots${via}. Allowed roots: ${this.roots.join(', ')}. ` +
+          'Use a path inside one of them (relative paths are taken from the first root).',
+        { roots: [...this.roots], resolved: real },
+      );
+    }
+    return real;
+  }
+
+  /** The path to show an agent: relative to the first root that contains it, with '/' separators. */
+  display(abs: string): string {
+    for (const r of this.roots) {
+      if (isInside(r, abs)) {
+        const rel = path.relative(r, abs);
+        return rel === '' ? '.' : rel.split(path.sep).join('/');
+      }
+    }
+    return abs;
+  }
+
+  private async realpathAllowingMissing(p: string, hops: number): Promise<string> {
+    if (hops > MAX_LINK_HOPS) throw new ToolError('invalid_argument', `too many levels of symbolic links at ${p}`);
+    try {
+      return await fs.promises.realpath(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        if (code === 'ELOOP') throw new ToolError('invalid_argument', `too many levels of symbolic links at ${p}`);
+        throw new ToolError('io', `cannot resolve ${p}: ${(e as Error).message}`);
+      }
+    }
+    // p does not exist (or is a dangling link): follow a dangling link by hand, else resolve the parent
+    try {
+      const st = await fs.promises.lstat(p);
+      if (st.isSymbolicLink()) {
+        const target = path.resolve(path.dirname(p), await fs.promises.readlink(p));
+        return this.realpathAllowingMissing(target, hops + 1);
+      }
+    } catch {
+      // missing: fall through
+    }
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    const realParent = await this.realpathAllowingMissing(parent, hops);
+    return path.join(realParent, path.basename(p));
+  }
+}
