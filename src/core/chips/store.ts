@@ -12,7 +12,7 @@
  * is a readdir plus parsing the names not seen before.
  */
 import { Buffer } from 'node:buffer';
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch as watchDir, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { ToolError } from '../errors';
@@ -36,12 +36,15 @@ export interface ChipStoreOptions {
   clock?: Clock;
   /** Warnings (corrupt files, failed evictions); stderr in the CLI, the log channel in VS Code. */
   log?: (message: string) => void;
+  /** How long a save waits for another process holding the directory lock (default 10 s). */
+  lockTimeoutMs?: number;
 }
 
 export const DEFAULT_CHIP_CAPACITY = 30;
 export const DEFAULT_CHIP_THRESHOLD_BYTES = 50;
 const LOCK_FILE = '.lock';
 const SEQ_FILE = '.seq';
+const STALE_TEMP_MS = 60 * 60 * 1000;
 
 type CacheEntry = { record: ChipRecord } | { invalid: string };
 
@@ -58,6 +61,7 @@ export class ChipStore implements ChipSink {
   readonly thresholdBytes: number;
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
+  private readonly lockTimeoutMs: number | undefined;
   private readonly mutex = new Mutex();
   private readonly changes = new Emitter<ChipChangeEvent>();
   /** file name -> parsed record or the reason it was skipped (warned once). Chip files are immutable. */
@@ -71,6 +75,7 @@ export class ChipStore implements ChipSink {
     this.thresholdBytes = opts.thresholdBytes ?? DEFAULT_CHIP_THRESHOLD_BYTES;
     this.clock = opts.clock ?? systemClock;
     this.log = opts.log ?? (() => undefined);
+    this.lockTimeoutMs = opts.lockTimeoutMs;
   }
 
   static async open(opts: ChipStoreOptions): Promise<ChipStore> {
@@ -83,6 +88,7 @@ export class ChipStore implements ChipSink {
       throw new ToolError('io', `Cannot create the chip directory ${opts.dir}: ${errorText(err)}.`);
     }
     const store = new ChipStore(opts);
+    await store.removeStaleTempFiles();
     await store.scan();
     return store;
   }
@@ -210,6 +216,47 @@ export class ChipStore implements ChipSink {
     return records;
   }
 
+  /**
+   * Watches the directory for chips other processes save or delete and fires 'reloaded' when the set of
+   * chips changed. Events are debounced; the watcher is closed by dispose(). Where fs.watch is not
+   * available the returned handle does nothing (list() still sees everything when called).
+   */
+  watch(debounceMs = 150): Disposable {
+    let timer: NodeJS.Timeout | undefined;
+    let known = '';
+    const check = async (): Promise<void> => {
+      try {
+        const ids = (await this.list()).map((r) => r.id);
+        const key = ids.join(',');
+        if (key !== known) {
+          known = key;
+          this.fire({ kind: 'reloaded', ids });
+        }
+      } catch (err) {
+        this.log(`watching ${this.dir}: ${errorText(err)}`);
+      }
+    };
+    void this.list().then((records) => (known = records.map((r) => r.id).join(',')), () => undefined);
+    let watcher: FSWatcher | undefined;
+    try {
+      watcher = watchDir(this.dir, (_event, name) => {
+        if (name && !CHIP_FILE_PATTERN.test(String(name))) return; // temp files, the lock, the counter
+        clearTimeout(timer);
+        timer = setTimeout(() => void check(), debounceMs);
+      });
+      watcher.on('error', (err) => this.log(`watching ${this.dir}: ${errorText(err)}`));
+      watcher.unref();
+    } catch (err) {
+      this.log(`cannot watch ${this.dir} for other processes' chips: ${errorText(err)}`);
+    }
+    return {
+      dispose: () => {
+        clearTimeout(timer);
+        watcher?.close();
+      },
+    };
+  }
+
   originalText(chip: ChipRecord): string | undefined {
     return originalTextOf(chip);
   }
@@ -318,12 +365,28 @@ export class ChipStore implements ChipSink {
     return records.sort(compareChips);
   }
 
+  /** Temp files of writes that crashed half-way: ours by name, and no write takes an hour. */
+  private async removeStaleTempFiles(): Promise<void> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith('.tmp-chip-') && !name.startsWith('.tmp-.seq')) continue;
+      const full = path.join(this.dir, name);
+      try {
+        if (this.clock.now() - (await fs.stat(full)).mtimeMs > STALE_TEMP_MS) await fs.unlink(full);
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT') this.log(`could not remove the stale temp file ${full}: ${errorText(err)}`);
+      }
+    }
+  }
+
   private isExpired(r: ChipRecord): boolean {
     return this.ttlMs !== undefined && this.clock.now() - r.created_ms > this.ttlMs;
   }
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {
-    return this.mutex.run(() => withDirLock(path.join(this.dir, LOCK_FILE), fn));
+    return this.mutex.run(() =>
+      withDirLock(path.join(this.dir, LOCK_FILE), fn, this.lockTimeoutMs !== undefined ? { timeoutMs: this.lockTimeoutMs } : {}),
+    );
   }
 
   private async readCounter(): Promise<number> {

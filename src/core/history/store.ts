@@ -5,7 +5,8 @@
  * monotonic (kept in `.seq` when the newest snapshots go away), never a wall-clock second.
  *
  * record() is on every edit's hot path: it writes its files whole (temp + rename) but does not fsync
- * (the edit itself is durable; the undo log is best-effort durable) and never re-reads the store.
+ * (the edit itself is durable; the undo log is best-effort durable) and never re-reads stored snapshots
+ * (one readdir; only names it has not seen are parsed).
  * rollback/status/commit pick up snapshots other processes added to the same directory (a readdir).
  */
 import { Buffer } from 'node:buffer';
@@ -113,6 +114,11 @@ export class HistoryStore implements EditHistory {
       throw new ToolError('invalid_argument', `Snapshot paths must be absolute, got "${input.file}".`);
     }
     return this.mutex.run(async () => {
+      // A readdir (only unknown names are parsed) so the seq follows snapshots other processes of this
+      // workspace recorded, and eviction counts them. Two processes recording in the same instant can
+      // still pick one seq; both snapshots are kept (names carry the id), the tie is broken by time, and
+      // the hash check at rollback turns a wrong order on one file into a conflict, never into damage.
+      await this.refresh().catch((err) => this.log(`snapshot directory scan failed: ${errorText(err)}`));
       const taken = new Set(this.entries.map((e) => e.meta.id));
       const id = newShortId((candidate) => taken.has(candidate));
       const seq = ++this.lastSeq;

@@ -35,6 +35,14 @@ async function runSavers(dir: string, count: number, capacity: number, tags: str
   await Promise.all(children.map((c) => c.done));
 }
 
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function chipFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((n) => /^chip-[0-9a-f]+\.json$/.test(n));
 }
@@ -169,6 +177,23 @@ describe('ChipStore', () => {
       assert.equal(list[0]!.seq, 0);
     });
 
+    it('removes temp files of writes that crashed more than an hour ago, and only those', async () => {
+      await fs.mkdir(dir, { recursive: true });
+      const old = path.join(dir, '.tmp-chip-abcdef.json.123.00000000');
+      const fresh = path.join(dir, '.tmp-chip-fedcba.json.123.11111111');
+      const notOurs = path.join(dir, '.tmp-something-else');
+      for (const f of [old, fresh, notOurs]) await fs.writeFile(f, '{');
+      const hourAgo = new Date(clock.ms - 2 * 60 * 60 * 1000);
+      await fs.utimes(old, hourAgo, hourAgo);
+      await fs.utimes(notOurs, hourAgo, hourAgo);
+      const freshTime = new Date(clock.ms - 60 * 1000);
+      await fs.utimes(fresh, freshTime, freshTime);
+      await open();
+      await assert.rejects(fs.access(old));
+      await fs.access(fresh);
+      await fs.access(notOurs);
+    });
+
     it('rejects ids that are not chip ids without touching the disk', async () => {
       const store = await open();
       assert.equal(await store.get('../../etc/passwd'), undefined);
@@ -259,6 +284,48 @@ describe('ChipStore', () => {
       });
       await store.saveContent('be-delete', 'x');
       assert.ok(warnings.some((w) => w.includes('boom')));
+    });
+  });
+
+  describe('the directory lock', () => {
+    it('breaks a lock left behind by a process that no longer exists', async () => {
+      const store = await open();
+      await fs.writeFile(path.join(dir, '.lock'), '2147483646 deadbeef'); // no such pid
+      const started = Date.now();
+      await store.saveContent('be-delete', 'after a crash');
+      assert.ok(Date.now() - started < 2000);
+      await assert.rejects(fs.access(path.join(dir, '.lock')));
+    });
+
+    it('waits for a live holder and then fails with a message that says what to do', async () => {
+      const store = await open({ lockTimeoutMs: 200 });
+      await fs.writeFile(path.join(dir, '.lock'), `${process.pid} someone-else`);
+      await assert.rejects(
+        store.saveContent('be-delete', 'x'),
+        (e: unknown) => e instanceof ToolError && e.code === 'io' && e.message.includes('.lock') && /delete that file/.test(e.message),
+      );
+      await fs.unlink(path.join(dir, '.lock'));
+      await store.saveContent('be-delete', 'x');
+    });
+  });
+
+  describe('watch', () => {
+    it('fires reloaded when another process saves or deletes a chip', async function () {
+      this.timeout(10_000);
+      const mine = await open();
+      const other = await open();
+      const events: ChipChangeEvent[] = [];
+      mine.onDidChange((e) => events.push(e));
+      const watching = mine.watch(50);
+      try {
+        await new Promise((r) => setTimeout(r, 100));
+        const { chip } = await other.saveContent('be-delete', 'from elsewhere');
+        await waitFor(() => events.some((e) => e.kind === 'reloaded' && e.ids.includes(chip.id)));
+        await other.delete(chip.id);
+        await waitFor(() => events.some((e) => e.kind === 'reloaded' && e.ids.length === 0));
+      } finally {
+        watching.dispose();
+      }
     });
   });
 

@@ -68,7 +68,7 @@ describe('HistoryStore', () => {
     assert.equal(await fs.readFile(a, 'utf8'), 'y');
   });
 
-  it('refuses relative snapshot paths', async () => {
+  it('flaw: snapshot paths are stored as given and resolved against the working directory', async () => {
     const store = await open();
     await assert.rejects(
       store.record({ tool: 't', file: 'rel/a.txt', summary: '', created: false, offset: 0, removed: Buffer.alloc(0), insertedLength: 0, afterHash: '', afterSize: 0 }),
@@ -147,6 +147,13 @@ describe('HistoryStore', () => {
     assert.equal((await mine.status()).queue.used, 1);
     await mine.rollback(1, false);
     assert.equal(await fs.readFile(a, 'utf8'), 'x');
+  });
+
+  it('flaw: SnapshotDir() spawns git on every call', () => {
+    // workspaceHistoryDir is a hash of the roots: a thousand calls take far less than one git subprocess each.
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) workspaceHistoryDir('/cache/snapshots', [root]);
+    assert.ok(performance.now() - started < 500, `${performance.now() - started} ms`);
   });
 
   it('workspaceHistoryDir keys the directory by the workspace roots, without git', () => {
