@@ -74,7 +74,8 @@ export interface EditResult {
 export interface WriteResult {
   status: 'ok';
   files: number;
-  results: { file: string; lines: number; bytes: number; created: boolean; warnings?: string[] }[];
+  /** per-file details; omitted when brief */
+  results?: { file: string; lines: number; bytes: number; created: boolean; warnings?: string[] }[];
   preview?: boolean;
   brief?: boolean;
   event_id?: string;
@@ -108,6 +109,28 @@ export interface InsertChipArgs {
   to?: string; // file:///abs/path:line (insert after line)
   format?: 'raw' | 'annotated' | 'json';
   preview?: boolean;
+}
+
+export interface ChipListItem {
+  id: string;
+  tool: string;
+  created_at: number;
+  file?: string;
+  range?: { start: number; end: number };
+  size: number;
+  preview: string;
+}
+/** be-insert-chip in list mode (no from, no to). */
+export interface ChipListResult {
+  status: 'ok';
+  chips: string[]; // ids, oldest first (upstream)
+  items: ChipListItem[]; // ours: metadata beside the ids
+  message?: string; // "no chips recorded"
+}
+/** be-insert-chip inserting: the be-insert result plus where the text came from. */
+export interface InsertChipResult extends EditResult {
+  source: string; // ours: chip://id or the file path
+  format: 'raw' | 'annotated' | 'json';
 }
 
 export interface TrxArgs {
