@@ -29,6 +29,10 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   inputSchema: Shape;
   outputSchema?: z.ZodRawShape;
   annotations: ToolAnnotations;
+  /** ours: a minimal valid call, quoted in argument errors so the agent sees the expected shape. */
+  example?: Record<string, unknown>;
+  /** ours: the one-line grammar of this tool's `file` argument, repeated in argument errors. */
+  grammar?: string;
   /** Returns the structured result; the server puts it in structuredContent and as compact JSON text. Throw ToolError on failure. */
   handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext<S>): Promise<Record<string, unknown>>;
 }

@@ -1,0 +1,74 @@
+/** Command-line parsing for the stdio server (pure: no process access, so it is testable). */
+import { parseArgs } from 'node:util';
+
+export interface CliOptions {
+  roots: string[];
+  chipDir?: string;
+  historyDir?: string;
+  noPrefix: boolean;
+  lang: 'en' | 'zh';
+  allowRootDir: boolean;
+  http: boolean;
+  port?: number;
+  version: boolean;
+  help: boolean;
+}
+
+export const USAGE = `Usage: better-edit-tools [options]
+
+An MCP server (stdio) with line-addressed edit tools: be-read, be-replace, be-insert, be-delete, be-write,
+be-func-range, be-tag-range, be-balance, be-insert-chip, be-trx, be-chip.
+
+Options:
+  --root DIR          a directory the tools may read and write (repeatable; default: the current directory).
+                      Relative paths in tool calls are taken from the first root.
+  --chip-dir DIR      where chips are kept (default: <cache>/better-edit-tools-mcp/chips/<workspace key>)
+  --history-dir DIR   where be-trx snapshots are kept (default: <cache>/better-edit-tools-mcp/history/<workspace key>)
+  --no-prefix         list tools without the "be-" prefix (calls accept both forms)
+  --lang en|zh        language of the tool descriptions (default: en; also from LANG)
+  --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
+                      start servers with the working directory "/", which would sandbox nothing
+  --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
+  -V, --version       print the version
+  -h, --help          print this help
+
+Logs go to stderr; stdout is the protocol.`;
+
+export function parseCli(argv: string[], env: Record<string, string | undefined>): CliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      root: { type: 'string', multiple: true },
+      'chip-dir': { type: 'string' },
+      'history-dir': { type: 'string' },
+      'no-prefix': { type: 'boolean', default: false },
+      lang: { type: 'string' },
+      'allow-root-dir': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      version: { type: 'boolean', short: 'V', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const lang = values.lang ?? (env.LANG?.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+  if (lang !== 'en' && lang !== 'zh') throw new Error(`--lang must be "en" or "zh", got "${lang}"`);
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got "${values.port}"`);
+  }
+  return {
+    roots: values.root ?? [],
+    chipDir: values['chip-dir'],
+    historyDir: values['history-dir'],
+    noPrefix: values['no-prefix'] ?? false,
+    lang,
+    allowRootDir: values['allow-root-dir'] ?? false,
+    http: values.http ?? false,
+    port,
+    version: values.version ?? false,
+    help: values.help ?? false,
+  };
+}

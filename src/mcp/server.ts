@@ -1,0 +1,252 @@
+/**
+ * The server factory. Uses the SDK's low-level Server with our own tools/list and tools/call handlers,
+ * so the middleware sees every call — including calls that fail schema validation — and can save a chip.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { isToolError, ToolError } from '../core/errors';
+import type { ServerDeps } from './deps';
+import { describeTool, type Lang } from './i18n';
+import { toolTable } from './tools/index';
+import type { CallObserver, ToolModule } from './types';
+import { version } from '../../package.json';
+
+export type { ServerDeps, EditsPort, ChipsPort } from './deps';
+
+export const SERVER_NAME = 'better-edit-tools';
+export const SERVER_VERSION: string = version;
+/** Per-argument size limit: contents up to 16 MiB work; larger ones get a clear error. */
+export const DEFAULT_MAX_ARG_BYTES = 16 * 1024 * 1024;
+/** A chip of an oversized argument keeps this much of its head, plus the size. */
+export const OVERSIZED_CHIP_HEAD_BYTES = 16 * 1024;
+
+export interface CreateServerOptions {
+  /** List tools without the `be-` prefix; calls accept both forms. */
+  noPrefix?: boolean;
+  lang?: Lang;
+  /** MCP session id (HTTP) or a per-process id (stdio). */
+  sessionId: string;
+  observers?: CallObserver[];
+  /** Defaults to the built-in table (src/mcp/tools/index.ts). */
+  tools?: ToolModule<ServerDeps>[];
+  /** Per-argument limit in bytes (default 16 MiB). */
+  maxArgBytes?: number;
+  /** Logger for middleware failures (observer threw, chip could not be saved); default: none. */
+  log?: (message: string) => void;
+}
+
+const PREFIX = 'be-';
+
+export function createServer(deps: ServerDeps, opts: CreateServerOptions): Server {
+  const tools = opts.tools ?? toolTable;
+  const lang = opts.lang ?? 'en';
+  const observers = opts.observers ?? [];
+  const maxArgBytes = opts.maxArgBytes ?? DEFAULT_MAX_ARG_BYTES;
+  const log = opts.log ?? (() => {});
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listedName = (t: ToolModule<ServerDeps>) =>
+    opts.noPrefix && t.name.startsWith(PREFIX) ? t.name.slice(PREFIX.length) : t.name;
+  const resolveTool = (name: string) =>
+    byName.get(name) ?? (opts.noPrefix ? byName.get(PREFIX + name) : undefined);
+
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+
+  let listed: Tool[] | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    listed ??= tools.map((t) => toolListing(t, listedName(t), lang));
+    return { tools: listed };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const requested = request.params.name;
+    const rawArgs: unknown = request.params.arguments ?? {};
+    const tool = resolveTool(requested);
+    const toolName = tool?.name ?? requested;
+    const callId = randomUUID();
+    notify(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
+    const started = performance.now();
+
+    let result: CallToolResult;
+    try {
+      if (!tool) {
+        throw new ToolError(
+          'not_found',
+          `unknown tool: ${requested}; available: ${tools.map(listedName).join(', ')}`,
+        );
+      }
+      checkArgumentSizes(toolName, rawArgs, maxArgBytes);
+      const parsed = z.object(tool.inputSchema).safeParse(rawArgs);
+      if (!parsed.success) {
+        throw new ToolError('invalid_argument', describeZodFailure(tool, rawArgs, parsed.error));
+      }
+      const obj = await tool.handler(parsed.data, { services: deps, sessionId: opts.sessionId, signal: extra.signal });
+      result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
+    } catch (e) {
+      const message = errorText(toolName, e);
+      const chipId = await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
+      const text = chipId ? `${message}\narguments saved as chip://${chipId}` : message;
+      result = { content: [{ type: 'text', text }], isError: true };
+    }
+
+    const durationMs = performance.now() - started;
+    notify(observers, log, (o) =>
+      o.onToolResult({
+        sessionId: opts.sessionId,
+        callId,
+        tool: toolName,
+        args: rawArgs,
+        result,
+        isError: result.isError === true,
+        durationMs,
+      }),
+    );
+    return result;
+  });
+
+  // Session end (stdin closed, HTTP DELETE, host shutdown) reaches observers once.
+  let closedNotified = false;
+  server.onclose = () => {
+    if (closedNotified) return;
+    closedNotified = true;
+    notify(observers, log, (o) => o.onSessionClosed?.(opts.sessionId));
+  };
+  return server;
+}
+
+export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {
+  const schema = z.toJSONSchema(z.object(t.inputSchema), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return {
+    name,
+    title: t.title,
+    description: describeTool(t.name, t.description, lang),
+    inputSchema: schema as Tool['inputSchema'],
+    annotations: t.annotations,
+  };
+}
+
+function notify(observers: CallObserver[], log: (m: string) => void, call: (o: CallObserver) => void): void {
+  for (const o of observers) {
+    try {
+      call(o);
+    } catch (e) {
+      log(`call observer failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+/** What the agent reads: the core's own message for ToolErrors, a labelled one for anything unexpected. */
+function errorText(tool: string, e: unknown): string {
+  if (isToolError(e)) return e.message;
+  const msg = e instanceof Error ? e.message : String(e);
+  return `${tool} failed unexpectedly: ${msg}`;
+}
+
+function byteSize(value: unknown): number {
+  if (typeof value === 'string') {
+    // length*3 bounds the UTF-8 size; only measure exactly when it could matter
+    return value.length;
+  }
+  if (value === null || typeof value !== 'object') return 0;
+  return -1; // measured by the caller when needed
+}
+
+function measure(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    return 0;
+  }
+}
+
+/** Refuse oversized arguments before zod and the core see them. */
+function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void {
+  if (rawArgs === null || typeof rawArgs !== 'object') return;
+  for (const [key, value] of Object.entries(rawArgs)) {
+    const cheap = byteSize(value);
+    if (cheap === 0 || (cheap > 0 && cheap * 3 <= limit)) continue;
+    const bytes = measure(value);
+    if (bytes > limit) {
+      throw new ToolError(
+        'too_large',
+        `${tool}: argument "${key}" is ${bytes} bytes (${mib(bytes)}); the limit is ${limit} bytes (${mib(limit)}) per argument. ` +
+          'Split the change: write or replace a first part, then add the rest with be-insert after its last line.',
+        { argument: key, bytes, limit },
+      );
+    }
+  }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Arguments as stored in a chip: oversized strings keep a head and their size, never the whole payload. */
+export function argsForChip(rawArgs: unknown, limit: number): unknown {
+  if (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return rawArgs;
+  let truncated: Record<string, number> | undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rawArgs)) {
+    const cheap = byteSize(value);
+    if (cheap === 0 || (cheap > 0 && cheap * 3 <= limit)) {
+      out[key] = value;
+      continue;
+    }
+    const bytes = measure(value);
+    if (bytes <= limit) {
+      out[key] = value;
+      continue;
+    }
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    out[key] = Buffer.from(text, 'utf8').subarray(0, OVERSIZED_CHIP_HEAD_BYTES).toString('utf8');
+    (truncated ??= {})[key] = bytes;
+  }
+  if (truncated) out._truncated = truncated;
+  return out;
+}
+
+async function saveFailedCall(
+  deps: ServerDeps,
+  tool: string,
+  rawArgs: unknown,
+  message: string,
+  limit: number,
+  log: (m: string) => void,
+): Promise<string | undefined> {
+  try {
+    const saved = await deps.chips.saveFailedCall(tool, argsForChip(rawArgs, limit), message);
+    return saved?.chip.id;
+  } catch (e) {
+    log(`could not save the failed call of ${tool} as a chip: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** A zod failure as an agent can act on it: which argument, what was expected, the grammar and a valid call. */
+export function describeZodFailure(tool: ToolModule<ServerDeps>, rawArgs: unknown, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const path = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
+    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? ' (missing)' : '';
+    return `${path}: ${issue.message}${missing}`;
+  });
+  const known = new Set(Object.keys(tool.inputSchema));
+  const unknown =
+    rawArgs && typeof rawArgs === 'object' ? Object.keys(rawArgs).filter((k) => !known.has(k)) : [];
+  const parts = [`${tool.name}: invalid arguments: ${problems.join('; ')}.`];
+  if (unknown.length) parts.push(`Unknown argument(s): ${unknown.join(', ')}; accepted: ${[...known].join(', ')}.`);
+  if (tool.grammar) parts.push(`Expected ${tool.grammar}`);
+  if (tool.example) parts.push(`Example: ${JSON.stringify(tool.example)}`);
+  return parts.join(' ');
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseCli } from '../../src/cli/args';
+import { resolveRoots } from '../../src/cli/roots';
+
+describe('cli args', () => {
+  it('parses repeated roots and flags', () => {
+    const o = parseCli(['--root', 'a', '--root', 'b', '--no-prefix', '--lang', 'zh', '--chip-dir', '/c'], {});
+    assert.deepEqual(o.roots, ['a', 'b']);
+    assert.equal(o.noPrefix, true);
+    assert.equal(o.lang, 'zh');
+    assert.equal(o.chipDir, '/c');
+  });
+
+  it('takes the language from LANG when --lang is absent, and refuses other languages', () => {
+    assert.equal(parseCli([], { LANG: 'zh_CN.UTF-8' }).lang, 'zh');
+    assert.equal(parseCli([], { LANG: 'de_DE.UTF-8' }).lang, 'en');
+    assert.throws(() => parseCli(['--lang', 'fr'], {}), /--lang must be "en" or "zh"/);
+  });
+
+  it('rejects unknown options', () => {
+    assert.throws(() => parseCli(['--rot', 'x'], {}), /Unknown option '--rot'/);
+  });
+
+  it('resolves roots to real paths and defaults to the working directory', async () => {
+    const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'bet-cli-')));
+    try {
+      await fs.mkdir(path.join(base, 'real'));
+      await fs.symlink(path.join(base, 'real'), path.join(base, 'link'));
+      assert.deepEqual(resolveRoots({ roots: ['link'], allowRootDir: false }, base), [path.join(base, 'real')]);
+      assert.deepEqual(resolveRoots({ roots: [], allowRootDir: false }, path.join(base, 'real')), [path.join(base, 'real')]);
+      assert.throws(() => resolveRoots({ roots: ['missing'], allowRootDir: false }, base), /does not exist/);
+    } finally {
+      await fs.rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses "/" as a root (the cwd of many MCP clients) unless --allow-root-dir', () => {
+    assert.throws(() => resolveRoots({ roots: [], allowRootDir: false }, '/'), /refusing to use \/ as the sandbox root.*--root/s);
+    assert.throws(() => resolveRoots({ roots: ['/'], allowRootDir: false }, '/tmp'), /file system root/);
+    assert.deepEqual(resolveRoots({ roots: ['/'], allowRootDir: true }, '/tmp'), ['/']);
+  });
+});

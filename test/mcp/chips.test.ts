@@ -1,0 +1,119 @@
+/** Chips through the call middleware: failed calls are saved and named in the error; be-delete round-trips. */
+import assert from 'node:assert/strict';
+import { call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
+
+describe('mcp chips through the middleware', function () {
+  this.timeout(60000);
+  let ws: Workspace;
+  let c: Connected;
+
+  beforeEach(async () => {
+    ws = await tmpWorkspace();
+    c = await memoryClient(ws);
+    await ws.write('a.go', 'package main\n\nfunc a() {\n}\n');
+  });
+  afterEach(async () => {
+    await c.close();
+    await ws.dispose();
+  });
+
+  it('a failed call with a bad range names its chip; be-chip get and be-insert-chip list show it', async () => {
+    const args = { file: 'a.go:40-50', content: 'func replacement() {\n  return\n}\n' };
+    const text = await callError(c.client, 'be-replace', args);
+    assert.match(text, /out of range|range/i);
+    const id = chipIdIn(text);
+    assert.ok(id, text);
+    const got = await call(c.client, 'be-chip', { action: 'get', id: `chip://${id}` });
+    assert.equal(got.chip.tool, 'be-replace');
+    assert.deepEqual(got.chip.args, args);
+    assert.equal(got.chip.err_msg, text.split('\narguments saved as')[0]);
+    assert.equal(got.text, args.content);
+    const list = await call(c.client, 'be-insert-chip', {});
+    assert.ok(list.chips.includes(id));
+    // the saved content can be put where it was meant to go
+    await call(c.client, 'be-insert-chip', { from: `chip://${id}`, to: 'a.go:4' });
+    assert.equal((await ws.read('a.go')).toString(), 'package main\n\nfunc a() {\n}\n' + args.content);
+  });
+
+  it('a schema failure (wrong type) is saved, and the error says path, expected type, grammar and an example', async () => {
+    const text = await callError(c.client, 'be-insert', { file: 'a.go:1', content: 12345678, note: 'x'.repeat(40) });
+    assert.match(text, /be-insert: invalid arguments: content: Invalid input: expected string, received number/);
+    assert.match(text, /Unknown argument\(s\): note/);
+    assert.match(text, /Expected file: "path:N" inserts after line N; "path:0" inserts at the top\./);
+    assert.match(text, /Example: \{"file":"src\/main.go:10"/);
+    const id = chipIdIn(text)!;
+    const got = await call(c.client, 'be-chip', { action: 'get', id });
+    assert.equal(got.chip.args.content, 12345678);
+  });
+
+  it('a missing field is reported as missing and saved', async () => {
+    const text = await callError(c.client, 'be-func-range', { file: 'some/long/path/to/a/deeply/nested/module/main.go' });
+    assert.match(text, /line: Invalid input: expected number, received undefined \(missing\)/);
+    assert.ok(chipIdIn(text), text);
+  });
+
+  it('arguments of 50 bytes or less are not saved (upstream threshold), and the text says nothing about a chip', async () => {
+    const text = await callError(c.client, 'be-read', { file: 'nope.go' });
+    assert.match(text, /nope\.go/);
+    assert.equal(chipIdIn(text), undefined);
+  });
+
+  it('an unknown tool says which tools exist', async () => {
+    const text = await callError(c.client, 'be-frobnicate', { file: 'a.go' });
+    assert.match(text, /unknown tool: be-frobnicate; available: be-read, be-replace, .*be-chip/);
+  });
+
+  it('be-delete then be-insert-chip restores the file byte for byte (several shapes)', async () => {
+    const cases: { name: string; bytes: string; range: string; at: number }[] = [
+      { name: 'lf.txt', bytes: 'a\nb\nc\nd\n', range: '2-3', at: 1 },
+      { name: 'crlf.txt', bytes: 'a\r\nb\r\nc\r\n', range: '1', at: 0 },
+      { name: 'nofinal.txt', bytes: 'a\nb\nc', range: '3', at: 2 },
+      { name: 'bom.txt', bytes: '\ufeffx\ny\nz\n', range: '1-2', at: 0 },
+      { name: 'all.txt', bytes: 'p\nq\n', range: 'ALL', at: 0 },
+      { name: 'unicode.txt', bytes: 'α\n\t日本\n😀 \n', range: '2', at: 1 },
+    ];
+    for (const k of cases) {
+      const original = Buffer.from(k.bytes, 'utf8');
+      await ws.write(k.name, original);
+      const del = await call(c.client, 'be-delete', { file: `${k.name}:${k.range}` });
+      assert.ok(del.chip_id, `${k.name}: ${JSON.stringify(del)}`);
+      assert.ok(del.warnings.some((w: string) => w.includes(`chip://${del.chip_id}`)));
+      await call(c.client, 'be-insert-chip', { from: `chip://${del.chip_id}`, to: `${k.name}:${k.at}` });
+      assert.deepEqual(await ws.read(k.name), original, k.name);
+    }
+  });
+
+  it('be-chip delete and clear', async () => {
+    await ws.write('b.txt', 'one\ntwo\n');
+    const d1 = await call(c.client, 'be-delete', { file: 'b.txt:1' });
+    const d2 = await call(c.client, 'be-delete', { file: 'b.txt:1' });
+    assert.deepEqual(await call(c.client, 'be-chip', { action: 'delete', id: d1.chip_id }), { status: 'ok', deleted: d1.chip_id });
+    const gone = await callError(c.client, 'be-chip', { action: 'get', id: d1.chip_id });
+    assert.match(gone, new RegExp(`chip ${d1.chip_id} not found; existing chips: .*${d2.chip_id}`));
+    const cleared = await call(c.client, 'be-chip', { action: 'clear' });
+    assert.ok(cleared.cleared >= 1);
+    assert.deepEqual((await call(c.client, 'be-insert-chip', {})).chips, []);
+    assert.match(await callError(c.client, 'be-chip', { action: 'get' }), /missing id/);
+  });
+});
+
+describe('mcp chips over stdio', function () {
+  this.timeout(60000);
+  it('a failed call names a chip that a later process can read (chips persist in --chip-dir)', async () => {
+    const ws = await tmpWorkspace();
+    try {
+      await ws.write('a.txt', 'x\n');
+      let c = await stdioClient(ws);
+      const text = await callError(c.client, 'be-insert', { file: 'a.txt:99', content: 'something long enough to be saved\n' });
+      const id = chipIdIn(text)!;
+      assert.ok(id, text);
+      await c.close();
+      c = await stdioClient(ws);
+      const got = await call(c.client, 'be-chip', { action: 'get', id });
+      assert.equal(got.text, 'something long enough to be saved\n');
+      await c.close();
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
