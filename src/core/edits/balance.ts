@@ -1,0 +1,1512 @@
+/**
+ * Bracket, tag and quote balance (be-balance, and the `balance` field of edit results).
+ *
+ * One linear, language-aware scanner turns a text into a stream of bracket tokens, markup tag pairs and
+ * unterminated-string warnings; funcRange and tagRange reuse it. Fixes over upstream: comment syntax per
+ * language (`#`, `--`, `<!-- -->`, …), quote warnings only for strings that really are unterminated
+ * (end of line for single-line kinds, end of file for multi-line kinds), tags only in markup languages,
+ * and a bracket matcher that recovers from one missing bracket instead of cascading.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Language syntax table
+
+type HashRule = 'any' | 'wordStart' | 'lineStart' | 'notAttribute';
+
+interface StringRule {
+  open: string;
+  close: string;
+  multiline: boolean;
+  /** char code of the escape character, 0 for none */
+  escape: number;
+  /** `''` inside the string stands for one quote (SQL, YAML, PowerShell, C# verbatim) */
+  doubled: boolean;
+}
+
+export interface Syntax {
+  kind: 'code' | 'markup' | 'markdown' | 'plain';
+  lineComments: string[];
+  blockComments: Array<[string, string]>;
+  nestedComments: boolean;
+  hashRule: HashRule;
+  /** ordered so that longer openers (`"""`) come before shorter ones (`"`) */
+  strings: StringRule[];
+  /** JS/TS template literals with `${}` nesting */
+  template: boolean;
+  /** JS regex literal heuristic */
+  regex: boolean;
+  /** Rust raw strings r#"…"# and char-vs-lifetime for `'` */
+  rust: boolean;
+  /** `'x'` is a char literal, a lone `'` is a tick (Rust lifetimes, Haskell primes) */
+  charTick: boolean;
+  /** C preprocessor: `#` first on a line runs to end of line (with `\` continuations) */
+  preprocessor: boolean;
+  cppRaw: boolean;
+  digitSeparator: boolean;
+  csharpVerbatim: boolean;
+  heredoc: 'none' | 'shell' | 'php';
+  shellCase: boolean;
+  sqlDollar: boolean;
+  luaLong: boolean;
+  /** block comments that must start a line: Ruby =begin/=end, Perl POD =pod…=cut */
+  lineStartBlocks: Array<[string, string]>;
+  /** YAML: a quote opens a string only at the start of a scalar */
+  yamlQuotes: boolean;
+  /** `//` right after `:` is not a comment (SCSS/Less `url(http://…)`) */
+  slashAfterColon: boolean;
+  quoteChecks: boolean;
+  /** markup: xml has no void elements and no raw-text elements */
+  xml: boolean;
+  /** C-family: a line of only words (`static int`) continues into the next line's signature */
+  typePrefixLines: boolean;
+  /** C#: `[Attr]` lines are annotations */
+  bracketAttributes: boolean;
+}
+
+const str = (open: string, multiline: boolean, escape = '\\', doubled = false, close = open): StringRule => ({
+  open,
+  close,
+  multiline,
+  escape: escape ? escape.charCodeAt(0) : 0,
+  doubled,
+});
+
+const BASE: Syntax = {
+  kind: 'code',
+  lineComments: ['//'],
+  blockComments: [['/*', '*/']],
+  nestedComments: false,
+  hashRule: 'any',
+  strings: [str('"', false), str("'", false)],
+  template: false,
+  regex: false,
+  rust: false,
+  charTick: false,
+  preprocessor: false,
+  cppRaw: false,
+  digitSeparator: false,
+  csharpVerbatim: false,
+  heredoc: 'none',
+  shellCase: false,
+  sqlDollar: false,
+  luaLong: false,
+  lineStartBlocks: [],
+  yamlQuotes: false,
+  slashAfterColon: false,
+  quoteChecks: true,
+  xml: false,
+  typePrefixLines: false,
+  bracketAttributes: false,
+};
+
+const def = (over: Partial<Syntax>): Syntax => ({ ...BASE, ...over });
+
+const JS = def({ template: true, regex: true });
+const C = def({ preprocessor: true, typePrefixLines: true });
+const HASH_CODE = { lineComments: ['#'], blockComments: [] as Array<[string, string]> };
+const MARKUP = def({ kind: 'markup', lineComments: [], blockComments: [['<!--', '-->']], strings: [str('"', true, ''), str("'", true, '')] });
+
+const SYNTAX: Record<string, Syntax> = {
+  javascript: JS,
+  javascriptreact: JS,
+  typescript: JS,
+  typescriptreact: JS,
+  json: def({ lineComments: [], blockComments: [], strings: [str('"', false)] }),
+  jsonc: def({ strings: [str('"', false)] }),
+  json5: def({}),
+  c: C,
+  cpp: def({ preprocessor: true, cppRaw: true, digitSeparator: true, typePrefixLines: true }),
+  'cuda-cpp': def({ preprocessor: true, cppRaw: true, digitSeparator: true, typePrefixLines: true }),
+  'objective-c': C,
+  'objective-cpp': def({ preprocessor: true, cppRaw: true, typePrefixLines: true }),
+  csharp: def({
+    preprocessor: true,
+    csharpVerbatim: true,
+    typePrefixLines: true,
+    bracketAttributes: true,
+    strings: [str('"""', true, ''), str('"', false), str("'", false)],
+  }),
+  java: def({ typePrefixLines: true, strings: [str('"""', true), str('"', false), str("'", false)] }),
+  kotlin: def({ nestedComments: true, strings: [str('"""', true, ''), str('"', false), str("'", false)] }),
+  scala: def({ nestedComments: true, strings: [str('"""', true, ''), str('"', false), str("'", false)] }),
+  groovy: def({ strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }),
+  swift: def({ nestedComments: true, strings: [str('"""', true), str('"', false)] }),
+  dart: def({ strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }),
+  go: def({ strings: [str('`', true, ''), str('"', false), str("'", false)] }),
+  rust: def({ nestedComments: true, rust: true, charTick: true, strings: [str('"', true)] }),
+  php: def({
+    lineComments: ['//', '#'],
+    hashRule: 'notAttribute',
+    heredoc: 'php',
+    strings: [str('"', true), str("'", true), str('`', true)],
+  }),
+  css: def({ lineComments: [] }),
+  scss: def({ slashAfterColon: true }),
+  less: def({ slashAfterColon: true }),
+  python: def({
+    ...HASH_CODE,
+    strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)],
+  }),
+  shellscript: def({
+    ...HASH_CODE,
+    hashRule: 'wordStart',
+    heredoc: 'shell',
+    shellCase: true,
+    strings: [str('"', true), str("'", true, ''), str('`', true)],
+  }),
+  ruby: def({
+    ...HASH_CODE,
+    heredoc: 'shell',
+    lineStartBlocks: [['=begin', '=end']],
+    strings: [str('"', true), str("'", true), str('`', true)],
+  }),
+  perl: def({
+    ...HASH_CODE,
+    hashRule: 'wordStart',
+    heredoc: 'shell',
+    lineStartBlocks: [['=pod', '=cut'], ['=head', '=cut'], ['=begin', '=cut']],
+    strings: [str('"', true), str("'", true)],
+    quoteChecks: false,
+  }),
+  r: def({ ...HASH_CODE, strings: [str('"', true), str("'", true), str('`', true)] }),
+  julia: def({ ...HASH_CODE, blockComments: [['#=', '=#']], nestedComments: true, strings: [str('"""', true), str('"', true)] }),
+  elixir: def({ ...HASH_CODE, strings: [str('"""', true), str("'''", true), str('"', true), str("'", true)] }),
+  yaml: def({
+    ...HASH_CODE,
+    hashRule: 'wordStart',
+    yamlQuotes: true,
+    strings: [str('"', true), str("'", true, '', true)],
+  }),
+  toml: def({ ...HASH_CODE, strings: [str('"""', true), str("'''", true, ''), str('"', false), str("'", false, '')] }),
+  makefile: def({ ...HASH_CODE, strings: [], quoteChecks: false }),
+  dockerfile: def({ ...HASH_CODE, hashRule: 'lineStart', strings: [], quoteChecks: false }),
+  ini: def({ lineComments: [';', '#'], hashRule: 'lineStart', blockComments: [], strings: [], quoteChecks: false }),
+  properties: def({ lineComments: ['#', '!'], hashRule: 'lineStart', blockComments: [], strings: [], quoteChecks: false }),
+  powershell: def({
+    ...HASH_CODE,
+    blockComments: [['<#', '#>']],
+    strings: [str('"', true, '`', true), str("'", true, '', true)],
+  }),
+  sql: def({
+    lineComments: ['--'],
+    sqlDollar: true,
+    strings: [str("'", true, '', true), str('"', true, '', true), str('`', false, '')],
+  }),
+  lua: def({ lineComments: ['--'], blockComments: [], luaLong: true }),
+  haskell: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"', false)] }),
+  elm: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"""', true), str('"', false)] }),
+  clojure: def({ lineComments: [';'], blockComments: [], strings: [str('"', true)] }),
+  scheme: def({ lineComments: [';'], blockComments: [['#|', '|#']], strings: [str('"', true)] }),
+  lisp: def({ lineComments: [';'], blockComments: [['#|', '|#']], strings: [str('"', true)] }),
+  erlang: def({ lineComments: ['%'], blockComments: [], strings: [str('"', true), str("'", false)] }),
+  latex: def({ lineComments: ['%'], blockComments: [], strings: [], quoteChecks: false }),
+  tex: def({ lineComments: ['%'], blockComments: [], strings: [], quoteChecks: false }),
+  html: MARKUP,
+  vue: MARKUP,
+  svelte: MARKUP,
+  astro: MARKUP,
+  xml: def({ ...MARKUP, xml: true }),
+  xsl: def({ ...MARKUP, xml: true }),
+  svg: def({ ...MARKUP, xml: true }),
+  markdown: def({ kind: 'markdown', lineComments: [], blockComments: [['<!--', '-->']], strings: [], quoteChecks: false }),
+  plaintext: def({ kind: 'plain', lineComments: [], blockComments: [], strings: [], quoteChecks: false }),
+};
+const ALIASES: Record<string, string> = {
+  js: 'javascript', jsx: 'javascriptreact', ts: 'typescript', tsx: 'typescriptreact', mjs: 'javascript',
+  bash: 'shellscript', sh: 'shellscript', zsh: 'shellscript', shell: 'shellscript', fish: 'shellscript',
+  'c++': 'cpp', cs: 'csharp', 'c#': 'csharp', py: 'python', rb: 'ruby', rs: 'rust', yml: 'yaml', md: 'markdown',
+  text: 'plaintext', txt: 'plaintext', golang: 'go', kt: 'kotlin', pl: 'perl', ps1: 'powershell', htm: 'html',
+  xhtml: 'html', postgres: 'sql', mysql: 'sql', plsql: 'sql', dotenv: 'properties', 'git-commit': 'plaintext',
+  'jade': 'plaintext', pug: 'plaintext', restructuredtext: 'plaintext', objc: 'objective-c', zig: 'c', d: 'c',
+};
+
+/** The scanner syntax for a VS Code language id; unknown ids get upstream's C-like scanner. */
+export function syntaxFor(languageId: string): Syntax {
+  const id = (languageId || '').toLowerCase();
+  return SYNTAX[id] ?? SYNTAX[ALIASES[id] ?? ''] ?? BASE;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascriptreact', ts: 'typescript', mts: 'typescript',
+  cts: 'typescript', tsx: 'typescriptreact', json: 'json', jsonc: 'jsonc', json5: 'json5', c: 'c', h: 'c',
+  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', ino: 'cpp', cu: 'cuda-cpp', m: 'objective-c',
+  mm: 'objective-cpp', cs: 'csharp', java: 'java', kt: 'kotlin', kts: 'kotlin', scala: 'scala', sc: 'scala',
+  groovy: 'groovy', gradle: 'groovy', swift: 'swift', dart: 'dart', go: 'go', rs: 'rust', php: 'php', css: 'css',
+  scss: 'scss', less: 'less', py: 'python', pyi: 'python', pyw: 'python', sh: 'shellscript', bash: 'shellscript',
+  zsh: 'shellscript', ksh: 'shellscript', rb: 'ruby', rake: 'ruby', gemspec: 'ruby', pl: 'perl', pm: 'perl',
+  r: 'r', jl: 'julia', ex: 'elixir', exs: 'elixir', yaml: 'yaml', yml: 'yaml', toml: 'toml', mk: 'makefile',
+  ini: 'ini', cfg: 'ini', properties: 'properties', env: 'properties', ps1: 'powershell', psm1: 'powershell',
+  sql: 'sql', lua: 'lua', hs: 'haskell', elm: 'elm', clj: 'clojure', cljs: 'clojure', edn: 'clojure', scm: 'scheme',
+  ss: 'scheme', lisp: 'lisp', el: 'lisp', erl: 'erlang', hrl: 'erlang', tex: 'latex', sty: 'latex', html: 'html',
+  htm: 'html', xhtml: 'html', vue: 'vue', svelte: 'svelte', astro: 'astro', xml: 'xml', xsd: 'xml', xsl: 'xsl',
+  xslt: 'xsl', svg: 'svg', plist: 'xml', csproj: 'xml', md: 'markdown', markdown: 'markdown', mdx: 'markdown',
+  txt: 'plaintext', log: 'plaintext', zig: 'c', d: 'c', v: 'c', proto: 'c',
+};
+const BASENAMES: Record<string, string> = {
+  makefile: 'makefile', gnumakefile: 'makefile', dockerfile: 'dockerfile', containerfile: 'dockerfile',
+  '.bashrc': 'shellscript', '.zshrc': 'shellscript', '.profile': 'shellscript', '.bash_profile': 'shellscript',
+  gemfile: 'ruby', rakefile: 'ruby', '.gitignore': 'ini', '.env': 'properties', cmakelists: 'plaintext',
+};
+
+/** VS Code language id for a file path (by base name, then extension); unknown files are `plaintext`. */
+export function languageIdForPath(path: string): string {
+  const base = path.replace(/^.*[\\/]/, '').toLowerCase();
+  if (BASENAMES[base]) return BASENAMES[base];
+  if (base.startsWith('dockerfile')) return 'dockerfile';
+  const dot = base.lastIndexOf('.');
+  if (dot < 0) return 'plaintext';
+  return EXTENSIONS[base.slice(dot + 1)] ?? 'plaintext';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scanner output
+
+/** Bracket token kinds: openers are even, their closer is opener + 1. */
+export const enum Tok {
+  LBrace = 0,
+  RBrace = 1,
+  LBracket = 2,
+  RBracket = 3,
+  LParen = 4,
+  RParen = 5,
+}
+export const TOKEN_CHARS = ['{', '}', '[', ']', '(', ')'] as const;
+
+export interface TagPair {
+  tag: string; // lowercased
+  openLine: number;
+  closeLine: number; // line of the closing tag's `>`
+  openOffset: number;
+  depth: number;
+}
+
+export interface UnbalancedItem {
+  symbol: string;
+  line: number;
+  col?: number;
+  expected: string;
+}
+
+export interface QuoteWarning {
+  symbol: string;
+  count: number;
+  lines: number[];
+}
+
+export interface MatchedPair {
+  symbol: string;
+  open_line: number;
+  close_line: number;
+  depth: number;
+}
+
+/** The raw result of one scan: parallel arrays of bracket tokens, plus tags and unterminated strings. */
+export interface ScanResult {
+  kinds: number[];
+  offsets: number[];
+  lines: number[];
+  /** for `{` tokens: offset of the first code token of the statement header before it (see funcRange) */
+  headers: number[];
+  unterminated: Array<{ symbol: string; line: number }>;
+  tagPairs: TagPair[];
+  tagUnbalanced: UnbalancedItem[];
+  lineCount: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Character helpers
+
+const LF = 10, CR = 13, SP = 32, TAB = 9;
+const isSpace = (c: number) => c === SP || c === TAB || c === CR || c === 11 || c === 12;
+const isIdentStart = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c > 127;
+const isIdentPart = (c: number) => isIdentStart(c) || (c >= 48 && c <= 57);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+
+function countLF(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function lineEnd(text: string, from: number, to: number): number {
+  const j = text.indexOf('\n', from);
+  return j === -1 || j > to ? to : j;
+}
+
+const REGEX_KEYWORDS = new Set([
+  'return', 'throw', 'case', 'else', 'do', 'typeof', 'instanceof', 'in', 'of', 'new', 'void', 'delete', 'yield', 'await',
+]);
+/** After these characters a `/` starts a regex literal rather than a division. */
+const REGEX_AFTER = new Uint8Array(128);
+for (const ch of '([{,;:=!?+-*%&|^~<>') REGEX_AFTER[ch.charCodeAt(0)] = 1;
+
+/** A line starting with one of these continues the previous line's statement. */
+const CONT_START = new Uint8Array(128);
+for (const ch of '{.?:=+-*/%&|^<>)]') CONT_START[ch.charCodeAt(0)] = 1;
+/** A line ending with one of these continues into the next line. */
+const CONT_END = new Uint8Array(128);
+for (const ch of ',([=+-*/%&|^!~?:<>.@\\') CONT_END[ch.charCodeAt(0)] = 1;
+const CONT_WORDS = new Set([
+  'throws', 'where', 'extends', 'implements', 'const', 'noexcept', 'override', 'final', 'requires', 'with', 'and', 'or',
+]);
+
+const VOID_ELEMENTS = new Set([
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'keygen', 'command',
+]);
+/** HTML elements whose end tag may be omitted: not reported when implicitly closed. */
+const OPTIONAL_END = new Set([
+  'li', 'p', 'td', 'th', 'tr', 'thead', 'tbody', 'tfoot', 'option', 'optgroup', 'dt', 'dd', 'colgroup', 'caption',
+  'rp', 'rt', 'rb', 'rtc', 'head', 'body', 'html',
+]);
+
+// ---------------------------------------------------------------------------------------------------------
+// The code scanner
+
+class Scanner {
+  readonly out: ScanResult;
+  line = 1;
+  constructor(readonly text: string) {
+    this.out = { kinds: [], offsets: [], lines: [], headers: [], unterminated: [], tagPairs: [], tagUnbalanced: [], lineCount: 0 };
+  }
+
+  token(kind: number, offset: number, header: number): void {
+    this.out.kinds.push(kind);
+    this.out.offsets.push(offset);
+    this.out.lines.push(this.line);
+    this.out.headers.push(header);
+  }
+
+  warn(symbol: string, line: number): void {
+    this.out.unterminated.push({ symbol, line });
+  }
+
+  /** Skips a string whose opener ends at `i`; returns the index after it, or -1 when unterminated. */
+  private skipString(i: number, end: number, rule: StringRule): number {
+    const text = this.text;
+    const close = rule.close;
+    const c0 = close.charCodeAt(0);
+    const single = close.length === 1;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === rule.escape) {
+        if (i + 1 < end && text.charCodeAt(i + 1) === LF) this.line++;
+        i += 2;
+        continue;
+      }
+      if (c === LF) {
+        if (!rule.multiline) return -1;
+        this.line++;
+        i++;
+        continue;
+      }
+      if (c === c0 && (single || text.startsWith(close, i))) {
+        if (rule.doubled && single && text.charCodeAt(i + 1) === c0) {
+          i += 2;
+          continue;
+        }
+        return i + close.length;
+      }
+      i++;
+    }
+    return -1;
+  }
+
+  /** Skips a block comment starting at `i` (its opener). Returns the end index (or `end` if unterminated). */
+  skipBlockComment(i: number, end: number, open: string, close: string, nested: boolean): number {
+    const text = this.text;
+    const startLine = this.line;
+    if (!nested) {
+      const j = text.indexOf(close, i + open.length);
+      const stop = j === -1 || j + close.length > end ? end : j + close.length;
+      this.line += countLF(text, i, stop);
+      if (stop === end && (j === -1 || j + close.length > end)) this.warn(open, startLine);
+      return stop;
+    }
+    let depth = 0;
+    while (i < end) {
+      if (text.startsWith(open, i)) {
+        depth++;
+        i += open.length;
+      } else if (text.startsWith(close, i)) {
+        depth--;
+        i += close.length;
+        if (depth === 0) return i;
+      } else {
+        if (text.charCodeAt(i) === LF) this.line++;
+        i++;
+      }
+    }
+    this.warn(open, startLine);
+    return end;
+  }
+
+  /**
+   * Scans code in [from, end) and appends bracket tokens. `stopAtCloseTag` (e.g. `</script`) ends the scan
+   * early when met in code (used for script and style elements inside markup). Returns where it stopped.
+   */
+  scanCode(from: number, end: number, syn: Syntax, stopAtCloseTag?: string): number {
+    const text = this.text;
+    const lineComments = syn.lineComments;
+    const blockComments = syn.blockComments;
+    const strings = syn.strings;
+
+    // chars that may start a comment or string need the slow path
+    const special = new Uint8Array(128);
+    for (const s of lineComments) special[s.charCodeAt(0)] = 1;
+    for (const [o] of blockComments) special[o.charCodeAt(0)] = 1;
+    for (const [o] of syn.lineStartBlocks) special[o.charCodeAt(0)] = 1;
+    for (const r of strings) special[r.open.charCodeAt(0)] = 1;
+    if (syn.template) special[96] = 1;
+    if (syn.regex) special[47] = 1;
+    if (syn.charTick) special[39] = 1;
+    if (syn.preprocessor) special[35] = 1;
+    if (syn.csharpVerbatim) special[64] = special[36] = 1;
+    if (syn.heredoc !== 'none') special[60] = 1;
+    if (syn.sqlDollar) special[36] = 1;
+    if (syn.luaLong) special[91] = special[39] = special[34] = 1;
+    if (stopAtCloseTag) special[60] = 1;
+
+    // header tracking (per bracket frame): offset of the first code token after the last boundary
+    let hdr = -1;
+    const frames: number[] = []; // saved hdr of enclosing frames
+    const frameKinds: number[] = [];
+    // template literal nesting: brace depth inside each active ${…}, and the opening line of the literal
+    const tmplDepth: number[] = [];
+    const tmplLine: number[] = [];
+    // line state
+    let lineHasToken = false;
+    let lineHasAny = false; // tokens or comments
+    let lineFirstIsAnnotation = false;
+    let lineOnlyWords = true;
+    let lastSig = 0; // last significant code char (0 = start of input)
+    let lastWordStart = -1;
+    let lastWordEnd = -1;
+    let pendingNL = false;
+    let prevLineAnnotation = false;
+    let prevLineLast = 0;
+    let prevLineOnlyWords = false;
+    // shell case … esac
+    let caseWaitIn = 0;
+    let casePattern = false;
+    let caseDepth = 0;
+
+    const inBraceFrame = () => frameKinds.length === 0 || frameKinds[frameKinds.length - 1] === Tok.LBrace;
+
+    /** Called for the first char of every code token (not comments/whitespace). */
+    const tokenStart = (i: number, c: number, word?: string) => {
+      if (!lineHasToken) {
+        lineHasToken = true;
+        lineHasAny = true;
+        lineFirstIsAnnotation = c === 64 || (c === 35 && text.charCodeAt(i + 1) === 91) || (syn.bracketAttributes && c === 91);
+        if (pendingNL && inBraceFrame()) {
+          const continues =
+            (c < 128 && CONT_START[c] === 1) ||
+            prevLineAnnotation ||
+            (prevLineLast < 128 && CONT_END[prevLineLast] === 1) ||
+            (word !== undefined && CONT_WORDS.has(word)) ||
+            (syn.typePrefixLines && prevLineOnlyWords);
+          if (!continues) hdr = i;
+        }
+        pendingNL = false;
+      }
+      if (hdr === -1) hdr = i;
+    };
+
+    const newline = (i: number) => {
+      // i is the index of '\n'
+      if (inBraceFrame()) {
+        if (!lineHasAny) {
+          hdr = -1; // blank line: a statement boundary
+          pendingNL = false;
+        } else if (lineHasToken) {
+          pendingNL = true;
+          prevLineAnnotation = lineFirstIsAnnotation;
+          prevLineLast = lastSig;
+          prevLineOnlyWords = lineOnlyWords;
+        }
+      }
+      lineHasToken = false;
+      lineHasAny = false;
+      lineOnlyWords = true;
+      this.line++;
+      return this.pendingHeredocs.length ? this.afterNewline(i + 1, end) : i + 1;
+    };
+
+    const emit = (kind: number, i: number, templateExpr = false) => {
+      if ((kind & 1) === 0) {
+        const header = kind === Tok.LBrace ? (hdr === -1 ? i : hdr) : -1;
+        this.token(kind, i, header);
+        frames.push(hdr === -1 ? i : hdr);
+        frameKinds.push(kind);
+        hdr = -1;
+        if (tmplDepth.length && kind === Tok.LBrace && !templateExpr) tmplDepth[tmplDepth.length - 1]++;
+      } else {
+        this.token(kind, i, -1);
+        if (frames.length) {
+          const saved = frames.pop()!;
+          frameKinds.pop();
+          // `)` and `]` belong to the statement; `}` ends it
+          hdr = kind === Tok.RBrace ? -1 : saved;
+        } else hdr = -1;
+      }
+    };
+
+    let i = from;
+    // shebang
+    if (i === 0 && text.startsWith('#!')) i = lineEnd(text, 0, end);
+
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === LF) {
+        i = newline(i);
+        continue;
+      }
+      if (isSpace(c)) {
+        i++;
+        continue;
+      }
+
+      // ----- slow path: comments, strings, regexes and other language specials
+      if (c < 128 && special[c] === 1) {
+        const j = this.special(i, end, c, syn, lineHasToken, lastSig, lastWordStart, lastWordEnd, stopAtCloseTag);
+        if (j === -2) return i; // reached the close tag
+        if (j >= 0) {
+          {
+            // comment (no token) or string/regex (a token)
+            const kind = this.lastSpecialKind;
+            if (kind === 'comment') {
+              lineHasAny = true;
+            } else if (kind === 'preprocessor') {
+              lineHasAny = true;
+              hdr = -1;
+              pendingNL = false;
+            } else if (kind === 'template') {
+              tokenStart(i, c);
+              lineOnlyWords = false;
+              lastSig = 96;
+              // template literal: opened a `${` if the last emitted token came from it
+              if (this.templateOpenedExpr) {
+                this.templateOpenedExpr = false;
+                emit(Tok.LBrace, j - 1, true);
+                tmplDepth.push(0);
+                tmplLine.push(this.templateLine);
+              }
+            } else {
+              tokenStart(i, c);
+              lineOnlyWords = false;
+              lastSig = kind === 'regex' ? 41 /* ')' */ : 34;
+            }
+            i = j;
+            continue;
+          }
+        }
+      }
+
+      // ----- identifiers, keywords and numbers
+      if (isIdentPart(c)) {
+        const start = i;
+        i++;
+        while (i < end) {
+          const d = text.charCodeAt(i);
+          if (isIdentPart(d)) i++;
+          else if (syn.charTick && d === 39) i++; // Haskell primes: foldl'
+          else if (syn.digitSeparator && d === 39 && isDigit(text.charCodeAt(start)) && isHex(text.charCodeAt(i + 1))) i++;
+          else break;
+        }
+        const word = i - start <= 12 ? text.slice(start, i) : undefined;
+        tokenStart(start, c, word);
+        lastSig = text.charCodeAt(i - 1);
+        if (lastSig === 39) lastSig = 97;
+        lastWordStart = start;
+        lastWordEnd = i;
+        if (word !== undefined) {
+          // raw strings introduced by a word prefix
+          const next = text.charCodeAt(i);
+          if (syn.rust && (next === 34 || next === 35) && (word === 'r' || word === 'br' || word === 'cr')) {
+            const j = this.skipRustRaw(i, end);
+            if (j >= 0) {
+              lineOnlyWords = false;
+              lastSig = 34;
+              i = j;
+              continue;
+            }
+          }
+          if (syn.cppRaw && next === 34 && /^(?:u8|[uUL])?R$/.test(word)) {
+            const j = this.skipCppRaw(i, end);
+            lineOnlyWords = false;
+            lastSig = 34;
+            i = j;
+            continue;
+          }
+          if (syn.shellCase) {
+            if (word === 'case') {
+              caseWaitIn++;
+            } else if (word === 'in' && caseWaitIn > 0) {
+              caseWaitIn--;
+              caseDepth++;
+              casePattern = true;
+            } else if (word === 'esac' && caseDepth > 0) {
+              caseDepth--;
+              casePattern = false;
+            }
+          }
+        }
+        continue;
+      }
+
+      // ----- punctuation
+      tokenStart(i, c);
+      if (c !== 42 && c !== 38 && c !== 58) lineOnlyWords = false; // `*`, `&`, `::` keep `static int *`-style lines
+      switch (c) {
+        case 123: // {
+          emit(Tok.LBrace, i);
+          break;
+        case 125: // }
+          if (tmplDepth.length && tmplDepth[tmplDepth.length - 1] === 0) {
+            // the `}` closing a template literal's `${`
+            this.token(Tok.RBrace, i, -1);
+            if (frames.length) {
+              frames.pop();
+              frameKinds.pop();
+            }
+            tmplDepth.pop();
+            const line0 = tmplLine.pop()!;
+            const j = this.skipTemplate(i + 1, end, line0);
+            if (this.templateOpenedExpr) {
+              this.templateOpenedExpr = false;
+              emit(Tok.LBrace, j - 1, true);
+              tmplDepth.push(0);
+              tmplLine.push(line0);
+            }
+            hdr = -1;
+            lastSig = 96;
+            i = j;
+            continue;
+          }
+          if (tmplDepth.length) tmplDepth[tmplDepth.length - 1]--;
+          emit(Tok.RBrace, i);
+          break;
+        case 91: // [
+          emit(Tok.LBracket, i);
+          break;
+        case 93: // ]
+          emit(Tok.RBracket, i);
+          break;
+        case 40: // (
+          if (casePattern && syn.shellCase) break; // optional `(` before a case pattern
+          emit(Tok.LParen, i);
+          break;
+        case 41: // )
+          if (casePattern && syn.shellCase) {
+            casePattern = false; // the `)` ending a case pattern
+            break;
+          }
+          emit(Tok.RParen, i);
+          break;
+        case 59: // ;
+          if (inBraceFrame()) hdr = -1;
+          if (syn.shellCase && caseDepth > 0 && text.charCodeAt(i + 1) === 59) {
+            casePattern = true;
+            i++;
+            if (text.charCodeAt(i + 1) === 38) i++; // ;;&
+          } else if (syn.shellCase && caseDepth > 0 && text.charCodeAt(i + 1) === 38) {
+            casePattern = true; // ;&
+            i++;
+          }
+          break;
+        case 44: // ,
+          hdr = -1;
+          break;
+      }
+      lastSig = c;
+      i++;
+    }
+    return end;
+  }
+
+  // state handed back from special() to scanCode()
+  private lastSpecialKind: 'comment' | 'preprocessor' | 'string' | 'regex' | 'template' = 'comment';
+  private templateOpenedExpr = false;
+  private templateLine = 0;
+
+  /**
+   * The slow path of scanCode for a char that may start a comment, a string or another special construct.
+   * Returns the index after the construct, -1 when `c` is an ordinary char here, -2 at a stop close tag.
+   */
+  private special(
+    i: number,
+    end: number,
+    c: number,
+    syn: Syntax,
+    lineHasToken: boolean,
+    lastSig: number,
+    lastWordStart: number,
+    lastWordEnd: number,
+    stopAtCloseTag?: string,
+  ): number {
+    const text = this.text;
+    const next = text.charCodeAt(i + 1);
+
+    if (stopAtCloseTag && c === 60 && next === 47 && text.substr(i, stopAtCloseTag.length).toLowerCase() === stopAtCloseTag) {
+      return -2;
+    }
+
+    // line-start constructs
+    if (!lineHasToken) {
+      const atLineStart = i === 0 || text.charCodeAt(i - 1) === LF;
+      if (atLineStart) {
+        for (const [o, cl] of syn.lineStartBlocks) {
+          if (text.startsWith(o, i)) {
+            this.lastSpecialKind = 'comment';
+            const startLine = this.line;
+            let j = lineEnd(text, i, end);
+            for (;;) {
+              if (j >= end) {
+                this.warn(o, startLine);
+                return end;
+              }
+              this.line++;
+              const k = lineEnd(text, j + 1, end);
+              if (text.startsWith(cl, j + 1)) {
+                return k;
+              }
+              j = k;
+            }
+          }
+        }
+      }
+      if (c === 35 && syn.preprocessor) {
+        // # directive, with backslash continuations
+        let j = lineEnd(text, i, end);
+        while (j < end && text.charCodeAt(j - 1) === 92) {
+          this.line++;
+          j = lineEnd(text, j + 1, end);
+        }
+        this.lastSpecialKind = 'preprocessor';
+        return j;
+      }
+    }
+
+    // block comments (before line comments: `--[[` must win over `--`, `<#` over `<`)
+    if (syn.luaLong && c === 45 && next === 45 && text.charCodeAt(i + 2) === 91) {
+      const m = /\[(=*)\[/y;
+      m.lastIndex = i + 2;
+      const r = m.exec(text);
+      if (r) {
+        this.lastSpecialKind = 'comment';
+        return this.skipLong(i + 2 + r[0].length, end, `]${r[1]}]`, '--[[');
+      }
+    }
+    for (const [o, cl] of syn.blockComments) {
+      if (c === o.charCodeAt(0) && text.startsWith(o, i)) {
+        this.lastSpecialKind = 'comment';
+        return this.skipBlockComment(i, end, o, cl, syn.nestedComments);
+      }
+    }
+    for (const lc of syn.lineComments) {
+      if (c !== lc.charCodeAt(0) || !text.startsWith(lc, i)) continue;
+      if (c === 35) {
+        const prev = i > 0 ? text.charCodeAt(i - 1) : LF;
+        if (syn.hashRule === 'wordStart' && !(prev === LF || isSpace(prev) || prev === 59 || prev === 124 || prev === 38 || prev === 40)) continue;
+        if (syn.hashRule === 'lineStart' && lineHasToken) continue;
+        if (syn.hashRule === 'notAttribute' && next === 91) continue;
+      }
+      if (syn.slashAfterColon && lc === '//' && i > 0 && text.charCodeAt(i - 1) === 58) continue;
+      this.lastSpecialKind = 'comment';
+      return lineEnd(text, i, end);
+    }
+
+    // strings
+    if (syn.luaLong && c === 91) {
+      const m = /\[(=*)\[/y;
+      m.lastIndex = i;
+      const r = m.exec(text);
+      if (r) {
+        this.lastSpecialKind = 'string';
+        return this.skipLong(i + r[0].length, end, `]${r[1]}]`, '[[');
+      }
+      return -1;
+    }
+    if (c === 96 && syn.template) {
+      this.lastSpecialKind = 'template';
+      return this.skipTemplate(i + 1, end, this.line);
+    }
+    if (syn.csharpVerbatim && (c === 64 || c === 36)) {
+      const m = /[@$]{1,2}"/y;
+      m.lastIndex = i;
+      const r = m.exec(text);
+      if (r && r[0].includes('@')) {
+        this.lastSpecialKind = 'string';
+        return this.stringOrWarn(i + r[0].length, end, str('"', true, '', true), '@"');
+      }
+      if (c === 64) return -1;
+    }
+    if (syn.sqlDollar && c === 36) {
+      const m = /\$([A-Za-z_][A-Za-z_0-9]*)?\$/y;
+      m.lastIndex = i;
+      const r = m.exec(text);
+      if (!r) return -1;
+      this.lastSpecialKind = 'string';
+      const j = text.indexOf(r[0], i + r[0].length);
+      const stop = j === -1 || j > end ? end : j + r[0].length;
+      this.line += countLF(text, i, stop);
+      return stop;
+    }
+    if (c === 39 && syn.charTick) {
+      // 'x' or '\n' is a char literal; anything else is a lifetime / prime / tick
+      if (next === 92) {
+        const j = text.indexOf("'", i + 3);
+        const le = lineEnd(text, i, end);
+        this.lastSpecialKind = 'string';
+        return j !== -1 && j < le ? j + 1 : i + 1;
+      }
+      const w = next >= 0xd800 && next <= 0xdbff ? 2 : 1;
+      if (next !== LF && text.charCodeAt(i + 1 + w) === 39) {
+        this.lastSpecialKind = 'string';
+        return i + 2 + w;
+      }
+      this.lastSpecialKind = 'string';
+      return i + 1;
+    }
+    if (syn.heredoc !== 'none' && c === 60 && next === 60) return this.heredocStart(i, end, syn);
+    if (syn.yamlQuotes && (c === 34 || c === 39)) {
+      // only a quote at the start of a scalar opens a string: `key: 'v'`, `- "v"`, `['a']`
+      let k = i - 1;
+      while (k >= 0 && (text.charCodeAt(k) === SP || text.charCodeAt(k) === TAB)) k--;
+      const p = k < 0 ? LF : text.charCodeAt(k);
+      if (!(p === LF || p === 58 || p === 45 || p === 91 || p === 123 || p === 44 || p === 63 || p === 124 || p === 62)) return -1;
+    }
+    for (const rule of syn.strings) {
+      if (c === rule.open.charCodeAt(0) && text.startsWith(rule.open, i)) {
+        if (syn.digitSeparator && c === 39 && i > 0 && isHex(text.charCodeAt(i - 1)) && isHex(next)) return -1;
+        this.lastSpecialKind = 'string';
+        return this.stringOrWarn(i + rule.open.length, end, rule, rule.open);
+      }
+    }
+
+    // regex literal: only where an operand may start, and only if it closes on the same line
+    if (c === 47 && syn.regex) {
+      const lastWord = isIdentPart(lastSig) && lastWordEnd - lastWordStart <= 10 ? text.slice(lastWordStart, lastWordEnd) : '';
+      const canStart = lastSig === 0 || (lastSig < 128 && REGEX_AFTER[lastSig] === 1) || REGEX_KEYWORDS.has(lastWord);
+      if (!canStart || next === 47 || next === 42) return -1;
+      const le = Math.min(lineEnd(text, i, end), i + 4000);
+      let inClass = false;
+      for (let j = i + 1; j < le; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 92) j++;
+        else if (d === 91) inClass = true;
+        else if (d === 93) inClass = false;
+        else if (d === 47 && !inClass) {
+          this.lastSpecialKind = 'regex';
+          j++;
+          while (j < end && isIdentPart(text.charCodeAt(j))) j++; // flags
+          return j;
+        }
+      }
+      return -1;
+    }
+    return -1;
+  }
+
+  /** Skips a string body; on an unterminated string records a warning and resumes at the line end (or EOF). */
+  private stringOrWarn(i: number, end: number, rule: StringRule, symbol: string): number {
+    const startLine = this.line;
+    const j = this.skipString(i, end, rule);
+    if (j >= 0) return j;
+    this.warn(symbol, startLine);
+    if (rule.multiline) return end;
+    // single-line kinds stop at the end of the line (the newline itself is scanned as code)
+    return lineEnd(this.text, i, end);
+  }
+
+  private skipLong(i: number, end: number, close: string, symbol: string): number {
+    const j = this.text.indexOf(close, i);
+    const startLine = this.line;
+    const stop = j === -1 || j + close.length > end ? end : j + close.length;
+    this.line += countLF(this.text, i, stop);
+    if (j === -1) this.warn(symbol, startLine);
+    return stop;
+  }
+
+  /**
+   * Skips template literal text from `i` (after the backtick or the `}` of a `${}`): returns the index after
+   * the closing backtick, or after `${` with templateOpenedExpr set.
+   */
+  private skipTemplate(i: number, end: number, line0: number): number {
+    const text = this.text;
+    this.templateLine = line0;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 92) {
+        if (text.charCodeAt(i + 1) === LF) this.line++;
+        i += 2;
+        continue;
+      }
+      if (c === 96) return i + 1;
+      if (c === 36 && text.charCodeAt(i + 1) === 123) {
+        this.templateOpenedExpr = true;
+        return i + 2;
+      }
+      if (c === LF) this.line++;
+      i++;
+    }
+    this.warn('`', line0);
+    return end;
+  }
+
+  private skipRustRaw(i: number, end: number): number {
+    const text = this.text;
+    let j = i;
+    while (text.charCodeAt(j) === 35) j++;
+    if (text.charCodeAt(j) !== 34) return -1;
+    const close = '"' + '#'.repeat(j - i);
+    const k = text.indexOf(close, j + 1);
+    const stop = k === -1 || k + close.length > end ? end : k + close.length;
+    if (k === -1) this.warn('r"', this.line);
+    this.line += countLF(text, i, stop);
+    return stop;
+  }
+
+  private skipCppRaw(i: number, end: number): number {
+    const text = this.text;
+    const open = text.indexOf('(', i + 1);
+    const le = lineEnd(text, i, end);
+    if (open === -1 || open > le || open - i - 1 > 16) return i + 1;
+    const close = ')' + text.slice(i + 1, open) + '"';
+    const k = text.indexOf(close, open + 1);
+    const stop = k === -1 || k + close.length > end ? end : k + close.length;
+    if (k === -1) this.warn('R"', this.line);
+    this.line += countLF(text, i, stop);
+    return stop;
+  }
+
+  private pendingHeredocs: Array<{ word: string; strip: boolean; line: number }> = [];
+
+  /** `<<WORD`, `<<-WORD`, `<<~WORD`, `<<'WORD'` (shell, Ruby, Perl) and `<<<WORD` (PHP). */
+  private heredocStart(i: number, end: number, syn: Syntax): number {
+    const text = this.text;
+    const re = syn.heredoc === 'php' ? /<<<[ \t]*(["']?)([A-Za-z_][A-Za-z_0-9]*)\1/y : /<<([-~]?)(["']?)([A-Za-z_][A-Za-z_0-9]*)\2/y;
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) return -1;
+    const word = syn.heredoc === 'php' ? m[2] : m[3];
+    this.pendingHeredocs.push({ word, strip: syn.heredoc === 'php' || m[1] !== '', line: this.line });
+    this.lastSpecialKind = 'string';
+    return i + m[0].length;
+  }
+
+  /** Called by scanCode at every newline: skips pending heredoc bodies. */
+  afterNewline(i: number, end: number): number {
+    const text = this.text;
+    while (this.pendingHeredocs.length) {
+      const h = this.pendingHeredocs.shift()!;
+      let j = i;
+      for (;;) {
+        if (j >= end) {
+          this.warn('<<' + h.word, h.line);
+          return end;
+        }
+        const le = lineEnd(text, j, end);
+        let body = text.slice(j, le);
+        if (body.endsWith('\r')) body = body.slice(0, -1);
+        if (h.strip) body = body.trimStart();
+        const done = body === h.word || (h.strip && (body === h.word + ';' || body.startsWith(h.word + ';') || body.startsWith(h.word + ')') || body.startsWith(h.word + ',')));
+        if (done) {
+          i = le; // the terminator line's newline is scanned normally
+          break;
+        }
+        if (le >= end) {
+          this.warn('<<' + h.word, h.line);
+          return end;
+        }
+        this.line++;
+        j = le + 1;
+      }
+    }
+    return i;
+  }
+}
+
+
+// ---------------------------------------------------------------------------------------------------------
+// Markup, Markdown and plain-text scanners
+
+function emitBracket(s: Scanner, c: number, i: number): void {
+  switch (c) {
+    case 123: s.token(Tok.LBrace, i, i); break;
+    case 125: s.token(Tok.RBrace, i, -1); break;
+    case 91: s.token(Tok.LBracket, i, -1); break;
+    case 93: s.token(Tok.RBracket, i, -1); break;
+    case 40: s.token(Tok.LParen, i, -1); break;
+    case 41: s.token(Tok.RParen, i, -1); break;
+  }
+}
+const isBracket = (c: number) => c === 123 || c === 125 || c === 91 || c === 93 || c === 40 || c === 41;
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const MAX_TAG = 65536;
+
+function embeddedSyntax(tagName: string, tagText: string): Syntax | 'raw' {
+  const attr = (name: string) => new RegExp(`\\b${name}\\s*=\\s*["']?([\\w/+.-]+)`, 'i').exec(tagText)?.[1]?.toLowerCase();
+  if (tagName === 'style') {
+    const lang = attr('lang');
+    return syntaxFor(lang === 'scss' || lang === 'sass' ? 'scss' : lang === 'less' ? 'less' : 'css');
+  }
+  const lang = attr('lang');
+  const type = attr('type');
+  if (type && /json/.test(type)) return syntaxFor('json');
+  if (type && !/javascript|ecmascript|module|babel|jsx|typescript|^text\/ts/.test(type)) return 'raw';
+  return syntaxFor(lang === 'ts' || lang === 'tsx' || lang === 'typescript' ? 'typescript' : 'javascript');
+}
+
+/** Scans HTML/XML/Vue/Svelte: tags (multi-line, quote-aware), comments, CDATA, `<!…>`, `<?…?>`, embedded script/style. */
+export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Syntax): void {
+  const text = s.text;
+  const out = s.out;
+  const stack: Array<{ name: string; line: number; offset: number }> = [];
+  let i = from;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === LF) {
+      s.line++;
+      i++;
+      continue;
+    }
+    if (c !== 60) {
+      if (isBracket(c)) emitBracket(s, c, i);
+      i++;
+      continue;
+    }
+    const next = text.charCodeAt(i + 1);
+    if (next === 33) {
+      // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE …>
+      if (text.startsWith('<!--', i)) {
+        i = s.skipBlockComment(i, end, '<!--', '-->', false);
+        continue;
+      }
+      const close = text.startsWith('<![CDATA[', i) ? ']]>' : '>';
+      const j = text.indexOf(close, i + 2);
+      const stop = j === -1 || j + close.length > end ? end : j + close.length;
+      if (j === -1) s.warn(close === '>' ? '<!' : '<![CDATA[', s.line);
+      s.line += countLF(text, i, stop);
+      i = stop;
+      continue;
+    }
+    if (next === 63) {
+      const j = text.indexOf('?>', i + 2);
+      const stop = j === -1 || j + 2 > end ? end : j + 2;
+      s.line += countLF(text, i, stop);
+      i = stop;
+      continue;
+    }
+    const tagStart = i;
+    const closing = next === 47;
+    const nameStart = closing ? i + 2 : i + 1;
+    if (!isAsciiLetter(text.charCodeAt(nameStart))) {
+      i++; // a `<` in text
+      continue;
+    }
+    let k = nameStart + 1;
+    while (k < end) {
+      const d = text.charCodeAt(k);
+      if (isIdentPart(d) || d === 45 || d === 58 || d === 46) k++;
+      else break;
+    }
+    const name = text.slice(nameStart, k).toLowerCase();
+    // find the tag's `>`, skipping quoted attribute values and `{…}` expressions
+    const startLine = s.line;
+    let line = s.line;
+    let quote = 0;
+    let quoteLine = 0;
+    let braces = 0;
+    let j = k;
+    let gt = -1;
+    const limit = Math.min(end, i + MAX_TAG);
+    const tokensBefore = out.kinds.length;
+    for (; j < limit; j++) {
+      const d = text.charCodeAt(j);
+      if (d === LF) line++;
+      if (quote) {
+        if (d === quote) quote = 0;
+        continue;
+      }
+      if (d === 34 || d === 39) {
+        // a quote opens an attribute value only after `=` (an apostrophe elsewhere is just text)
+        let p = j - 1;
+        while (p > k && isSpace(text.charCodeAt(p))) p--;
+        if (text.charCodeAt(p) === 61 || braces > 0) {
+          quote = d;
+          quoteLine = line;
+        }
+        continue;
+      }
+      if (d === 123) braces++;
+      else if (d === 125 && braces > 0) braces--;
+      else if (d === 62 && braces === 0) {
+        gt = j;
+        break;
+      } else if (d === 60 && braces === 0) break; // a new tag starts: this `<` was text
+    }
+    if (gt === -1) {
+      if (quote) s.warn(String.fromCharCode(quote), quoteLine);
+      out.kinds.length = out.offsets.length = out.lines.length = out.headers.length = tokensBefore;
+      i++;
+      continue;
+    }
+    // brackets inside the tag (Vue/Svelte expressions), outside quoted values
+    {
+      let q = 0;
+      let ln = startLine;
+      for (let p = k; p < gt; p++) {
+        const d = text.charCodeAt(p);
+        if (d === LF) ln++;
+        else if (q) {
+          if (d === q) q = 0;
+        } else if ((d === 34 || d === 39) && /=\s*$/.test(text.slice(Math.max(k, p - 8), p))) q = d;
+        else if (isBracket(d)) {
+          const save = s.line;
+          s.line = ln;
+          emitBracket(s, d, p);
+          s.line = save;
+        }
+      }
+    }
+    s.line = line;
+    i = gt + 1;
+    if (closing) {
+      let idx = stack.length - 1;
+      while (idx >= 0 && stack[idx].name !== name) idx--;
+      if (idx === -1) {
+        out.tagUnbalanced.push({
+          symbol: `</${name}>`,
+          line: startLine,
+          expected: stack.length ? `</${stack[stack.length - 1].name}>` : '(no matching open tag)',
+        });
+        continue;
+      }
+      for (let p = stack.length - 1; p > idx; p--) {
+        const t = stack[p];
+        if (syn.xml || !OPTIONAL_END.has(t.name)) out.tagUnbalanced.push({ symbol: `<${t.name}>`, line: t.line, expected: `</${t.name}>` });
+      }
+      const open = stack[idx];
+      stack.length = idx;
+      out.tagPairs.push({ tag: name, openLine: open.line, closeLine: line, openOffset: open.offset, depth: idx + 1 });
+      continue;
+    }
+    const selfClosing = text.charCodeAt(gt - 1) === 47;
+    if (selfClosing || (!syn.xml && VOID_ELEMENTS.has(name))) continue;
+    stack.push({ name, line: startLine, offset: tagStart });
+    if (!syn.xml && (name === 'script' || name === 'style' || name === 'textarea' || name === 'title')) {
+      const closeTag = `</${name}`;
+      const emb = name === 'script' || name === 'style' ? embeddedSyntax(name, text.slice(k, gt)) : 'raw';
+      if (emb === 'raw') {
+        const lower = text.slice(i, Math.min(end, i + 10_000_000)).toLowerCase();
+        const at = lower.indexOf(closeTag);
+        const stop = at === -1 ? end : i + at;
+        s.line += countLF(text, i, stop);
+        i = stop;
+      } else {
+        i = s.scanCode(i, end, emb, closeTag);
+      }
+    }
+  }
+  for (const t of stack) {
+    if (syn.xml || !OPTIONAL_END.has(t.name)) out.tagUnbalanced.push({ symbol: `<${t.name}>`, line: t.line, expected: `</${t.name}>` });
+  }
+}
+
+/** Markdown: brackets in prose, fenced code scanned with the fence's language, inline code and comments skipped. */
+export function scanMarkdownInto(s: Scanner, from: number, end: number): void {
+  const text = s.text;
+  let i = from;
+  let atLineStart = true;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === LF) {
+      s.line++;
+      i++;
+      atLineStart = true;
+      continue;
+    }
+    if (atLineStart) {
+      atLineStart = false;
+      const fence = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*/y;
+      fence.lastIndex = i;
+      const m = fence.exec(text);
+      if (m) {
+        const bodyStart = Math.min(end, i + m[0].length + 1);
+        const closeRe = new RegExp(`^ {0,3}${m[1][0] === '`' ? '`' : '~'}{${m[1].length},}[ \\t]*$`, 'mg');
+        closeRe.lastIndex = bodyStart;
+        let bodyEnd = end;
+        let after = end;
+        for (let r = closeRe.exec(text); r; r = closeRe.exec(text)) {
+          if (r.index >= bodyStart) {
+            bodyEnd = r.index;
+            after = r.index + r[0].length;
+            break;
+          }
+        }
+        s.line++; // the fence line
+        const info = m[2].toLowerCase();
+        const syn = syntaxFor(info ? (SYNTAX[info] || ALIASES[info] ? info : 'plaintext') : 'plaintext');
+        if (syn.kind === 'code') s.scanCode(bodyStart, Math.min(bodyEnd, end), syn);
+        else scanPlainInto(s, bodyStart, Math.min(bodyEnd, end));
+        i = Math.min(after, end);
+        if (bodyStart > end) i = end;
+        continue;
+      }
+    }
+    if (c === 92) {
+      // a backslash escape: `\(` is not a bracket
+      i += text.charCodeAt(i + 1) === LF ? 1 : 2;
+      continue;
+    }
+    if (c === 60 && text.startsWith('<!--', i)) {
+      i = s.skipBlockComment(i, end, '<!--', '-->', false);
+      continue;
+    }
+    if (c === 96) {
+      let n = 1;
+      while (text.charCodeAt(i + n) === 96) n++;
+      const ticks = '`'.repeat(n);
+      const le = lineEnd(text, i, end);
+      const j = text.indexOf(ticks, i + n);
+      i = j !== -1 && j < le ? j + n : i + n;
+      continue;
+    }
+    if (isBracket(c)) emitBracket(s, c, i);
+    i++;
+  }
+}
+
+export function scanPlainInto(s: Scanner, from: number, end: number): void {
+  const text = s.text;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF) s.line++;
+    else if (isBracket(c)) emitBracket(s, c, i);
+  }
+}
+
+/** Scans a whole text with the scanner of `languageId`. */
+export function scanText(text: string, languageId: string): ScanResult {
+  const syn = syntaxFor(languageId);
+  const s = new Scanner(text);
+  if (syn.kind === 'markup') scanMarkupInto(s, 0, text.length, syn);
+  else if (syn.kind === 'markdown') scanMarkdownInto(s, 0, text.length);
+  else if (syn.kind === 'plain') scanPlainInto(s, 0, text.length);
+  else s.scanCode(0, text.length, syn);
+  s.out.lineCount = s.line;
+  return s.out;
+}
+
+export { Scanner };
+
+// ---------------------------------------------------------------------------------------------------------
+// Bracket matching
+
+export interface Matching {
+  /** token index of the partner, -1 when unbalanced */
+  partner: Int32Array;
+  /** nesting depth of a matched pair (1 = outermost), on both tokens */
+  depth: Int32Array;
+  /** token indices that are unbalanced, in token order */
+  unbalanced: number[];
+}
+
+const LOOKAHEAD = 4096;
+
+/** Mismatch cost of continuing with `stack` over the next tokens (plain matching, no recovery). */
+function simulate(kinds: number[], from: number, stackKinds: number[]): number {
+  const st = stackKinds.slice();
+  let errors = 0;
+  const to = Math.min(kinds.length, from + LOOKAHEAD);
+  for (let t = from; t < to; t++) {
+    const k = kinds[t];
+    if ((k & 1) === 0) st.push(k);
+    else if (st.length && st[st.length - 1] === k - 1) st.pop();
+    else errors++;
+  }
+  if (to === kinds.length) errors += st.length;
+  return errors;
+}
+
+/**
+ * Stack matching with recovery: at a closer that does not match the top, either the closer is extra or
+ * the openers above its partner were never closed; the choice that leaves fewer mismatches over the next
+ * tokens wins. So one missing bracket is reported once, not as a cascade.
+ */
+export function matchBrackets(kinds: number[]): Matching {
+  const n = kinds.length;
+  const partner = new Int32Array(n).fill(-1);
+  const depth = new Int32Array(n);
+  const stack: number[] = [];
+  const bad: number[] = [];
+  for (let t = 0; t < n; t++) {
+    const k = kinds[t];
+    if ((k & 1) === 0) {
+      stack.push(t);
+      continue;
+    }
+    const top = stack.length - 1;
+    if (top >= 0 && kinds[stack[top]] === k - 1) {
+      const o = stack.pop()!;
+      partner[o] = t;
+      partner[t] = o;
+      depth[o] = depth[t] = stack.length + 1;
+      continue;
+    }
+    let j = top - 1;
+    while (j >= 0 && kinds[stack[j]] !== k - 1) j--;
+    if (j < 0) {
+      bad.push(t);
+      continue;
+    }
+    const stackKinds = stack.map((x) => kinds[x]);
+    const costExtra = 1 + simulate(kinds, t + 1, stackKinds);
+    const costUnclosed = top - j + simulate(kinds, t + 1, stackKinds.slice(0, j));
+    if (costExtra <= costUnclosed) {
+      bad.push(t);
+      continue;
+    }
+    for (let p = top; p > j; p--) bad.push(stack[p]);
+    stack.length = j + 1;
+    const o = stack.pop()!;
+    partner[o] = t;
+    partner[t] = o;
+    depth[o] = depth[t] = stack.length + 1;
+  }
+  for (const o of stack) bad.push(o);
+  bad.sort((a, b) => a - b);
+  return { partner, depth, unbalanced: bad };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// be-balance reports
+
+export type BalanceReport =
+  | { mode: 'unbalanced'; status: 'all balanced' }
+  | { mode: 'unbalanced'; unbalanced: UnbalancedItem[] | null; quote_warnings: QuoteWarning[] | null }
+  | {
+      mode: 'verbose';
+      symbols: string;
+      tags: string;
+      tag_tree: string | null;
+      matched: MatchedPair[] | null;
+      unbalanced: UnbalancedItem[] | null;
+      quote_warnings: QuoteWarning[] | null;
+    };
+
+function columnOf(text: string, offset: number): number {
+  return offset - (text.lastIndexOf('\n', offset - 1) + 1) + 1;
+}
+
+const EXPECTED = ['}', '{', ']', '[', ')', '('];
+
+interface Analysis {
+  scan: ScanResult;
+  matching: Matching;
+  unbalanced: UnbalancedItem[];
+  quoteWarnings: QuoteWarning[];
+}
+
+/** Full analysis: scan, match, and the upstream-shaped unbalanced items and quote warnings. */
+export function analyzeBalance(text: string, languageId: string): Analysis {
+  const scan = scanText(text, languageId);
+  const matching = matchBrackets(scan.kinds);
+  const unbalanced: UnbalancedItem[] = matching.unbalanced.map((t) => ({
+    symbol: TOKEN_CHARS[scan.kinds[t]],
+    line: scan.lines[t],
+    col: columnOf(text, scan.offsets[t]),
+    expected: EXPECTED[scan.kinds[t]],
+  }));
+  unbalanced.push(...scan.tagUnbalanced);
+  unbalanced.sort((a, b) => a.line - b.line || (a.col ?? 0) - (b.col ?? 0));
+  const syn = syntaxFor(languageId);
+  const quoteWarnings: QuoteWarning[] = [];
+  if (syn.quoteChecks || syn.kind === 'markup') {
+    const by = new Map<string, number[]>();
+    for (const u of scan.unterminated) {
+      const l = by.get(u.symbol) ?? [];
+      l.push(u.line);
+      by.set(u.symbol, l);
+    }
+    for (const [symbol, lines] of by) {
+      quoteWarnings.push({ symbol, count: lines.length, lines: [...new Set(lines)].sort((a, b) => a - b) });
+    }
+    quoteWarnings.sort((a, b) => a.lines[0] - b.lines[0]);
+  }
+  return { scan, matching, unbalanced, quoteWarnings };
+}
+
+function formatSymbols(scan: ScanResult): string {
+  const byKind: number[][] = [[], [], [], [], [], []];
+  for (let t = 0; t < scan.kinds.length; t++) byKind[scan.kinds[t]].push(scan.lines[t]);
+  const order = [Tok.LBrace, Tok.RBrace, Tok.LParen, Tok.RParen, Tok.LBracket, Tok.RBracket];
+  return order.map((k) => `${TOKEN_CHARS[k]}\t${byKind[k].length ? byKind[k].join(' ') : '(none)'}`).join('\n');
+}
+
+function formatTagTree(pairs: TagPair[]): string {
+  const rows = pairs.map((p) => `${p.depth}\t${'  '.repeat(Math.min(p.depth - 1, 10))}<${p.tag}>\t${p.openLine}\t${p.closeLine}`);
+  return ['depth\ttag\topen\tclose', ...rows].join('\n');
+}
+
+/** be-balance: upstream's result shapes, with English "(none)". */
+export function checkBalance(text: string, languageId: string, verbose: boolean): BalanceReport {
+  const a = analyzeBalance(text, languageId);
+  const unbalanced = a.unbalanced.length ? a.unbalanced : null;
+  const quote_warnings = a.quoteWarnings.length ? a.quoteWarnings : null;
+  if (!verbose) {
+    if (!unbalanced && !quote_warnings) return { mode: 'unbalanced', status: 'all balanced' };
+    return { mode: 'unbalanced', unbalanced, quote_warnings };
+  }
+  const { scan, matching } = a;
+  const matched: MatchedPair[] = [];
+  // upstream order: pairs in the order they close
+  for (let t = 0; t < scan.kinds.length; t++) {
+    const o = matching.partner[t];
+    if ((scan.kinds[t] & 1) === 1 && o >= 0) {
+      matched.push({ symbol: TOKEN_CHARS[scan.kinds[o]] + TOKEN_CHARS[scan.kinds[t]], open_line: scan.lines[o], close_line: scan.lines[t], depth: matching.depth[t] });
+    }
+  }
+  return {
+    mode: 'verbose',
+    symbols: formatSymbols(scan),
+    tags: scan.tagPairs.length ? scan.tagPairs.map((p) => `<${p.tag}>  ${p.openLine}:${p.closeLine}`).join('\n') : '(none)',
+    tag_tree: scan.tagPairs.length ? formatTagTree(scan.tagPairs) : null,
+    matched: matched.length ? matched : null,
+    unbalanced,
+    quote_warnings,
+  };
+}
+
+/**
+ * The one-line check of the whole new file put in edit results:
+ * en `balance: OK` / `balance: unbalanced ({} missing 1; " unterminated at line 4)`,
+ * zh upstream's `符号闭合快速检查：OK` / `符号闭合快速检查：Error ({} 差 1 个; …)`.
+ */
+export function quickBalance(text: string, languageId: string, lang: 'en' | 'zh' = 'en'): string {
+  const a = analyzeBalance(text, languageId);
+  const counts = new Map<string, number>();
+  for (const t of a.matching.unbalanced) {
+    const pair = TOKEN_CHARS[a.scan.kinds[t] & ~1] + TOKEN_CHARS[(a.scan.kinds[t] & ~1) + 1];
+    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  }
+  const parts: string[] = [];
+  for (const pair of ['{}', '[]', '()']) {
+    const n = counts.get(pair);
+    if (n) parts.push(lang === 'zh' ? `${pair} 差 ${n} 个` : `${pair} missing ${n}`);
+  }
+  if (a.scan.tagUnbalanced.length) {
+    const n = a.scan.tagUnbalanced.length;
+    parts.push(lang === 'zh' ? `标签 差 ${n} 个` : `tags unbalanced ${n}`);
+  }
+  for (const q of a.quoteWarnings) {
+    const where = q.lines.slice(0, 5).join(', ') + (q.lines.length > 5 ? ', …' : '');
+    parts.push(lang === 'zh' ? `${q.symbol} 未闭合（行 ${where}）` : `${q.symbol} unterminated at line ${where}`);
+  }
+  if (!parts.length) return lang === 'zh' ? '符号闭合快速检查：OK' : 'balance: OK';
+  return lang === 'zh' ? `符号闭合快速检查：Error (${parts.join('; ')})` : `balance: unbalanced (${parts.join('; ')})`;
+}

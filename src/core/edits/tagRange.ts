@@ -1,0 +1,30 @@
+/**
+ * be-tag-range and `target: tag`: the innermost paired tag containing a line. Uses the markup scanner of
+ * balance.ts, so tags split across lines, multi-line comments, CDATA, `<!…>`, `<?…?>`, `>` inside quoted
+ * attributes, void elements, self-closing tags and script/style contents are handled.
+ */
+import { scanText } from './balance';
+
+export interface TagRange {
+  start: number; // line of the opening tag's `<`
+  end: number; // line of the closing tag's `>`
+  tag: string; // lowercased
+}
+
+/**
+ * Innermost paired tag whose lines contain `line` (1-based). `languageId` picks HTML rules (default;
+ * also Vue/Svelte) or XML rules (`xml`: no void elements, no raw-text elements).
+ */
+export function findTagRange(text: string, line: number, languageId = 'html'): TagRange | undefined {
+  const id = /^(xml|xsl|svg)$/i.test(languageId) ? languageId : /^(vue|svelte|astro)$/i.test(languageId) ? languageId : 'html';
+  const { tagPairs } = scanText(text, id);
+  let best: TagRange | undefined;
+  let bestOffset = -1;
+  for (const p of tagPairs) {
+    if (p.openLine <= line && line <= p.closeLine && p.openOffset > bestOffset) {
+      best = { start: p.openLine, end: p.closeLine, tag: p.tag };
+      bestOffset = p.openOffset;
+    }
+  }
+  return best;
+}
