@@ -124,7 +124,8 @@ export class HistoryStore implements EditHistory {
       const seq = ++this.lastSeq;
       const now = this.clock.now();
       const base = `snap-${String(seq).padStart(12, '0')}-${id}`;
-      const inline = input.removed.length <= INLINE_REMOVED_MAX;
+      const removed = Buffer.isBuffer(input.removed) ? input.removed : Buffer.from(input.removed as Uint8Array);
+      const inline = removed.length <= INLINE_REMOVED_MAX;
       const binName = inline ? undefined : `${base}.bin`;
       const meta: SnapshotFile = {
         v: 1,
@@ -138,14 +139,14 @@ export class HistoryStore implements EditHistory {
         inserted_length: input.insertedLength,
         after_hash: input.afterHash,
         after_size: input.afterSize,
-        removed_length: input.removed.length,
-        ...(inline ? { removed_b64: input.removed.toString('base64') } : { removed_file: binName }),
+        removed_length: removed.length,
+        ...(inline ? { removed_b64: removed.toString('base64') } : { removed_file: binName }),
         created_at: Math.floor(now / 1000),
         created_ms: now,
       };
       const json = JSON.stringify(meta);
       try {
-        if (binName) await writeFileAtomic(path.join(this.dir, binName), input.removed, { mode: 0o600, fsync: false });
+        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
         await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
       } catch (err) {
         if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
@@ -160,7 +161,7 @@ export class HistoryStore implements EditHistory {
         meta: kept,
         jsonName: `${base}.json`,
         ...(binName ? { binName } : {}),
-        bytes: Buffer.byteLength(json) + (binName ? input.removed.length : 0),
+        bytes: Buffer.byteLength(json) + (binName ? removed.length : 0),
       });
       const queue_full = await this.evict();
       return queue_full ? { id, queue_full } : { id };

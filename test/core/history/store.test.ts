@@ -266,13 +266,23 @@ describe('HistoryStore', () => {
           fc.uint8Array({ maxLength: 300 }),
           fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 40 }), ins: fc.uint8Array({ maxLength: 40 }) }), { minLength: 1, maxLength: 12 }),
           fc.nat({ max: 12 }),
-          async (original, splices, reopenAfter) => {
+          fc.boolean(),
+          async (original, splices, reopenAfter, startsAbsent) => {
             run++;
             dir = path.join(root, `h${run}`);
             const file = path.join(root, `p${run}.bin`);
-            await fs.writeFile(file, original);
             let store = await open();
             let current = Buffer.from(original);
+            if (startsAbsent) {
+              // the first edit creates the file with `original` as its content
+              await files.write(file, current);
+              await store.record({
+                tool: 'be-write', file, summary: 'create', created: true, offset: 0, removed: Buffer.alloc(0),
+                insertedLength: current.length, afterHash: sha256Hex(current), afterSize: current.length,
+              });
+            } else {
+              await fs.writeFile(file, original);
+            }
             for (const [i, s] of splices.entries()) {
               if (i === reopenAfter) store = await open();
               const offset = current.length === 0 ? 0 : s.at % (current.length + 1);
@@ -293,10 +303,13 @@ describe('HistoryStore', () => {
               current = next;
             }
             const reopened = await open();
-            const r = await reopened.rollback(splices.length, false);
+            const steps = splices.length + (startsAbsent ? 1 : 0);
+            const r = await reopened.rollback(steps, false);
             assert.equal(r.status, 'ok', r.errors?.join('\n'));
-            assert.equal(r.rolled_back, splices.length);
-            assert.deepEqual(await fs.readFile(file), Buffer.from(original));
+            assert.equal(r.rolled_back, steps);
+            if (startsAbsent) await assert.rejects(fs.stat(file), /ENOENT/);
+            else assert.deepEqual(await fs.readFile(file), Buffer.from(original));
+            assert.equal((await reopened.status()).queue.used, 0);
           },
         ),
         { numRuns: 60 },
