@@ -19,6 +19,11 @@ export interface FileRange {
 }
 
 function rangeSearchStart(s: string): number {
+  if (/^file:\/\//i.test(s)) {
+    // file:///abs, file://C:/abs, or upstream's relative file://rel/path (no authority)
+    const rest = s.slice(7);
+    return /^[a-zA-Z]:[\\/]/.test(rest) ? 9 : 7;
+  }
   const url = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(s);
   if (url) {
     const slash = s.indexOf('/', url[0].length);

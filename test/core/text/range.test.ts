@@ -34,6 +34,8 @@ describe('core/text parseFileRange', () => {
     assert.deepEqual(parseFileRange('x://host:8080/p'), { path: 'x://host:8080/p', spec: { kind: 'none' } });
     assert.deepEqual(parseFileRange('x://host:8080/p:4-5'), { path: 'x://host:8080/p', spec: { kind: 'span', start: 4, end: 5 } });
     assert.deepEqual(parseFileRange('file://rel/a.go:0'), { path: 'file://rel/a.go', spec: { kind: 'line', line: 0 } });
+    assert.deepEqual(parseFileRange('file://a.txt:1'), { path: 'file://a.txt', spec: { kind: 'line', line: 1 } });
+    assert.deepEqual(parseFileRange('file://C:/x/a.go'), { path: 'file://C:/x/a.go', spec: { kind: 'none' } });
     assert.deepEqual(parseFileRange('file:///C:/x/a.go:3'), { path: 'file:///C:/x/a.go', spec: { kind: 'line', line: 3 } });
   });
   it('errors: end before start, bad numbers, empty suffix, empty path', () => {
