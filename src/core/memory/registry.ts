@@ -1,0 +1,238 @@
+/**
+ * One ChatMemory per session (an MCP client session), persisted as one JSON file per session in a
+ * directory the caller chooses (extension: workspace storage; stdio: beside the chip dir). Writes are
+ * debounced, atomic (temp file + rename) and private (0600). `open` restores every saved session.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../chips/atomicFile';
+import { systemClock, type Clock } from '../clock';
+import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';
+import { Emitter, type Disposable } from './emitter';
+import type { MemoryChange } from './types';
+
+export interface MemoryRegistryOptions {
+  /** Where sessions are saved; without it the registry lives in memory only. */
+  dir?: string;
+  memoryOptions?: Partial<ChatMemoryOptions>;
+  deps?: ChatMemoryDeps;
+  /** Delay before a changed session is written (default 500 ms). */
+  debounceMs?: number;
+  /** Saved sessions kept on open, newest first (default 50); older files are deleted. */
+  maxSessions?: number;
+  clock?: Clock;
+  /** Persistence failures are reported here and never thrown into the recording path. */
+  onError?: (err: unknown) => void;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  messages: number;
+  usedTokens: number;
+  usableTokens: number;
+  overflow: boolean;
+  lastActivity: number;
+}
+
+export interface SessionChange {
+  sessionId: string;
+  change: MemoryChange;
+}
+
+interface SavedSession {
+  sessionId: string;
+  savedAt: number;
+  lastActivity: number;
+  memory: ChatMemoryJSON;
+}
+
+interface Entry {
+  memory: ChatMemory;
+  lastActivity: number;
+  subscription: Disposable;
+  timer?: NodeJS.Timeout;
+  writing: Promise<void>;
+}
+
+const SUFFIX = '.memory.json';
+
+export function sessionFileName(sessionId: string): string {
+  return `${Buffer.from(sessionId, 'utf8').toString('base64url')}${SUFFIX}`;
+}
+
+export class MemoryRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly changes = new Emitter<SessionChange>();
+  private readonly sessionsChanged = new Emitter<string[]>();
+  private readonly clock: Clock;
+  private readonly debounceMs: number;
+  private disposed = false;
+
+  constructor(private readonly options: MemoryRegistryOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.debounceMs = options.debounceMs ?? 500;
+  }
+
+  /** Creates a registry and restores the sessions saved in `options.dir`. */
+  static async open(options: MemoryRegistryOptions = {}): Promise<MemoryRegistry> {
+    const registry = new MemoryRegistry(options);
+    if (options.dir) await registry.restore(options.dir);
+    return registry;
+  }
+
+  get dir(): string | undefined {
+    return this.options.dir;
+  }
+
+  onDidChange(listener: (e: SessionChange) => void): Disposable {
+    return this.changes.event(listener);
+  }
+
+  /** Fires with the session ids when a session is created or deleted. */
+  onDidChangeSessions(listener: (sessionIds: string[]) => void): Disposable {
+    return this.sessionsChanged.event(listener);
+  }
+
+  /** The session's memory, created on first use. */
+  get(sessionId: string): ChatMemory {
+    const existing = this.entries.get(sessionId);
+    if (existing) return existing.memory;
+    const memory = new ChatMemory(this.options.memoryOptions, this.depsWithClock());
+    this.attach(sessionId, memory, this.clock.now());
+    this.sessionsChanged.fire(this.sessionIds());
+    return memory;
+  }
+
+  peek(sessionId: string): ChatMemory | undefined {
+    return this.entries.get(sessionId)?.memory;
+  }
+
+  has(sessionId: string): boolean {
+    return this.entries.has(sessionId);
+  }
+
+  sessionIds(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Sessions, most recently active first. */
+  sessions(): SessionInfo[] {
+    return [...this.entries.entries()]
+      .map(([sessionId, e]) => {
+        const s = e.memory.stats();
+        return { sessionId, messages: s.messages, usedTokens: s.usedTokens, usableTokens: s.usableTokens, overflow: s.overflow, lastActivity: e.lastActivity };
+      })
+      .sort((a, b) => b.lastActivity - a.lastActivity);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const entry = this.entries.get(sessionId);
+    if (!entry) return;
+    entry.subscription.dispose();
+    if (entry.timer) clearTimeout(entry.timer);
+    this.entries.delete(sessionId);
+    await entry.writing;
+    if (this.options.dir) await fs.rm(path.join(this.options.dir, sessionFileName(sessionId)), { force: true });
+    this.sessionsChanged.fire(this.sessionIds());
+  }
+
+  /** Writes every pending session now. */
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.entries.entries()].map(([id, e]) => {
+        if (e.timer) {
+          clearTimeout(e.timer);
+          e.timer = undefined;
+          this.save(id, e);
+        }
+        return e.writing;
+      }),
+    );
+  }
+
+  async dispose(): Promise<void> {
+    await this.flush();
+    this.disposed = true;
+    for (const e of this.entries.values()) e.subscription.dispose();
+  }
+
+  private depsWithClock(): ChatMemoryDeps {
+    return { clock: this.clock, ...this.options.deps };
+  }
+
+  private attach(sessionId: string, memory: ChatMemory, lastActivity: number): void {
+    const entry: Entry = { memory, lastActivity, writing: Promise.resolve(), subscription: { dispose() {} } };
+    entry.subscription = memory.onDidChange((change) => {
+      entry.lastActivity = this.clock.now();
+      this.schedule(sessionId, entry);
+      this.changes.fire({ sessionId, change });
+    });
+    this.entries.set(sessionId, entry);
+  }
+
+  private schedule(sessionId: string, entry: Entry): void {
+    if (!this.options.dir || this.disposed || entry.timer) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      this.save(sessionId, entry);
+    }, this.debounceMs);
+    entry.timer.unref?.();
+  }
+
+  private save(sessionId: string, entry: Entry): void {
+    const dir = this.options.dir;
+    if (!dir) return;
+    const saved: SavedSession = { sessionId, savedAt: this.clock.now(), lastActivity: entry.lastActivity, memory: entry.memory.toJSON() };
+    const data = JSON.stringify(saved);
+    // Writes of one session are chained so an older snapshot never lands after a newer one.
+    entry.writing = entry.writing
+      .then(async () => {
+        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+        await writeFileAtomic(path.join(dir, sessionFileName(sessionId)), data, { mode: 0o600, fsync: false });
+      })
+      .catch((err) => this.options.onError?.(err));
+  }
+
+  private async restore(dir: string): Promise<void> {
+    let names: string[];
+    try {
+      names = (await fs.readdir(dir)).filter((n) => n.endsWith(SUFFIX));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const loaded: SavedSession[] = [];
+    for (const name of names) {
+      try {
+        const saved = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as SavedSession;
+        if (typeof saved.sessionId !== 'string' || sessionFileName(saved.sessionId) !== name) throw new Error(`${name}: session id does not match the file name`);
+        loaded.push(saved);
+      } catch (err) {
+        this.options.onError?.(err); // a corrupt file must not stop the others from loading
+      }
+    }
+    loaded.sort((a, b) => b.lastActivity - a.lastActivity);
+    const max = this.options.maxSessions ?? 50;
+    for (const stale of loaded.splice(max)) {
+      await fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined);
+    }
+    for (const saved of loaded) {
+      try {
+        const memory = ChatMemory.fromJSON(saved.memory, this.depsWithClock(), budgetOverrides(this.options.memoryOptions));
+        this.attach(saved.sessionId, memory, saved.lastActivity);
+      } catch (err) {
+        this.options.onError?.(err);
+      }
+    }
+  }
+}
+
+/** Budget settings given by the caller win over the saved ones (a changed setting applies on restart). */
+function budgetOverrides(o: Partial<ChatMemoryOptions> | undefined): Partial<ChatMemoryOptions> {
+  if (!o) return {};
+  const out: Partial<ChatMemoryOptions> = {};
+  if (o.maxTokens !== undefined) out.maxTokens = o.maxTokens;
+  if (o.reserveRatio !== undefined) out.reserveRatio = o.reserveRatio;
+  if (o.recentKeep !== undefined) out.recentKeep = o.recentKeep;
+  return out;
+}

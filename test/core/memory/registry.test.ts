@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/registry';
+
+describe('core/memory/MemoryRegistry', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'be-memory-'));
+  });
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps one memory per session, with per-session events and a session list', async () => {
+    const reg = await MemoryRegistry.open({ dir, debounceMs: 10_000 });
+    const seen: SessionChange[] = [];
+    const created: string[][] = [];
+    reg.onDidChange((e) => seen.push(e));
+    reg.onDidChangeSessions((ids) => created.push(ids));
+    reg.get('a').add({ kind: 'user_query', content: 'fix the parser' });
+    reg.get('b').add({ kind: 'note', content: 'b only' });
+    reg.get('a').add({ kind: 'note', content: 'second in a' });
+    assert.equal(reg.get('a').size, 2);
+    assert.equal(reg.get('b').size, 1);
+    assert.deepEqual(seen.map((e) => e.sessionId), ['a', 'b', 'a']);
+    assert.deepEqual(created, [['a'], ['a', 'b']]);
+    assert.deepEqual(reg.sessions().map((s) => s.sessionId).sort(), ['a', 'b']);
+    await reg.dispose();
+  });
+
+  it('persists debounced, atomically, 0600, and restores on open', async () => {
+    const reg = await MemoryRegistry.open({ dir, debounceMs: 20 });
+    const memory = reg.get('session/1?');
+    memory.add({ kind: 'note', content: 'never use an ORM', group: 'goal' });
+    memory.add({ kind: 'tool_call', id: 'c1', tool: 'be-read', content: 'be-read a.ts:1-5' });
+    memory.add({ kind: 'tool_result', id: 'r1', pairId: 'c1', content: 'const a = 1;' });
+    const file = path.join(dir, sessionFileName('session/1?'));
+    await assert.rejects(fs.stat(file), 'not written before the debounce delay');
+    await new Promise((r) => setTimeout(r, 80));
+    await reg.flush();
+    const st = await fs.stat(file);
+    assert.equal(st.mode & 0o777, 0o600);
+    assert.deepEqual((await fs.readdir(dir)).filter((n) => n.startsWith('.tmp-')), [], 'no temp files left');
+    const expected = memory.toJSON();
+    await reg.dispose();
+
+    const again = await MemoryRegistry.open({ dir });
+    assert.deepEqual(again.sessionIds(), ['session/1?']);
+    assert.deepEqual(again.get('session/1?').toJSON(), expected);
+    assert.equal(again.get('session/1?').get('r1')!.pairId, 'c1');
+    await again.dispose();
+  });
+
+  it('skips corrupt files, keeps the newest maxSessions, deletes sessions', async () => {
+    let t = 0;
+    const clock = { now: () => ++t * 1000 };
+    const reg = await MemoryRegistry.open({ dir, debounceMs: 1, clock });
+    for (const id of ['old', 'mid', 'new']) {
+      reg.get(id).add({ kind: 'note', content: id });
+      await reg.flush();
+    }
+    await reg.dispose();
+    await fs.writeFile(path.join(dir, sessionFileName('broken')), '{ not json');
+    const errors: unknown[] = [];
+    const again = await MemoryRegistry.open({ dir, maxSessions: 2, onError: (e) => errors.push(e), clock });
+    assert.equal(errors.length, 1);
+    assert.deepEqual(again.sessions().map((s) => s.sessionId), ['new', 'mid']);
+    await assert.rejects(fs.stat(path.join(dir, sessionFileName('old'))), 'the oldest session file is pruned');
+    const kept = again.sessionIds()[0]!;
+    await again.delete(kept);
+    assert.equal(again.has(kept), false);
+    await assert.rejects(fs.stat(path.join(dir, sessionFileName(kept))));
+    await again.dispose();
+  });
+});
