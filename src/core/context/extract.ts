@@ -1,0 +1,235 @@
+/** Walks a tree-sitter tree with a LanguageSpec and returns the nested outline. */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { LanguageSpec, NodeRule } from './languages';
+import type { OutlineSymbol, SymbolKind } from './types';
+
+const MAX_SIGNATURE = 160;
+const MAX_DOC = 100;
+const MEMBER_CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'struct', 'impl']);
+
+export interface Extracted {
+  symbols: OutlineSymbol[];
+  imports: string[];
+  /** 1-based lines where the parser had to recover from a syntax error (first few). */
+  errorLines: number[];
+}
+
+export function extractOutline(tree: Tree, spec: LanguageSpec): Extracted {
+  const imports: string[] = [];
+  const symbols: OutlineSymbol[] = [];
+  walk(tree.rootNode.namedChildren, null, true, symbols, spec, imports);
+  return { symbols, imports: dedupe(imports), errorLines: tree.rootNode.hasError ? errorLines(tree.rootNode, 5) : [] };
+}
+
+function walk(
+  nodes: (Node | null)[],
+  container: OutlineSymbol | null,
+  topLevel: boolean,
+  out: OutlineSymbol[],
+  spec: LanguageSpec,
+  imports: string[],
+): void {
+  for (const c of nodes) {
+    if (!c) continue;
+    if (spec.imports.has(c.type) || (c.type === 'call' && topLevel && spec.requireCalls)) {
+      const imp = importText(c);
+      if (imp) imports.push(...(Array.isArray(imp) ? imp : [imp]));
+      continue;
+    }
+    const inner = unwrap(c, spec);
+    if (!inner) continue;
+    const rule = spec.rules[inner.type];
+    if (rule) {
+      const targets = rule.expand ? rule.expand(inner) : [inner];
+      for (const t of targets) {
+        const tRule = t === inner ? rule : spec.rules[t.type];
+        if (!tRule) continue;
+        // A single declarator takes the whole statement's range (`export const x = …;`).
+        const outer = targets.length === 1 ? c : t;
+        const sym = makeSymbol(t, outer, c, tRule, container, topLevel, spec);
+        if (!sym) continue;
+        if (tRule.container) {
+          const body = t.childForFieldName('body') ?? t;
+          const kids: OutlineSymbol[] = [];
+          walk(body.namedChildren, sym, sym.kind === 'module', kids, spec, imports);
+          if (kids.length) sym.children = kids;
+        }
+        out.push(sym);
+      }
+    } else if (spec.transparent?.has(inner.type)) {
+      walk(inner.namedChildren, container, topLevel, out, spec, imports);
+    }
+  }
+}
+
+/** Peel export/decorator/template wrappers down to the declaration they carry. */
+function unwrap(n: Node, spec: LanguageSpec): Node | undefined {
+  let cur: Node = n;
+  for (let i = 0; i < 4 && spec.wrappers.has(cur.type); i++) {
+    const next =
+      cur.childForFieldName('declaration') ??
+      cur.childForFieldName('definition') ??
+      [...cur.namedChildren].reverse().find((k) => !!k && (!!spec.rules[k.type] || spec.wrappers.has(k.type)));
+    if (!next) return undefined;
+    cur = next;
+  }
+  return cur;
+}
+
+function makeSymbol(
+  node: Node,
+  outer: Node,
+  statement: Node,
+  rule: NodeRule,
+  container: OutlineSymbol | null,
+  topLevel: boolean,
+  spec: LanguageSpec,
+): OutlineSymbol | undefined {
+  if (rule.topLevelOnly && !topLevel) return undefined;
+  let kind = typeof rule.kind === 'function' ? rule.kind(node) : rule.kind;
+  if (!kind) return undefined;
+  const name = (rule.name ? rule.name(node) : node.childForFieldName('name')?.text)?.replace(/\s+/g, ' ');
+  if (!name) return undefined;
+  if (kind === 'function' && container && MEMBER_CONTAINERS.has(container.kind)) kind = 'method';
+  const sym: OutlineSymbol = {
+    kind,
+    name,
+    signature: signature(node),
+    start: outer.startPosition.row + 1,
+    end: endLine(outer),
+  };
+  const doc = docComment(statement, spec) ?? (spec.docstrings ? docstring(node) : undefined);
+  if (doc) sym.doc = doc;
+  if (statement.type === 'export_statement') sym.exported = true;
+  return sym;
+}
+
+/** 1-based last line; a node ending at column 0 ends on the line before. */
+export function endLine(n: Node): number {
+  const { row, column } = n.endPosition;
+  return column === 0 && row > n.startPosition.row ? row : row + 1;
+}
+
+const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+
+function signature(node: Node): string {
+  let text: string;
+  const value = node.type === 'variable_declarator' ? node.childForFieldName('value') : null;
+  if (value && FUNCTION_VALUES.has(value.type)) {
+    const body = value.childForFieldName('body');
+    text = body && body.type === 'statement_block' ? node.text.slice(0, body.startIndex - node.startIndex) : cutAt(node.text, '=>', 2);
+  } else if (value) {
+    const head = node.text.slice(0, value.startIndex - node.startIndex);
+    text = head + clip(value.text.replace(/\s+/g, ' '), 40);
+  } else {
+    const body = node.childForFieldName('body');
+    text = body && body.startIndex > node.startIndex ? node.text.slice(0, body.startIndex - node.startIndex) : node.text;
+    if (!body && text.includes('\n') && /\{/.test(text)) text = text.slice(0, text.indexOf('{'));
+  }
+  // Comment lines between the head and the body are not part of the signature.
+  text = text
+    .split('\n')
+    .filter((l, i) => i === 0 || !/^\s*(#|\/\/|\/\*|\*)/.test(l))
+    .join(' ');
+  text = text.replace(/\s+/g, ' ').trim().replace(/\s*[{:;]$/, '').trim();
+  const keyword = DECLARATION_KEYWORD.has(node.type) ? declarationKeyword(node) : undefined;
+  if (keyword && !text.startsWith(keyword + ' ')) text = `${keyword} ${text}`;
+  return clip(text, MAX_SIGNATURE);
+}
+
+/** Declarators whose keyword sits on the enclosing declaration (`const x = 1`, Go `type T struct`). */
+const DECLARATION_KEYWORD = new Set(['variable_declarator', 'type_spec', 'type_alias', 'const_spec', 'var_spec']);
+
+function declarationKeyword(node: Node): string | undefined {
+  const parent = node.parent;
+  const first = parent?.child(0);
+  if (!first || first.isNamed) return undefined;
+  return /^(const|let|var|type)$/.test(first.text) ? first.text : undefined;
+}
+
+function cutAt(text: string, marker: string, extra: number): string {
+  const i = text.indexOf(marker);
+  return i < 0 ? text : text.slice(0, i + extra);
+}
+
+export function clip(s: string, max: number): string {
+  return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}
+
+/** First line of the comment block that ends right above the declaration. */
+function docComment(statement: Node, spec: LanguageSpec): string | undefined {
+  let expectedRow = statement.startPosition.row;
+  let prev = statement.previousNamedSibling;
+  // A comment right after `module X` / `class X {` can sit on the parent, before the body node starts.
+  if (!prev && statement.parent && statement.parent.startIndex === statement.startIndex) prev = statement.parent.previousNamedSibling;
+  let top: Node | undefined;
+  while (prev && spec.comments.has(prev.type) && prev.endPosition.row >= expectedRow - 1 && prev.endPosition.row <= expectedRow) {
+    top = prev;
+    expectedRow = prev.startPosition.row;
+    prev = prev.previousNamedSibling;
+  }
+  if (!top) return undefined;
+  // Text of the whole run, from the top comment to the declaration.
+  let text = '';
+  for (let n: Node | null = top; n && spec.comments.has(n.type) && n.startIndex < statement.startIndex; n = n.nextNamedSibling) {
+    text += n.text + '\n';
+  }
+  return firstDocLine(text);
+}
+
+function docstring(node: Node): string | undefined {
+  const body = node.childForFieldName('body');
+  const first = body?.namedChildren[0];
+  if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string') {
+    return firstDocLine(first.namedChildren[0].text);
+  }
+  return undefined;
+}
+
+export function firstDocLine(raw: string): string | undefined {
+  for (let line of raw.split('\n')) {
+    line = line
+      .replace(/^\s*(\/\*\*?|\*\/|\*|\/\/[\/!]?|#+|--|"""|'''|r?""")\s?/, '')
+      .replace(/(\*\/|"""|''')\s*$/, '')
+      .replace(/<\/?summary>/g, '')
+      .trim();
+    if (line && !/^[-=*#/\s]+$/.test(line) && !line.startsWith('@') && !line.startsWith('!')) return clip(line, MAX_DOC);
+  }
+  return undefined;
+}
+
+function importText(n: Node): string | string[] | undefined {
+  const text = n.text;
+  if (n.type === 'call') {
+    const m = /^(require|require_relative|load)\s*\(?\s*['"]([^'"]+)['"]/.exec(text);
+    return m?.[2];
+  }
+  const strings = [...text.matchAll(/["'`<]([^"'`<>\n]+)["'`>]/g)].map((m) => m[1]!);
+  if (strings.length) return strings;
+  const from = /^from\s+(\S+)\s+import/.exec(text);
+  if (from) return from[1];
+  return text
+    .replace(/^(import|use|using|extern crate|#include|namespace)\s+/, '')
+    .replace(/;\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs.filter(Boolean))];
+}
+
+function errorLines(root: Node, max: number): number[] {
+  const lines: number[] = [];
+  const visit = (n: Node): void => {
+    if (lines.length >= max) return;
+    if (n.isError || n.isMissing) {
+      lines.push(n.startPosition.row + 1);
+      return;
+    }
+    if (!n.hasError) return;
+    for (const c of n.children) if (c) visit(c);
+  };
+  visit(root);
+  return [...new Set(lines)];
+}

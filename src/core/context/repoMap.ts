@@ -1,0 +1,524 @@
+/**
+ * The repository map behind `overview`: a cached, incrementally updated index of a folder's files
+ * (lines, defined names, used identifiers, summaries), a reference graph ranked with PageRank as
+ * Aider's repo map does, and a renderer that fits a token budget by choosing how much to show.
+ */
+import { promises as fsp } from 'node:fs';
+import { posix } from 'node:path';
+import { languageIdFromPath } from '../text/language';
+import { getTokenizer } from '../memory/tokenizer';
+import type { TokenCounter } from './types';
+import { clip } from './extract';
+import { extractTags, isCodeLanguage, type FileTags } from './tags';
+import { looksBinary, walkFiles } from './walk';
+
+export const DEFAULT_OVERVIEW_BUDGET = 1024;
+/** Files larger than this are counted but not tagged (generated code, data dumps). */
+const MAX_TAG_BYTES = 1024 * 1024;
+/** Files larger than this are not read at all; their line count is estimated from the size. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+/** An identifier defined in more files than this tells nothing about who uses whom. */
+const MAX_DEFINERS = 25;
+
+interface FileRecord {
+  rel: string;
+  abs: string;
+  mtimeMs: number;
+  size: number;
+  lines: number;
+  linesEstimated: boolean;
+  languageId: string;
+  binary: boolean;
+  summary: string;
+  tags?: FileTags;
+  defsKey: string;
+}
+
+export interface OverviewOptions {
+  /** Absolute folder inside the root to describe; default the root. */
+  folder?: string;
+  budget?: number;
+  query?: string;
+}
+
+export interface OverviewFile {
+  path: string;
+  lines: number;
+  summary: string;
+  symbols: string[];
+  score: number;
+}
+
+export interface OverviewResult {
+  text: string;
+  tokens: number;
+  budget: number;
+  files: number;
+  lines: number;
+  shownFiles: number;
+  ranked: OverviewFile[];
+  hint: string;
+  notes: string[];
+}
+
+export interface RepoMapStats {
+  /** Files read and tagged since creation (cold + incremental). */
+  parsed: number;
+  /** Graph rebuilds from scratch vs. updates of a few files' edges. */
+  fullGraphBuilds: number;
+  partialGraphUpdates: number;
+  refreshes: number;
+}
+
+export class RepoMap {
+  readonly stats: RepoMapStats = { parsed: 0, fullGraphBuilds: 0, partialGraphUpdates: 0, refreshes: 0 };
+  private records = new Map<string, FileRecord>();
+  private invalidated = new Set<string>();
+  private totalRefs = new Map<string, number>();
+  private graph: Graph | undefined;
+  private truncated = false;
+  private refreshing: Promise<void> | undefined;
+  private readonly tokenizer: TokenCounter;
+
+  constructor(
+    readonly root: string,
+    opts: { tokenizer?: TokenCounter } = {},
+  ) {
+    this.tokenizer = opts.tokenizer ?? getTokenizer();
+  }
+
+  /** Forget what is known about `absPath` (a file, or a folder and everything under it); re-read on the next call. */
+  invalidate(absPath: string): void {
+    this.invalidated.add(absPath);
+  }
+
+  /** Walk the folder, re-read only files whose mtime/size changed (or were invalidated), update the graph. */
+  refresh(): Promise<void> {
+    // Concurrent callers share one refresh.
+    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private isInvalidated(abs: string): boolean {
+    if (this.invalidated.size === 0) return false;
+    if (this.invalidated.has(abs)) return true;
+    for (const p of this.invalidated) if (abs.startsWith(p.endsWith('/') ? p : p + '/')) return true;
+    return false;
+  }
+
+  private async doRefresh(): Promise<void> {
+    this.stats.refreshes++;
+    const { files, truncated } = await walkFiles(this.root);
+    this.truncated = truncated;
+    const seen = new Set<string>();
+    const toRead: { rel: string; abs: string; size: number; mtimeMs: number }[] = [];
+    for (const f of files) {
+      seen.add(f.rel);
+      const old = this.records.get(f.rel);
+      if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
+    }
+    this.invalidated.clear();
+    const removed = [...this.records.keys()].filter((rel) => !seen.has(rel));
+
+    let defsChanged = removed.length > 0;
+    const changed: string[] = [];
+    for (const rel of removed) {
+      this.dropRefs(this.records.get(rel)!);
+      this.records.delete(rel);
+    }
+    const fresh = await mapLimit(toRead, 16, (f) => this.readRecord(f));
+    for (const rec of fresh) {
+      const old = this.records.get(rec.rel);
+      if (old) this.dropRefs(old);
+      if (!old || old.defsKey !== rec.defsKey) defsChanged = true;
+      this.records.set(rec.rel, rec);
+      this.addRefs(rec);
+      changed.push(rec.rel);
+      this.stats.parsed++;
+    }
+    if (!this.graph || defsChanged) {
+      this.graph = buildGraph([...this.records.values()]);
+      this.stats.fullGraphBuilds++;
+    } else if (changed.length) {
+      this.graph.updateFiles(changed.map((rel) => this.records.get(rel)!));
+      this.stats.partialGraphUpdates++;
+    }
+  }
+
+  private dropRefs(rec: FileRecord): void {
+    for (const [id, n] of rec.tags?.refs ?? []) {
+      const left = (this.totalRefs.get(id) ?? 0) - n;
+      if (left > 0) this.totalRefs.set(id, left);
+      else this.totalRefs.delete(id);
+    }
+  }
+
+  private addRefs(rec: FileRecord): void {
+    for (const [id, n] of rec.tags?.refs ?? []) this.totalRefs.set(id, (this.totalRefs.get(id) ?? 0) + n);
+  }
+
+  private async readRecord(f: { rel: string; abs: string; size: number; mtimeMs: number }): Promise<FileRecord> {
+    const languageId = languageIdFromPath(f.rel);
+    const rec: FileRecord = {
+      rel: f.rel,
+      abs: f.abs,
+      mtimeMs: f.mtimeMs,
+      size: f.size,
+      lines: 0,
+      linesEstimated: false,
+      languageId,
+      binary: false,
+      summary: '',
+      defsKey: '',
+    };
+    if (f.size > MAX_READ_BYTES) {
+      rec.lines = Math.round(f.size / 40);
+      rec.linesEstimated = true;
+      return rec;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await fsp.readFile(f.abs);
+    } catch {
+      return rec;
+    }
+    if (looksBinary(bytes)) {
+      rec.binary = true;
+      return rec;
+    }
+    rec.lines = countNewlines(bytes);
+    if (bytes.length > MAX_TAG_BYTES) return rec;
+    const text = bytes.toString('utf8');
+    const tags = extractTags(text, languageId);
+    rec.summary = tags.summary;
+    if (isCodeLanguage(languageId)) {
+      rec.tags = tags;
+      rec.defsKey = [...tags.defs].sort().join(',');
+    }
+    return rec;
+  }
+
+  /** The overview text for the root or a folder in it, within `budget` tokens. */
+  async overview(opts: OverviewOptions = {}): Promise<OverviewResult> {
+    await this.refresh();
+    const budget = Math.max(128, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
+    const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
+    const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
+    const all = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
+    const terms = queryTerms(opts.query);
+    const ranks = this.graph!.rank((rec) => matchCount(rec, terms));
+
+    const ranked: OverviewFile[] = all
+      .map((r) => {
+        const m = matchCount(r, terms);
+        const base = ranks.get(r.rel) ?? 0;
+        return {
+          path: r.rel,
+          lines: r.lines,
+          summary: r.summary,
+          symbols: this.topSymbols(r, terms),
+          // Query matches move a file up; among equals, the reference rank decides, then size.
+          score: base * (1 + 4 * m) + (m > 0 ? 1 : 0),
+        };
+      })
+      .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+
+    const totalLines = all.reduce((n, r) => n + r.lines, 0);
+    const notes: string[] = [];
+    if (this.truncated) notes.push('the folder has more files than the map indexes; narrow the path');
+    const folderLabel = folderRel || '.';
+    const langs = languageBreakdown(all);
+    const header = `overview of ${folderLabel} · ${all.length.toLocaleString('en-US')} files · ${totalLines.toLocaleString('en-US')} lines${langs ? ` · ${langs}` : ''}`;
+    const tree = (depth: number) => moduleTree(all, folderRel, depth);
+    const top = ranked[0]?.path;
+    const hint = top
+      ? `be-read {"file":"${top}","mode":"structure"} lists a file's symbols with line ranges; be-overview {"path":"<folder>"} zooms into a folder`
+      : 'no files found (check the path and .gitignore)';
+
+    const render = (depth: number, k: number, withSymbols: boolean): string => {
+      const lines = [header];
+      const t = tree(depth);
+      if (t.length) lines.push('modules:', ...t);
+      if (k > 0) {
+        lines.push(terms.length ? `key files (query "${opts.query}" first, then most referenced):` : 'key files (most referenced first):');
+        for (const f of ranked.slice(0, k)) {
+          const sym = withSymbols && f.symbols.length ? ` · ${f.symbols.join(', ')}` : '';
+          lines.push(`  ${f.path} ${f.lines}L${f.summary ? ` — ${f.summary}` : ''}${sym}`);
+        }
+      }
+      if (k < ranked.length) lines.push(`+${ranked.length - k} more files (be-overview with a folder path or a query shows others)`);
+      return lines.join('\n');
+    };
+    const fits = (s: string) => this.tokenizer.count(s) + this.tokenizer.count(hint) <= budget;
+
+    // Most detail first; the first layout that shows enough files wins, else the one showing the most.
+    const layouts: [number, boolean][] = [
+      [2, true],
+      [1, true],
+      [2, false],
+      [1, false],
+      [0, false],
+    ];
+    const want = Math.min(ranked.length, 12);
+    let best: { text: string; k: number } | undefined;
+    for (const [depth, sym] of layouts) {
+      const k = maxFitting(ranked.length, (k) => fits(render(depth, k, sym)));
+      if (k < 0) continue;
+      if (!best || k > best.k) best = { text: render(depth, k, sym), k };
+      if (k >= want) break;
+    }
+    if (!best) {
+      // Even the header does not fit: cut it.
+      let text = header;
+      while (text.length > 20 && !fits(text)) text = text.slice(0, Math.floor(text.length * 0.8));
+      best = { text, k: 0 };
+      notes.push('budget too small for a module tree');
+    }
+    const text = best.text + (notes.length ? '\n' + notes.map((n) => `note: ${n}`).join('\n') : '');
+    return {
+      text,
+      tokens: this.tokenizer.count(text),
+      budget,
+      files: all.length,
+      lines: totalLines,
+      shownFiles: best.k,
+      ranked: ranked.slice(0, best.k),
+      hint,
+      notes,
+    };
+  }
+
+  /** Up to three defined names of a file, those most used elsewhere (and matching the query) first. */
+  private topSymbols(rec: FileRecord, terms: string[]): string[] {
+    const defs = rec.tags?.defs ?? [];
+    if (!defs.length) return [];
+    const scored = defs.map((d) => {
+      const elsewhere = (this.totalRefs.get(d) ?? 0) - (rec.tags!.refs.get(d) ?? 0);
+      const q = terms.some((t) => d.toLowerCase().includes(t)) ? 1000 : 0;
+      return { d, s: elsewhere + q };
+    });
+    scored.sort((a, b) => b.s - a.s);
+    return scored
+      .filter((x) => x.s > 0)
+      .slice(0, 3)
+      .map((x) => x.d);
+  }
+
+  /** Indexed files (for tests and the benchmark). */
+  fileCount(): number {
+    return this.records.size;
+  }
+}
+
+/** Largest k in [0, n] with ok(k), assuming ok is monotone; -1 when even ok(0) fails. */
+function maxFitting(n: number, ok: (k: number) => boolean): number {
+  if (!ok(0)) return -1;
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ok(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function toRel(root: string, abs: string): string {
+  const r = posix.relative(root.split('\\').join('/'), abs.split('\\').join('/'));
+  return r === '' ? '' : r.replace(/\/$/, '');
+}
+
+function countNewlines(b: Buffer): number {
+  if (b.length === 0) return 0;
+  let n = 0;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+  return b[b.length - 1] === 10 ? n : n + 1;
+}
+
+function languageBreakdown(recs: FileRecord[]): string {
+  const by = new Map<string, number>();
+  for (const r of recs) if (r.languageId !== 'plaintext') by.set(r.languageId, (by.get(r.languageId) ?? 0) + 1);
+  return [...by.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([l, n]) => `${l} ${n}`)
+    .join(', ');
+}
+
+/** Folders under `base`, biggest first, `depth` levels deep (0 = no tree), at most 8 per level. */
+function moduleTree(recs: FileRecord[], base: string, depth: number): string[] {
+  if (depth <= 0) return [];
+  interface Dir {
+    files: number;
+    lines: number;
+    kids: Map<string, Dir>;
+  }
+  const root: Dir = { files: 0, lines: 0, kids: new Map() };
+  for (const r of recs) {
+    const rel = base ? r.rel.slice(base.length + 1) : r.rel;
+    const parts = rel.split('/').slice(0, -1);
+    let d = root;
+    for (const p of parts.slice(0, depth)) {
+      let k = d.kids.get(p);
+      if (!k) d.kids.set(p, (k = { files: 0, lines: 0, kids: new Map() }));
+      k.files++;
+      k.lines += r.lines;
+      d = k;
+    }
+  }
+  const out: string[] = [];
+  const emit = (d: Dir, indent: number) => {
+    const kids = [...d.kids.entries()].sort((a, b) => b[1].lines - a[1].lines);
+    for (const [name, k] of kids.slice(0, 8)) {
+      out.push(`${'  '.repeat(indent)}${name}/ ${k.files} files, ${k.lines.toLocaleString('en-US')} lines`);
+      emit(k, indent + 1);
+    }
+    if (kids.length > 8) out.push(`${'  '.repeat(indent)}+${kids.length - 8} more folders`);
+  };
+  emit(root, 1);
+  return out;
+}
+
+export function queryTerms(query: string | undefined): string[] {
+  if (!query) return [];
+  const words = query
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3 && !STOP.has(w));
+  return [...new Set(words)];
+}
+const STOP = new Set(['the', 'and', 'for', 'where', 'what', 'how', 'find', 'with', 'from', 'that', 'this', 'into', 'file', 'files', 'code']);
+
+function matchCount(rec: { rel: string; tags?: FileTags }, terms: string[]): number {
+  if (!terms.length) return 0;
+  const path = rec.rel.toLowerCase();
+  let n = 0;
+  for (const t of terms) {
+    if (path.includes(t)) n += 2;
+    else if (rec.tags?.defs.some((d) => d.toLowerCase().includes(t))) n += 1;
+  }
+  return n;
+}
+
+/**
+ * Reference graph: an edge G → F when G uses a name F defines. Weights follow Aider: √(uses), ×10 for
+ * long distinctive names, ×0.1 for `_private` names, ×0.1 for names defined in more than 5 files;
+ * names defined in more than MAX_DEFINERS files are left out. Relative imports add an edge of weight 2.
+ */
+class Graph {
+  private index = new Map<string, number>();
+  private files: FileRecord[];
+  private defIndex = new Map<string, number[]>();
+  private out: Map<number, number>[] = [];
+
+  constructor(files: FileRecord[]) {
+    this.files = files;
+    files.forEach((f, i) => this.index.set(f.rel, i));
+    files.forEach((f, i) => {
+      for (const d of f.tags?.defs ?? []) {
+        const list = this.defIndex.get(d);
+        if (list) list.push(i);
+        else this.defIndex.set(d, [i]);
+      }
+    });
+    this.out = files.map((_, i) => this.edgesFrom(i));
+  }
+
+  updateFiles(recs: FileRecord[]): void {
+    for (const r of recs) {
+      const i = this.index.get(r.rel);
+      if (i === undefined) continue;
+      this.files[i] = r;
+      this.out[i] = this.edgesFrom(i);
+    }
+  }
+
+  private edgesFrom(i: number): Map<number, number> {
+    const edges = new Map<number, number>();
+    const f = this.files[i]!;
+    if (!f.tags) return edges;
+    for (const [id, count] of f.tags.refs) {
+      const definers = this.defIndex.get(id);
+      if (!definers || definers.length > MAX_DEFINERS) continue;
+      let mul = 1;
+      if (id.length >= 8 && /[a-z][A-Z]|_/.test(id)) mul *= 10;
+      if (id.startsWith('_')) mul *= 0.1;
+      if (definers.length > 5) mul *= 0.1;
+      const w = mul * Math.sqrt(count);
+      for (const j of definers) if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+    }
+    for (const spec of f.tags.imports) {
+      const j = this.resolveImport(f.rel, spec);
+      if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
+    }
+    return edges;
+  }
+
+  private resolveImport(fromRel: string, spec: string): number | undefined {
+    const base = posix.normalize(posix.join(posix.dirname(fromRel), spec)).replace(/\.(js|mjs|cjs)$/, '');
+    for (const suffix of ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.py', '/index.ts', '/index.js', '/index.tsx', '/__init__.py']) {
+      const j = this.index.get(base + suffix);
+      if (j !== undefined) return j;
+    }
+    return undefined;
+  }
+
+  /** Personalised PageRank; `boost` gives query-matching files more restart weight. Returns rel → rank. */
+  rank(boost: (f: FileRecord) => number): Map<string, number> {
+    const n = this.files.length;
+    const result = new Map<string, number>();
+    if (n === 0) return result;
+    const pers = new Float64Array(n);
+    let ps = 0;
+    for (let i = 0; i < n; i++) {
+      pers[i] = 1 + 100 * boost(this.files[i]!);
+      ps += pers[i]!;
+    }
+    for (let i = 0; i < n; i++) pers[i]! /= ps;
+    const outW = new Float64Array(n);
+    for (let i = 0; i < n; i++) for (const w of this.out[i]!.values()) outW[i]! += w;
+    let rank = Float64Array.from(pers);
+    const d = 0.85;
+    for (let iter = 0; iter < 30; iter++) {
+      const next = new Float64Array(n);
+      let dangling = 0;
+      for (let i = 0; i < n; i++) {
+        const ri = rank[i]!;
+        if (outW[i] === 0) {
+          dangling += ri;
+          continue;
+        }
+        const share = (d * ri) / outW[i]!;
+        for (const [j, w] of this.out[i]!) next[j]! += share * w;
+      }
+      let delta = 0;
+      for (let i = 0; i < n; i++) {
+        next[i]! += (1 - d + d * dangling) * pers[i]!;
+        delta += Math.abs(next[i]! - rank[i]!);
+      }
+      rank = next;
+      if (delta < 1e-9) break;
+    }
+    for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
+    return result;
+  }
+}
+
+function buildGraph(files: FileRecord[]): Graph {
+  return new Graph(files);
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+

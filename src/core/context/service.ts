@@ -1,0 +1,304 @@
+/**
+ * ContextService: the three read levels behind be-read's `mode`, be-overview and the MCP resources.
+ * Every reply says its `mode` (overview | structure | full), its `data_type` (context_summary for maps,
+ * file_content for content, so that a model does not try to "fix" a summary as if it were code) and a
+ * `hint` naming the exact next call for more detail.
+ */
+import { promises as fsp } from 'node:fs';
+import { dirname } from 'node:path';
+import { ToolError } from '../errors';
+import type { FileStore } from '../files/fileStore';
+import { getTokenizer } from '../memory/tokenizer';
+import { contentToLines } from '../text/content';
+import { languageIdFromPath } from '../text/language';
+import { parseFileRange } from '../text/range';
+import { assertText, bomLength } from '../text/validate';
+import { DEFAULT_PAGE_TOKENS, nextCallHint, paginate } from './full';
+import { renderStructureText, rangeTag } from './render';
+import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
+import { structure } from './structure';
+import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
+
+export type ReadMode = ContextMode | 'auto';
+
+export interface ContextSettings {
+  /** Mode of a be-read without a range and without `mode` (a setting; `full` is upstream's behaviour). */
+  defaultMode: ReadMode;
+  /** `auto` returns the whole file up to this many tokens, the structure above. */
+  autoThresholdTokens: number;
+  /** A full page never carries more content tokens than this. */
+  pageTokens: number;
+  overviewBudget: number;
+  /** Files larger than this are refused (the EditService limit is the same by default). */
+  maxFileBytes: number;
+  /** Above this many characters, token counts of whole files are estimated (chars / 4). */
+  maxExactTokenChars: number;
+}
+
+export const DEFAULT_CONTEXT_SETTINGS: ContextSettings = {
+  defaultMode: 'auto',
+  autoThresholdTokens: 2000,
+  pageTokens: DEFAULT_PAGE_TOKENS,
+  overviewBudget: DEFAULT_OVERVIEW_BUDGET,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxExactTokenChars: 512 * 1024,
+};
+
+/** The sandbox as the context modes use it (core's Sandbox satisfies it). */
+export interface PathResolver {
+  readonly roots: readonly string[];
+  resolve(input: string): Promise<string>;
+  display(abs: string): string;
+}
+
+/** Upstream be-read, for the metadata of full pages (viewed_code_id, eol, bom, …). */
+export type UpstreamRead = (args: { file: string; brief?: boolean }) => Promise<object>;
+
+export interface ContextServiceDeps {
+  sandbox: PathResolver;
+  files: FileStore;
+  tokenizer?: TokenCounter;
+  fallbackSymbols?: SymbolProvider;
+  settings?: Partial<ContextSettings>;
+  upstreamRead?: UpstreamRead;
+}
+
+interface Tagged {
+  mode: ContextMode;
+  data_type: DataType;
+  hint: string;
+}
+
+export interface OverviewReply extends Tagged {
+  mode: 'overview';
+  path: string;
+  overview: string;
+  files: number;
+  lines: number;
+  shown_files: number;
+  tokens: number;
+  budget: number;
+}
+
+export interface StructureReply extends Tagged {
+  mode: 'structure';
+  file: string;
+  total: number;
+  file_tokens: number;
+  outline: string;
+  symbols?: OutlineSymbol[];
+  notes?: string[];
+}
+
+export interface FullReply extends Tagged {
+  mode: 'full';
+  file: string;
+  start: number;
+  end: number;
+  total: number;
+  content: string;
+  next?: { file: string; column?: number };
+  partial?: { line: number; from: number; to: number; length: number };
+  [upstream: string]: unknown;
+}
+
+export type ContextReply = OverviewReply | StructureReply | FullReply;
+
+export interface ReadRequest {
+  /** Upstream grammar: `path`, `path:N`, `path:S-E`, `path:ALL`. */
+  file: string;
+  mode?: ReadMode;
+  /** Continue a split long line at this 1-based character (from a previous page's hint). */
+  column?: number;
+  /** Structure only: also return the symbols as JSON. */
+  json?: boolean;
+  /** Override the page token limit for this call (bounded by the setting). */
+  limit?: number;
+}
+
+interface LoadedText {
+  abs: string;
+  display: string;
+  text: string;
+  languageId: string;
+  size: number;
+}
+
+export class ContextService {
+  readonly settings: ContextSettings;
+  private readonly tokenizer: TokenCounter;
+  private readonly maps = new Map<string, RepoMap>();
+
+  constructor(private readonly deps: ContextServiceDeps) {
+    this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
+    this.tokenizer = deps.tokenizer ?? getTokenizer();
+  }
+
+  updateSettings(s: Partial<ContextSettings>): void {
+    Object.assign(this.settings, s);
+  }
+
+  /** The cached repository map of the root that holds `abs` (created on first use). */
+  repoMapFor(abs: string): RepoMap {
+    const root = [...this.deps.sandbox.roots].sort((a, b) => b.length - a.length).find((r) => abs === r || abs.startsWith(r.endsWith('/') ? r : r + '/'));
+    const key = root ?? abs;
+    let map = this.maps.get(key);
+    if (!map) {
+      map = new RepoMap(key, { tokenizer: this.tokenizer });
+      this.maps.set(key, map);
+    }
+    return map;
+  }
+
+  /** A file or folder changed (a watcher or an edit tool saw it): the next overview re-reads it. */
+  invalidate(abs: string): void {
+    for (const m of this.maps.values()) if (abs === m.root || abs.startsWith(m.root + '/')) m.invalidate(abs);
+  }
+
+  async overview(args: { path?: string; budget?: number; query?: string } = {}): Promise<OverviewReply> {
+    const abs = await this.deps.sandbox.resolve(args.path?.trim() ? args.path : this.deps.sandbox.roots[0]!);
+    const st = await fsp.stat(abs).catch(() => undefined);
+    if (!st) throw new ToolError('not_found', `folder not found: ${this.deps.sandbox.display(abs)}. Give a folder inside the workspace, or omit path for the whole workspace.`);
+    const folder = st.isDirectory() ? abs : dirname(abs);
+    const map = this.repoMapFor(folder);
+    const res = await map.overview({ folder, budget: args.budget ?? this.settings.overviewBudget, query: args.query });
+    return {
+      mode: 'overview',
+      data_type: 'context_summary',
+      path: this.deps.sandbox.display(folder),
+      overview: res.text,
+      files: res.files,
+      lines: res.lines,
+      shown_files: res.shownFiles,
+      tokens: res.tokens,
+      budget: res.budget,
+      hint: res.hint,
+    };
+  }
+
+  async structure(file: string, opts: { json?: boolean } = {}): Promise<StructureReply> {
+    const loaded = await this.load(parseFileRange(file).path);
+    return this.structureOf(loaded, opts.json ?? false);
+  }
+
+  /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
+  async read(req: ReadRequest): Promise<ContextReply> {
+    const fr = parseFileRange(req.file);
+    const hasRange = fr.spec.kind === 'line' || fr.spec.kind === 'span';
+    const requested = req.mode ?? (hasRange ? 'full' : this.settings.defaultMode);
+
+    const abs = await this.deps.sandbox.resolve(fr.path);
+    const st = await fsp.stat(abs).catch(() => undefined);
+    if (st?.isDirectory()) {
+      if (requested === 'full') {
+        throw new ToolError('invalid_argument', `${this.deps.sandbox.display(abs)} is a folder; full reads need a file. Use mode "overview" or be-overview for folders.`);
+      }
+      return this.overview({ path: abs });
+    }
+    if (requested === 'overview') return this.overview({ path: dirname(abs) });
+
+    const loaded = await this.load(fr.path);
+    let mode: ContextMode = hasRange ? 'full' : requested === 'auto' ? 'full' : requested;
+    if (!hasRange && requested === 'auto') {
+      const small = loaded.text.length <= this.settings.autoThresholdTokens * 2 || (loaded.text.length <= this.settings.autoThresholdTokens * 12 && this.tokenizer.count(loaded.text) <= this.settings.autoThresholdTokens);
+      mode = small ? 'full' : 'structure';
+    }
+    if (mode === 'structure') return this.structureOf(loaded, req.json ?? false);
+    return this.full(loaded, fr.spec, req);
+  }
+
+  private async structureOf(loaded: LoadedText, json: boolean): Promise<StructureReply> {
+    const s: FileStructure = await structure(loaded.text, loaded.languageId, {
+      path: loaded.display,
+      absPath: loaded.abs,
+      tokenizer: this.tokenizer,
+      fallbackSymbols: this.deps.fallbackSymbols,
+      maxExactTokenChars: this.settings.maxExactTokenChars,
+    });
+    const outline = renderStructureText(s, { maxTokens: this.settings.pageTokens, tokenizer: this.tokenizer });
+    const reply: StructureReply = {
+      mode: 'structure',
+      data_type: 'context_summary',
+      file: loaded.display,
+      total: s.lines,
+      file_tokens: s.tokens,
+      outline,
+      hint: structureHint(s),
+    };
+    if (json) reply.symbols = s.symbols;
+    if (s.notes.length) reply.notes = s.notes;
+    return reply;
+  }
+
+  private async full(loaded: LoadedText, spec: ReturnType<typeof parseFileRange>['spec'], req: ReadRequest): Promise<FullReply> {
+    const lines = contentToLines(loaded.text);
+    const total = lines.length;
+    let start = 1;
+    let end = total;
+    const warnings: string[] = [];
+    if (spec.kind === 'line') start = end = spec.line === 0 ? 1 : spec.line;
+    if (spec.kind === 'span') ({ start, end } = spec);
+    if (total > 0 && (start < 1 || start > total)) {
+      throw new ToolError('invalid_argument', `read: start line ${start} is out of range (1..${total}) for ${loaded.display}; ask for lines 1-${total}.`, { total });
+    }
+    if (end > total) {
+      if (spec.kind === 'span') warnings.push(`end line ${end} is past the end of the file; showing lines ${start}-${total}`);
+      end = total;
+    }
+    const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
+    const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer });
+    let upstream: Record<string, unknown> = {};
+    if (this.deps.upstreamRead && total > 0) {
+      upstream = { ...(await this.deps.upstreamRead({ file: `${loaded.abs}:${page.start}-${page.end}`, brief: true })) } as Record<string, unknown>;
+      delete upstream.brief;
+      delete upstream.content;
+      const w = upstream.warnings as string[] | undefined;
+      if (w?.length) warnings.push(...w);
+      delete upstream.warnings;
+    }
+    const reply: FullReply = {
+      ...upstream,
+      mode: 'full',
+      data_type: 'file_content',
+      file: loaded.display,
+      start: total === 0 ? 0 : page.start,
+      end: total === 0 ? 0 : page.end,
+      total,
+      content: page.content,
+      hint: page.hint,
+    };
+    if (page.next) reply.next = page.next;
+    if (page.partial) reply.partial = page.partial;
+    if (warnings.length) reply.warnings = warnings;
+    return reply;
+  }
+
+  private async load(pathInput: string): Promise<LoadedText> {
+    const abs = await this.deps.sandbox.resolve(pathInput);
+    const display = this.deps.sandbox.display(abs);
+    const st = await this.deps.files.stat(abs);
+    if (!st) throw new ToolError('not_found', `file not found: ${display}. Check the path (relative paths start at ${this.deps.sandbox.roots[0]}).`);
+    if (st.size > this.settings.maxFileBytes) {
+      throw new ToolError('too_large', `${display} is ${st.size} bytes, over the ${this.settings.maxFileBytes}-byte limit; read it with another tool.`, {
+        size: st.size,
+        limit: this.settings.maxFileBytes,
+      });
+    }
+    const { bytes } = await this.deps.files.read(abs);
+    assertText(bytes, display);
+    const text = bytes.subarray(bomLength(bytes)).toString('utf8');
+    return { abs, display, text, languageId: languageIdFromPath(abs), size: bytes.length };
+  }
+}
+
+/** "Read one symbol" pointing at the largest callable, plus the full read of the file. */
+function structureHint(s: FileStructure): string {
+  const all: OutlineSymbol[] = [];
+  const visit = (xs: OutlineSymbol[] | undefined) => xs?.forEach((x) => (all.push(x), visit(x.children)));
+  visit(s.symbols);
+  const pick = all.filter((x) => x.kind === 'function' || x.kind === 'method').sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? all[0];
+  const parts: string[] = [];
+  if (pick) parts.push(`be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name} (${rangeTag(pick)}); any @L range works the same way`);
+  parts.push(`${nextCallHint({ file: s.path })} reads all ${s.lines} lines (${s.tokensEstimated ? '≈' : ''}${s.tokens} tokens, paginated)`);
+  return parts.join('; ');
+}

@@ -1,0 +1,166 @@
+/**
+ * `structure` of a file: nested symbols with one-line signatures and line ranges, its imports and its size.
+ * Tree-sitter where a grammar exists, hand-written outlines for Markdown/JSON/YAML, an optional host
+ * symbol provider (VS Code) for other languages, and an indentation outline as the last resort.
+ */
+import { getTokenizer } from '../memory/tokenizer';
+import type { TokenCounter } from './types';
+import { extractOutline } from './extract';
+import { languageSpec } from './languages';
+import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
+import { hasGrammar, parserFor } from './treeSitter';
+import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
+
+export interface StructureOptions {
+  /** Path shown to the agent. */
+  path?: string;
+  /** Absolute path, for the host symbol provider. */
+  absPath?: string;
+  tokenizer?: TokenCounter;
+  /** Larger texts are not parsed (tree-sitter time and memory grow with size); default 4 MB. */
+  maxParseChars?: number;
+  /** Larger texts get an estimated token count (chars / 4) instead of an exact one; default 2 MB. */
+  maxExactTokenChars?: number;
+  fallbackSymbols?: SymbolProvider;
+}
+
+export const DEFAULT_MAX_PARSE_CHARS = 4 * 1024 * 1024;
+export const DEFAULT_MAX_EXACT_TOKEN_CHARS = 2 * 1024 * 1024;
+
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+export function countTokens(text: string, tokenizer: TokenCounter, maxExact = DEFAULT_MAX_EXACT_TOKEN_CHARS): { tokens: number; estimated: boolean } {
+  if (text.length > maxExact) return { tokens: Math.ceil(text.length / 4), estimated: true };
+  return { tokens: tokenizer.count(text), estimated: false };
+}
+
+export async function structure(text: string, languageId: string, opts: StructureOptions = {}): Promise<FileStructure> {
+  const tokenizer = opts.tokenizer ?? getTokenizer();
+  const { tokens, estimated } = countTokens(text, tokenizer, opts.maxExactTokenChars);
+  const result: FileStructure = {
+    path: opts.path ?? '',
+    languageId,
+    source: 'none',
+    lines: countLines(text),
+    tokens,
+    imports: [],
+    symbols: [],
+    notes: [],
+  };
+  if (estimated) result.tokensEstimated = true;
+  const maxParse = opts.maxParseChars ?? DEFAULT_MAX_PARSE_CHARS;
+  if (text.length > maxParse) {
+    result.notes.push(
+      `file too large to outline (${(text.length / 1048576).toFixed(1)} MB > ${(maxParse / 1048576).toFixed(0)} MB); read it in line ranges`,
+    );
+    return result;
+  }
+
+  if (hasGrammar(languageId)) {
+    const spec = languageSpec(languageId)!;
+    const parser = await parserFor(languageId);
+    const tree = parser?.parse(text);
+    if (parser && tree) {
+      try {
+        const ex = extractOutline(tree, spec);
+        result.source = 'tree-sitter';
+        result.symbols = ex.symbols;
+        result.imports = ex.imports;
+        if (ex.errorLines.length) {
+          result.notes.push(
+            `syntax errors near ${ex.errorLines.map((l) => `L${l}`).join(', ')}; showing what parsed (symbols there may be missing or cut short)`,
+          );
+        }
+        return result;
+      } finally {
+        tree.delete();
+        parser.delete();
+      }
+    }
+  }
+
+  switch (languageId) {
+    case 'markdown':
+      result.source = 'markdown';
+      result.symbols = markdownOutline(text);
+      return result;
+    case 'json':
+    case 'jsonc':
+    case 'json5':
+      result.source = 'json';
+      result.symbols = jsonOutline(text);
+      return result;
+    case 'yaml':
+      result.source = 'yaml';
+      result.symbols = yamlOutline(text);
+      return result;
+  }
+
+  if (opts.fallbackSymbols && opts.absPath) {
+    try {
+      const syms = await opts.fallbackSymbols.symbols(opts.absPath, languageId);
+      if (syms && syms.length) {
+        result.source = 'document-symbols';
+        result.symbols = syms;
+        return result;
+      }
+    } catch {
+      // The host provider is best effort; fall through to the indentation outline.
+    }
+  }
+  result.source = 'indent';
+  result.symbols = indentOutline(text);
+  return result;
+}
+
+export interface EnclosingSymbol {
+  start: number;
+  end: number;
+  kind: string;
+  name: string;
+}
+
+const CALLABLE = new Set(['function', 'method', 'constructor']);
+
+/**
+ * The innermost function/method around `line` (1-based), else the innermost class-like symbol, from the
+ * tree-sitter outline. Undefined when the language has no grammar or nothing encloses the line.
+ */
+export async function enclosingSymbol(text: string, line: number, languageId: string): Promise<EnclosingSymbol | undefined> {
+  if (!hasGrammar(languageId)) return undefined;
+  const s = await structure(text, languageId, { tokenizer: { count: () => 0 } });
+  let bestCallable: OutlineSymbol | undefined;
+  let bestOther: OutlineSymbol | undefined;
+  const visit = (syms: OutlineSymbol[] | undefined) => {
+    for (const sym of syms ?? []) {
+      if (line < sym.start || line > sym.end) continue;
+      if (CALLABLE.has(sym.kind)) bestCallable = sym;
+      else bestOther = sym;
+      visit(sym.children);
+    }
+  };
+  visit(s.symbols);
+  const best = bestCallable ?? bestOther;
+  return best && { start: best.start, end: best.end, kind: best.kind, name: best.name };
+}
+
+/** Find symbols by name (`calculate`, `PriceCalculator.calculate`), for be-read's `function` target. */
+export function findSymbol(symbols: OutlineSymbol[], query: string): OutlineSymbol[] {
+  const parts = query.split(/\.|::|#/).filter(Boolean);
+  const out: OutlineSymbol[] = [];
+  const visit = (syms: OutlineSymbol[] | undefined, path: string[]) => {
+    for (const sym of syms ?? []) {
+      const p = [...path, sym.name];
+      const tail = p.slice(-parts.length);
+      if (tail.length === parts.length && tail.every((n, i) => n === parts[i] || n.endsWith(`.${parts[i]}`))) out.push(sym);
+      visit(sym.children, p);
+    }
+  };
+  visit(symbols, []);
+  return out;
+}

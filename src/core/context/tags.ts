@@ -1,0 +1,132 @@
+/**
+ * Fast, regex-based tags for the repository map: the names a file defines, the identifiers it uses
+ * (with counts), its relative imports, and a ≤30-character summary. Tree-sitter gives better outlines
+ * but is ~20× slower; the map only needs names, and must handle a million lines in seconds.
+ */
+import { clip } from './extract';
+
+export interface FileTags {
+  defs: string[];
+  /** Identifier → number of occurrences (only identifiers of 3+ characters that are not keywords). */
+  refs: Map<string, number>;
+  /** Relative import specifiers (`./price`, `../lib/money`), resolved later against the file list. */
+  imports: string[];
+  summary: string;
+  /** Exported / public names, most useful first (for the summary and the map's symbol list). */
+  exported: string[];
+}
+
+const CODE_LANGS = new Set([
+  'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp',
+  'ruby', 'php', 'shellscript', 'kotlin', 'scala', 'swift', 'dart', 'lua', 'perl', 'r', 'vue', 'svelte', 'fsharp',
+]);
+
+export function isCodeLanguage(languageId: string): boolean {
+  return CODE_LANGS.has(languageId);
+}
+
+const KEYWORDS = new Set(
+  ('abstract and any array as assert async await bool boolean break byte case catch char class const constructor continue ' +
+    'def default defer del delete do double elif else end enum except export extends extern false final finally float ' +
+    'for from func function get global goto if impl implements import in init int interface is isinstance lambda len let ' +
+    'long loop match mod module mut namespace native new nil none not null number object of or package pass print private ' +
+    'protected pub public raise readonly ref return self set short static str string struct super switch this throw throws ' +
+    'trait true try type typeof undefined union unsafe use using var void volatile where while with yield require ' +
+    'include define ifdef ifndef endif elsif unless then fn usize isize u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 vec ' +
+    'chan go map range select fallthrough uint int32 int64 float32 float64 error args kwargs cls console log').split(' '),
+);
+
+// Declarations: `class X`, `def x`, `func (r T) X`, `fn x`, `const x =`, `type X`, …
+const DEF_RE =
+  /(?:^|[\s;(])(?:export\s+)?(?:default\s+)?(?:abstract\s+|async\s+|pub(?:\([^)]*\))?\s+|static\s+|final\s+|sealed\s+|data\s+|open\s+)*(class|interface|enum|struct|trait|type|function\*?|def|func(?:\s*\([^)]*\))?|fn|module|namespace|record|object|const|let|var|val|macro_rules!)\s+([A-Za-z_$][\w$]*)/gm;
+// Methods in class bodies (TS/JS/Java/C#/PHP): an indented `name(...) {` or `name(...): T {`.
+const METHOD_RE =
+  /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>\[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
+// C/C++ functions at column 0: `int order_total(const struct order *o) {`
+const C_FUNC_RE = /^[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$/gm;
+const IDENT_RE = /[A-Za-z_$][\w$]*/g;
+const IMPORT_RE = /(?:from\s+|import\s+|require\s*\(\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|interface|enum|type|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
+
+export function extractTags(text: string, languageId: string): FileTags {
+  const tags: FileTags = { defs: [], refs: new Map(), imports: [], summary: summarize(text, languageId), exported: [] };
+  if (!isCodeLanguage(languageId)) return tags;
+
+  const defs = new Set<string>();
+  for (const m of text.matchAll(DEF_RE)) {
+    const kw = m[1]!;
+    // Local `const x` inside functions is noise; keep `const/let/var/val` only at the start of a line.
+    if (/^(const|let|var|val)$/.test(kw)) {
+      const lineStart = text.lastIndexOf('\n', m.index) + 1;
+      const before = text.slice(lineStart, m.index + m[0].indexOf(kw));
+      if (!/^\s*(export\s+)?(default\s+)?$/.test(before) || /^\s+/.test(before)) continue;
+    }
+    defs.add(m[2]!);
+  }
+  if (/^(typescript|typescriptreact|javascript|javascriptreact|java|csharp|php|kotlin|scala|dart|swift)$/.test(languageId)) {
+    for (const m of text.matchAll(METHOD_RE)) if (!KEYWORDS.has(m[1]!)) defs.add(m[1]!);
+  }
+  if (languageId === 'c' || languageId === 'cpp') {
+    for (const m of text.matchAll(C_FUNC_RE)) {
+      const name = m[1]!.split('::').pop()!;
+      if (!KEYWORDS.has(name)) defs.add(name);
+    }
+  }
+  tags.defs = [...defs];
+
+  const refs = tags.refs;
+  for (const m of text.matchAll(IDENT_RE)) {
+    const id = m[0];
+    if (id.length < 3 || KEYWORDS.has(id)) continue;
+    refs.set(id, (refs.get(id) ?? 0) + 1);
+  }
+  for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(m[1]!);
+  for (const m of text.matchAll(EXPORT_RE)) tags.exported.push(m[1]!);
+  if (!tags.exported.length) {
+    // Languages without `export`: public top-level names (capitalised in Go, `pub` in Rust, classes elsewhere).
+    for (const m of text.matchAll(/^(?:pub\s+)?(?:class|struct|interface|trait|enum|def|fn|func|module)\s+([A-Za-z_]\w*)/gm)) {
+      if (!m[1]!.startsWith('_')) tags.exported.push(m[1]!);
+    }
+  }
+  if (!tags.summary && tags.exported.length) tags.summary = clip(tags.exported.slice(0, 4).join(', '), 30);
+  return tags;
+}
+
+const NOISE_COMMENT = /^(copyright|\(c\)|spdx|license|eslint|@ts-|prettier|jshint|tslint|-\*-|noqa|pylint|type:|vim:|#!|use strict|generated|@flow|@jsx|nolint|go:build|\+build)/i;
+
+/**
+ * At most 30 characters: the file's leading doc comment or docstring, else its first comment, else its
+ * first Markdown heading; '' when nothing fits (the caller may fall back to exported names).
+ */
+export function summarize(text: string, languageId: string): string {
+  const head = text.slice(0, 4000).split(/\r?\n/).slice(0, 60);
+  if (languageId === 'markdown') {
+    const h = head.find((l) => /^#{1,6}\s+\S/.test(l));
+    return h ? clip(h.replace(/^#+\s+/, '').trim(), 30) : '';
+  }
+  let inBlock = false;
+  for (const raw of head) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#!')) continue;
+    let isComment = inBlock;
+    if (inBlock) {
+      if (/(\*\/|"""|'''|=end)$/.test(line)) inBlock = false;
+    } else if (/^(\/\*|"""|'''|=begin)/.test(line)) {
+      isComment = true;
+      inBlock = !/(\*\/|"""|''')$/.test(line.slice(3)) && line !== '=begin' ? true : line === '"""' || line === "'''" || line === '/**' || line === '/*';
+    } else if (/^(\/\/|#(?!include|define|pragma|if|import)|--|;;|\*)/.test(line)) {
+      isComment = true;
+    } else if (/^(package|import|from|use|using|require|#include|#pragma|namespace|<\?php|'use strict'|"use strict")/.test(line)) {
+      continue;
+    }
+    if (!isComment) return '';
+    const text = line
+      .replace(/^(\/\*\*?|\*\/|\*|\/\/[\/!]?|#+|--|;;|"""|'''|=begin)\s*/, '')
+      .replace(/(\*\/|"""|''')\s*$/, '')
+      .replace(/^@(file|fileoverview|module|overview|brief|description)\s*/i, '')
+      .trim();
+    if (!text || NOISE_COMMENT.test(text) || /^[-=*#/\s]+$/.test(text)) continue;
+    return clip(text, 30);
+  }
+  return '';
+}

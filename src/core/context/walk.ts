@@ -1,0 +1,126 @@
+/**
+ * Walks a folder the way a repository map should see it: honours `.gitignore` files (nested ones too,
+ * via the `ignore` package), skips VCS/dependency/build folders, lockfiles and binary extensions.
+ */
+import { promises as fsp, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export const SKIP_DIRS = new Set([
+  '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',
+  '.pytest_cache', '.cache', '.next', '.nuxt', 'coverage', '.idea', '.vscode-test', '.gradle', 'bower_components',
+]);
+
+export const SKIP_FILES = new Set([
+  'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'poetry.lock', 'Gemfile.lock', 'composer.lock',
+  'go.sum', '.DS_Store',
+]);
+
+const BINARY_EXT = new Set(
+  ('png jpg jpeg gif bmp ico icns webp avif tif tiff psd pdf zip gz tgz bz2 xz 7z rar zst jar war ear class so dylib dll exe ' +
+    'bin o a lib obj wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm ogg wav flac sqlite sqlite3 db pyc pyo ' +
+    'node map vsix iso dmg img npy npz pt pth onnx parquet').split(' '),
+);
+
+export function isBinaryName(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return false;
+  const ext = name.slice(dot + 1).toLowerCase();
+  return BINARY_EXT.has(ext) || name.endsWith('.min.js') || name.endsWith('.min.css');
+}
+
+/** True when the first 8 KB hold a NUL byte (git's heuristic). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+export interface WalkedFile {
+  abs: string;
+  /** Relative to the walk root, with `/` separators. */
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+
+interface Scope {
+  dirRel: string; // '' for the root
+  ig: Ignore;
+}
+
+function toPosix(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}
+
+function ignoredBy(scopes: Scope[], rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const s of scopes) {
+    const sub = s.dirRel ? rel.slice(s.dirRel.length + 1) : rel;
+    const r = s.ig.test(isDir ? sub + '/' : sub);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** All candidate text files under `root`, in a stable order. */
+export async function walkFiles(root: string, opts: { maxFiles?: number } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
+  const files: WalkedFile[] = [];
+  const maxFiles = opts.maxFiles ?? 200_000;
+  let truncated = false;
+
+  const visit = async (dirAbs: string, scopes: Scope[]): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await fsp.readdir(dirAbs, { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: leave it out of the map
+    }
+    const dirRel = toPosix(relative(root, dirAbs));
+    let here = scopes;
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      try {
+        const text = await fsp.readFile(join(dirAbs, '.gitignore'), 'utf8');
+        here = [...scopes, { dirRel, ig: ignore().add(text) }];
+      } catch {
+        // unreadable .gitignore: ignore it
+      }
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    const stats: Promise<void>[] = [];
+    for (const e of entries) {
+      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (SKIP_DIRS.has(e.name) || ignoredBy(here, rel, true)) continue;
+        subdirs.push(join(dirAbs, e.name));
+      } else if (e.isFile()) {
+        if (SKIP_FILES.has(e.name) || isBinaryName(e.name) || ignoredBy(here, rel, false)) continue;
+        if (files.length >= maxFiles) {
+          truncated = true;
+          continue;
+        }
+        const abs = join(dirAbs, e.name);
+        const slot = files.length;
+        files.push({ abs, rel, size: 0, mtimeMs: 0 });
+        stats.push(
+          fsp.stat(abs).then(
+            (st) => {
+              files[slot]!.size = st.size;
+              files[slot]!.mtimeMs = st.mtimeMs;
+            },
+            () => {
+              files[slot]!.size = -1; // vanished between readdir and stat
+            },
+          ),
+        );
+      }
+    }
+    await Promise.all(stats);
+    for (const d of subdirs) await visit(d, here);
+  };
+
+  await visit(root, []);
+  return { files: files.filter((f) => f.size >= 0), truncated };
+}
