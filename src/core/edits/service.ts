@@ -49,7 +49,7 @@ import type {
   WriteArgs,
   WriteResult,
 } from './types';
-import { sha256, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { sha256Async, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface EditLimits {
   /** Files larger than this are refused by every operation. */
@@ -127,8 +127,8 @@ export class EditService {
 
   // ---------------------------------------------------------------- loading
 
-  private async load(pathInput: string): Promise<Loaded> {
-    const abs = await this.sandbox.resolve(pathInput);
+  private async load(pathInput: string, resolved?: string): Promise<Loaded> {
+    const abs = resolved ?? (await this.sandbox.resolve(pathInput));
     const display = this.sandbox.display(abs);
     const st = await this.files.stat(abs);
     if (!st) {
@@ -163,9 +163,10 @@ export class EditService {
     return this.locks.run(abs, fn);
   }
 
-  private async resolveAndLock<T>(pathInput: string, fn: () => Promise<T>): Promise<T> {
+  /** Resolve once, then run `fn(abs)` holding the file's lock. */
+  private async resolveAndLock<T>(pathInput: string, fn: (abs: string) => Promise<T>): Promise<T> {
     const abs = await this.sandbox.resolve(pathInput);
-    return this.withLock(abs, fn);
+    return this.withLock(abs, () => fn(abs));
   }
 
   // ---------------------------------------------------------------- read
@@ -226,7 +227,7 @@ export class EditService {
         `file has mixed line endings (${doc.crlfCount} CRLF, ${doc.lfCount} LF); edits keep each untouched line's own ending`,
       );
     }
-    const rec = this.viewed.issue(ld.abs, doc, start, end);
+    const rec = await this.viewed.issue(ld.abs, doc, start, end);
     const result: ReadResult = {
       status: 'ok',
       file: ld.display,
@@ -331,8 +332,8 @@ export class EditService {
     if (fr.spec.kind === 'none') {
       throw new ToolError('invalid_argument', `replace: file must include a line range, e.g. ${fr.path}:10, ${fr.path}:5-15 or ${fr.path}:ALL`);
     }
-    return this.resolveAndLock(fr.path, async () => {
-      const ld = await this.load(fr.path);
+    return this.resolveAndLock(fr.path, async (abs) => {
+      const ld = await this.load(fr.path, abs);
       const { doc } = ld;
       const total = doc.lineCount;
       const newLines = args.content === undefined ? [] : contentToLines(args.content);
@@ -341,7 +342,7 @@ export class EditService {
         if (!(fr.spec.kind === 'all' || (fr.spec.kind === 'line' && fr.spec.line <= 1))) {
           throw new ToolError('invalid_argument', `replace: ${ld.display} is empty; use ${ld.display}:ALL (or be-insert at :0)`, { total });
         }
-        if (args.viewed_code_id) this.checkViewed(args.viewed_code_id, ld, 1, 0);
+        if (args.viewed_code_id) await this.checkViewed(args.viewed_code_id, ld, 1, 0);
         if (args.old !== undefined && args.old.replace(/\r?\n/g, '') !== '') {
           throw new ToolError('conflict', `replace: old content does not match: ${ld.display} is empty`);
         }
@@ -358,7 +359,7 @@ export class EditService {
         }, { removed: 0, added: newLines.length });
       }
       const { start, end } = this.editRange(ld, fr.spec, 'replace');
-      if (args.viewed_code_id) this.checkViewed(args.viewed_code_id, ld, start, end);
+      if (args.viewed_code_id) await this.checkViewed(args.viewed_code_id, ld, start, end);
       if (args.old !== undefined) this.checkOld(ld, start, end, args.old);
       const splice = planReplace(doc, start, end, newLines, contentEol(args.content ?? ''));
       const newTotal = total - (end - start + 1) + newLines.length;
@@ -412,7 +413,7 @@ export class EditService {
     return { start, end };
   }
 
-  private checkViewed(id: string, ld: Loaded, start: number, end: number): void {
+  private async checkViewed(id: string, ld: Loaded, start: number, end: number): Promise<void> {
     const rec = this.viewed.get(id);
     if (!rec) {
       throw new ToolError(
@@ -436,7 +437,7 @@ export class EditService {
     }
     const { doc } = ld;
     const prefixEnd = rec.end >= 1 && rec.end <= doc.lineCount ? doc.lineEnd(rec.end) : -1;
-    if (prefixEnd >= 0 && sha256(doc.bytes.subarray(0, prefixEnd)) === rec.prefixHash) return;
+    if (prefixEnd >= 0 && (await sha256Async(doc.bytes.subarray(0, prefixEnd))) === rec.prefixHash) return;
     if (rec.total === 0 && doc.lineCount === 0) return;
     throw new ToolError('conflict', this.describeViewedChange(rec, ld), {
       viewed: { start: rec.start, end: rec.end, total: rec.total },
@@ -500,8 +501,8 @@ export class EditService {
       throw new ToolError('invalid_argument', 'insert: content is required (the lines to insert)');
     }
     const fr = parseFileRange(args.file);
-    return this.resolveAndLock(fr.path, async () => {
-      const ld = await this.load(fr.path);
+    return this.resolveAndLock(fr.path, async (abs) => {
+      const ld = await this.load(fr.path, abs);
       return this.insertLoaded(ld, fr.spec, args.content, args, 'be-insert');
     });
   }
@@ -555,8 +556,8 @@ export class EditService {
     if (fr.spec.kind === 'none') {
       throw new ToolError('invalid_argument', `delete: file must include a line range, e.g. ${fr.path}:10, ${fr.path}:5-15 or ${fr.path}:ALL`);
     }
-    return this.resolveAndLock(fr.path, async () => {
-      const ld = await this.load(fr.path);
+    return this.resolveAndLock(fr.path, async (abs) => {
+      const ld = await this.load(fr.path, abs);
       const { doc } = ld;
       if (doc.lineCount === 0) {
         if (fr.spec.kind === 'all') {
@@ -663,6 +664,9 @@ export class EditService {
       warnings.push(`deleted content saved as chip://${chipId}`);
       for (const ev of saved.evicted) warnings.push(`oldest chip ${ev} was evicted`);
     }
+    // hash on the thread pool while the file is written
+    const afterHash = this.history ? sha256Async(newBytes) : undefined;
+    afterHash?.catch(() => undefined);
     try {
       await this.files.write(ld.abs, newBytes, { expectedMtimeMs: ld.stat.mtimeMs });
     } catch (e) {
@@ -678,7 +682,7 @@ export class EditService {
       offset: splice.offset,
       removed: Buffer.from(oldSlice),
       insertedLength: splice.insert.length,
-      afterHash: sha256(newBytes),
+      afterHash: afterHash ? await afterHash : '',
       afterSize: newBytes.length,
     }, warnings);
     if (warnings.length) result.warnings = warnings;
@@ -726,8 +730,7 @@ export class EditService {
     if (typeof args.content !== 'string') throw new ToolError('invalid_argument', 'write: content is required');
     const pathInput = args.file?.trim() ?? '';
     if (pathInput === '') throw new ToolError('invalid_argument', 'write: file is required (a path inside the workspace)');
-    return this.resolveAndLock(pathInput, async () => {
-      const abs = await this.sandbox.resolve(pathInput);
+    return this.resolveAndLock(pathInput, async (abs) => {
       const display = this.sandbox.display(abs);
       const st = await this.files.stat(abs);
       let old: Buffer = EMPTY;
@@ -754,6 +757,8 @@ export class EditService {
       if (args.preview) {
         result.preview = true;
       } else {
+        const afterHash = this.history ? sha256Async(bytes) : undefined;
+        afterHash?.catch(() => undefined);
         await this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs });
         await this.record(result, {
           tool: 'be-write',
@@ -763,7 +768,7 @@ export class EditService {
           offset: 0,
           removed: Buffer.from(old),
           insertedLength: bytes.length,
-          afterHash: sha256(bytes),
+          afterHash: afterHash ? await afterHash : '',
           afterSize: bytes.length,
         }, warnings);
       }
@@ -846,8 +851,8 @@ export class EditService {
       text = ld.doc.text();
       source = ld.display;
     }
-    return this.resolveAndLock(target.path, async () => {
-      const ld = await this.load(target.path);
+    return this.resolveAndLock(target.path, async (abs) => {
+      const ld = await this.load(target.path, abs);
       const r = await this.insertLoaded(ld, target.spec, text, { preview: args.preview, format: 'plain' }, 'be-insert-chip');
       return { ...r, source, format };
     });

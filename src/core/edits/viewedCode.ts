@@ -1,6 +1,6 @@
 /**
  * viewed_code_id: a be-read hands out an id bound to what the agent saw — the file, the line range, the total,
- * and hashes of the range's bytes and of every byte from the top of the file to the end of the range. be-replace
+ * and the hash of every byte from the top of the file to the end of the range. be-replace
  * with that id refuses to edit unless the prefix hash still matches, i.e. neither the range nor anything above
  * it changed (edits below the range are harmless). Upstream only warned, and only when the file got shorter.
  * Records live in a bounded map with a TTL.
@@ -16,7 +16,6 @@ export interface ViewedRecord {
   end: number;
   total: number;
   prefixHash: string; // sha256 of bytes [0, end of line `end`)
-  rangeHash: string; // sha256 of the bytes of lines start..end
   /** The lines as read (kept when small) so a conflict can say what changed and where the text went. */
   lines?: string[];
   created: number;
@@ -33,11 +32,16 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export function rangeBytes(doc: TextBuffer, start: number, end: number): { prefix: Buffer; range: Buffer } {
-  if (doc.lineCount === 0 || start < 1) return { prefix: doc.bytes.subarray(0, doc.bytes.length), range: Buffer.alloc(0) };
-  const from = doc.lineStart(start);
-  const to = doc.lineEnd(end);
-  return { prefix: doc.bytes.subarray(0, to), range: doc.bytes.subarray(from, to) };
+/** sha256 hex on the thread pool (WebCrypto), so hashing a large file overlaps with disk I/O. */
+export async function sha256Async(bytes: Uint8Array): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+  return Buffer.from(digest).toString('hex');
+}
+
+/** The bytes from the top of the file to the end of line `end` (the whole file when it is empty). */
+export function prefixBytes(doc: TextBuffer, end: number): Buffer {
+  if (doc.lineCount === 0 || end < 1) return doc.bytes.subarray(0, doc.bytes.length);
+  return doc.bytes.subarray(0, doc.lineEnd(end));
 }
 
 export class ViewedCodeRegistry {
@@ -54,17 +58,17 @@ export class ViewedCodeRegistry {
     this.maxKeptLineBytes = opts.maxKeptLineBytes ?? 64 * 1024;
   }
 
-  issue(file: string, doc: TextBuffer, start: number, end: number): ViewedRecord {
-    const { prefix, range } = rangeBytes(doc, start, end);
+  async issue(file: string, doc: TextBuffer, start: number, end: number): Promise<ViewedRecord> {
+    const prefix = prefixBytes(doc, end);
+    const rangeSize = start >= 1 && doc.lineCount > 0 ? prefix.length - doc.lineStart(start) : 0;
     const rec: ViewedRecord = {
       id: randomUUID(),
       file,
       start,
       end,
       total: doc.lineCount,
-      prefixHash: sha256(prefix),
-      rangeHash: sha256(range),
-      lines: range.length <= this.maxKeptLineBytes && start >= 1 ? doc.lines(start, end) : undefined,
+      prefixHash: await sha256Async(prefix),
+      lines: rangeSize <= this.maxKeptLineBytes && start >= 1 ? doc.lines(start, end) : undefined,
       created: this.clock.now(),
     };
     this.records.set(rec.id, rec);

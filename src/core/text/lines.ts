@@ -17,27 +17,37 @@ export class TextBuffer {
   /** Lines terminated by CRLF / by a bare LF. */
   readonly crlfCount: number;
   readonly lfCount: number;
-  /** Byte offset where each line begins (index 0 = line 1). */
-  private readonly starts: number[];
+  /** Byte offset where each line begins (index 0 = line 1); a typed array: no per-line JS objects. */
+  private readonly starts: Uint32Array;
 
   constructor(readonly bytes: Buffer) {
+    if (bytes.length >= 0xffffffff) throw new RangeError('TextBuffer: files of 4 GiB or more are not supported');
     this.bomLength = detectBom(bytes);
-    const starts: number[] = [];
+    const n = bytes.length;
+    // a guess at the line count (40 bytes a line) keeps regrowth rare
+    let starts = new Uint32Array(Math.max(16, (n / 40) | 0));
+    let count = 0;
     let crlf = 0;
     let lf = 0;
     let pos = this.bomLength;
-    const n = bytes.length;
-    if (n > pos) starts.push(pos);
+    if (n > pos) starts[count++] = pos;
     for (;;) {
       const nl = bytes.indexOf(10, pos);
       if (nl === -1) break;
       if (nl > this.bomLength && bytes[nl - 1] === 13) crlf++;
       else lf++;
       pos = nl + 1;
-      if (pos < n) starts.push(pos);
+      if (pos < n) {
+        if (count === starts.length) {
+          const grown = new Uint32Array(starts.length * 2);
+          grown.set(starts);
+          starts = grown;
+        }
+        starts[count++] = pos;
+      }
     }
     this.starts = starts;
-    this.lineCount = starts.length;
+    this.lineCount = count;
     this.crlfCount = crlf;
     this.lfCount = lf;
   }
@@ -87,7 +97,7 @@ export class TextBuffer {
   /** The 1-based line containing byte `offset` (binary search over line starts). */
   lineAt(offset: number): number {
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = this.lineCount - 1;
     if (hi < 0) return 0;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
