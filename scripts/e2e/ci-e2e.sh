@@ -38,7 +38,8 @@ cat > "$WORK/ud/User/settings.json" <<'JSON'
 { "workbench.startupEditor": "none", "security.workspace.trust.enabled": false, "telemetry.telemetryLevel": "off",
   "update.mode": "none", "extensions.autoUpdate": false, "extensions.autoCheckUpdates": false,
   "workbench.tips.enabled": false, "workbench.colorTheme": "Default Dark Modern",
-  "window.commandCenter": false, "editor.minimap.enabled": false }
+  "window.commandCenter": false, "editor.minimap.enabled": false, "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.commandCenter.enabled": false }
 JSON
 WS="$WORK/ws"
 node "$ROOT/scripts/demo-workspace.mjs" "$WS" || fail_infra "creating the workspace"

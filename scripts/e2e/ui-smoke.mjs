@@ -122,9 +122,11 @@ try {
   });
   await shot('mcp-servers.png');
 
-  await step('chips survive "Developer: Restart Extension Host"', async () => {
-    await palette('Developer: Restart Extension Host');
+  // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
+  await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
+    await palette('Developer: Reload Window');
     await page.waitForTimeout(3000);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
     const again = await chipsView();
     await again.waitFor({ timeout: 60000 });
     await page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first().waitFor({ timeout: 60000 });

@@ -1,0 +1,82 @@
+/**
+ * Composes the core for the extension host with src/mcp/services.ts, giving it the VS Code FileStore
+ * (WorkspaceEdit for files open in an editor, atomic disk writes otherwise) and directories under globalStorage.
+ * Recomposed when the workspace folders or chip settings change; MCP sessions see the current composition
+ * through a stable facade.
+ */
+import * as path from 'node:path';
+import { ChipStore } from '../core/chips/store';
+import { ToolError } from '../core/errors';
+import { NodeFileStore } from '../core/files/nodeFileStore';
+import { workspaceHistoryDir } from '../core/history/store';
+import type { EditsPort, ServerDeps } from '../mcp/deps';
+import { createServices } from '../mcp/services';
+import type { LogOutputChannel } from 'vscode';
+import { VscodeFileStore, type SaveAfterEdit } from './vscodeFileStore';
+
+export interface ComposeOptions {
+  roots: string[];
+  storageDir: string; // context.globalStorageUri.fsPath
+  capacity: number;
+  ttlDays: number;
+  thresholdBytes: number;
+  saveAfterEdit(): SaveAfterEdit;
+  /** Tool descriptions and messages: 'zh' when VS Code runs in Chinese. */
+  lang: 'en' | 'zh';
+  log: LogOutputChannel;
+}
+
+export interface Composition {
+  deps: ServerDeps;
+  chips: ChipStore;
+  close(): Promise<void>;
+}
+
+/** Chips live in one directory for all windows of the user; the store is safe to share between processes. */
+export function chipDirOf(storageDir: string): string {
+  return path.join(storageDir, 'chips');
+}
+
+/** Edits with no folder open: every call explains how to recover instead of guessing a root. */
+const NO_FOLDER = new Proxy({} as EditsPort, {
+  get: () => async () => {
+    throw new ToolError('outside_roots', 'No folder is open in VS Code, so there is no root to edit in. Ask the user to open a folder (File > Open Folder) and retry.');
+  },
+});
+
+export async function compose(o: ComposeOptions): Promise<Composition> {
+  const chipOptions = {
+    chipCapacity: o.capacity,
+    chipTtlMs: o.ttlDays > 0 ? o.ttlDays * 24 * 3600 * 1000 : undefined,
+    chipThresholdBytes: o.thresholdBytes,
+  };
+  const warn = (m: string) => o.log.warn(m);
+  if (o.roots.length === 0) {
+    const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn });
+    return { deps: { edits: NO_FOLDER, chips }, chips, close: async () => undefined };
+  }
+  const files = new VscodeFileStore(new NodeFileStore(), { saveAfterEdit: o.saveAfterEdit, log: o.log });
+  const services = await createServices({
+    roots: o.roots,
+    chipDir: chipDirOf(o.storageDir),
+    historyDir: workspaceHistoryDir(path.join(o.storageDir, 'history'), o.roots),
+    files,
+    ...chipOptions,
+    lang: o.lang,
+    log: warn,
+  });
+  return { deps: services.deps, chips: services.chips, close: () => services.close() };
+}
+
+/** ServerDeps that always read the current composition (sessions outlive a recomposition). */
+export function liveDeps(current: () => Composition): ServerDeps {
+  return new Proxy({} as ServerDeps, {
+    get: (_t, key) => Reflect.get(current().deps, key),
+    has: (_t, key) => key in current().deps,
+    ownKeys: () => Reflect.ownKeys(current().deps),
+    getOwnPropertyDescriptor: (_t, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(current().deps, key);
+      return d ? { ...d, configurable: true } : undefined;
+    },
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * The VS Code extension: composes the core with a VS Code FileStore, serves the be-* tools over a loopback
+ * MCP host registered with VS Code (and Cursor), and shows chips in a tree with "Insert at cursor".
+ */
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChipStore } from '../core/chips/store';
+import { startHttpHost } from '../mcp/httpHost';
+import { createServer } from '../mcp/server';
+import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
+import { ChipTreeProvider } from './chipTree';
+import { registerCommands, replayFromDocument, replayToolOf, type CommandContext } from './commands';
+import { chipDirOf, compose, liveDeps, type Composition } from './compose';
+import { McpHostController } from './mcpHost';
+import { registerMcpProvider } from './mcpProvider';
+import type { SaveAfterEdit } from './vscodeFileStore';
+import { StatusBar } from './statusBar';
+
+/** What activate() returns: used by the e2e tests in the real extension host. */
+export interface ExtensionApi {
+  chips(): ChipStore;
+  tree: ChipTreeProvider;
+  chipDir(): string;
+  hostState(): string;
+  hostUrl(): string | undefined;
+}
+
+let disposeAll: (() => Promise<void>) | undefined;
+
+function config() {
+  const c = vscode.workspace.getConfiguration('betterEditTools');
+  return {
+    serverEnabled: c.get<boolean>('server.enabled', true),
+    capacity: c.get<number>('chips.capacity', 30),
+    ttlDays: c.get<number>('chips.ttlDays', 0),
+    threshold: c.get<number>('chips.threshold', 50),
+    replayFormat: c.get<'raw' | 'annotated' | 'json'>('chips.replayFormat', 'raw'),
+    saveAfterEdit: c.get<SaveAfterEdit>('saveAfterEdit', 'whenNotDirty'),
+  };
+}
+
+function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+  const log = vscode.window.createOutputChannel('Better Edit Tools', { log: true });
+  context.subscriptions.push(log);
+  const version: string = context.extension.packageJSON.version;
+  log.info(`Better Edit Tools ${version} activating (VS Code ${vscode.version}, ${vscode.env.appName})`);
+
+  // Chips: one directory under globalStorage, shared by every window of this user (the store locks and rescans).
+  const storageDir = context.globalStorageUri.fsPath;
+  const chipDir = chipDirOf(storageDir);
+  let roots = workspaceRoots();
+  const composeNow = () => {
+    const c = config();
+    return compose({
+      roots, storageDir, capacity: c.capacity, ttlDays: c.ttlDays, thresholdBytes: c.threshold,
+      saveAfterEdit: () => config().saveAfterEdit, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log,
+    });
+  };
+  let current: Composition = await composeNow();
+  const serverDeps = liveDeps(() => current);
+
+  const host = new McpHostController(
+    () => startHttpHost({
+      createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+      log: (m) => log.debug(m),
+    }),
+    () => config().serverEnabled,
+    log,
+  );
+  context.subscriptions.push(host, registerMcpProvider(host, version, log));
+
+  // Views.
+  const tree = new ChipTreeProvider(current.chips);
+  const view = vscode.window.createTreeView('betterEditTools.chips', { treeDataProvider: tree, showCollapseAll: false });
+  const statusBar = new StatusBar();
+  statusBar.setState(host.state);
+  context.subscriptions.push(tree, view, statusBar, host.onDidChangeState((s) => statusBar.setState(s)));
+  context.subscriptions.push(tree.onDidChangeCount((n) => {
+    statusBar.setChipCount(n);
+    view.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} chips', n) } : undefined;
+  }));
+  tree.refresh();
+
+  // Other windows and the stdio CLI write into the same directory: watch it, debounce, refresh.
+  let watchTimer: NodeJS.Timeout | undefined;
+  try {
+    const watcher = fs.watch(chipDir, () => {
+      clearTimeout(watchTimer);
+      watchTimer = setTimeout(() => tree.refresh(), 150);
+    });
+    context.subscriptions.push({ dispose: () => { clearTimeout(watchTimer); watcher.close(); } });
+  } catch (err) {
+    log.warn(`cannot watch ${chipDir}: ${String(err)}; use Refresh to see chips from other windows`);
+  }
+
+  // Last text editor: a click in the tree leaves activeTextEditor alone, but a webview or output panel does not.
+  let lastEditor = vscode.window.activeTextEditor;
+  context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor((e) => {
+    if (e && e.document.uri.scheme === 'file') lastEditor = e;
+  }));
+
+  const ctx: CommandContext = {
+    services: () => ({ deps: serverDeps, chips: current.chips }),
+    host,
+    tree,
+    log,
+    extensionPath: context.extensionPath,
+    globalStorage: context.globalStorageUri,
+    roots: () => roots,
+    chipDir: () => chipDir,
+    replayFormat: () => config().replayFormat,
+    lastTextEditor: () => {
+      const active = vscode.window.activeTextEditor;
+      if (active && active.document.uri.scheme === 'file') return active;
+      if (lastEditor && !lastEditor.document.isClosed) {
+        return vscode.window.visibleTextEditors.find((e) => e.document === lastEditor!.document) ?? lastEditor;
+      }
+      return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
+    },
+  };
+  const preview = new ChipContentProvider(() => current.chips);
+  context.subscriptions.push(preview, vscode.workspace.registerTextDocumentContentProvider(CHIP_SCHEME, preview), ...registerCommands(ctx));
+  context.subscriptions.push(vscode.workspace.onDidSaveTextDocument((doc) => {
+    const tool = replayToolOf(ctx, doc.uri);
+    if (tool) void replayFromDocument(ctx, tool, doc);
+  }));
+
+  // Roots follow the workspace folders; chip settings reopen the store. Serialized: one recomposition at a time.
+  let recomposing = Promise.resolve();
+  const recompose = (why: string) => {
+    recomposing = recomposing.then(async () => {
+      const old = current;
+      roots = workspaceRoots();
+      current = await composeNow();
+      tree.setSource(current.chips);
+      await old.close();
+      log.info(`${why}: roots ${roots.join(', ') || '(none)'}`);
+    }).catch((err) => log.error(`recomposition failed: ${String(err)}`));
+    return recomposing;
+  };
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void recompose('workspace folders changed')));
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
+    if (e.affectsConfiguration('betterEditTools.chips')) await recompose('chip settings changed');
+    if (e.affectsConfiguration('betterEditTools.server.enabled')) await host.restart();
+  }));
+
+  log.info(`roots: ${roots.join(', ') || '(none)'}; chips: ${chipDir}`);
+  disposeAll = async () => {
+    await host.stop();
+    await current.close();
+  };
+  return {
+    chips: () => current.chips,
+    tree,
+    chipDir: () => chipDir,
+    hostState: () => host.state.kind,
+    hostUrl: () => (host.state.kind === 'running' ? host.state.handle.url : undefined),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await disposeAll?.();
+  disposeAll = undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * A FileStore over VS Code documents. A file that is open in an editor (or has unsaved changes) is read from its
+ * buffer and edited through one WorkspaceEdit per write — one undo step per tool call, the user's unsaved work kept —
+ * then saved according to `betterEditTools.saveAfterEdit`. Every other file goes to the atomic disk store.
+ */
+import * as vscode from 'vscode';
+import { ToolError } from '../core/errors';
+import { commonAffixes } from './commonAffixes';
+import type { FileContent, FileStat, FileStore, WriteOptions } from '../core/files/fileStore';
+
+export type SaveAfterEdit = 'always' | 'whenNotDirty' | 'never';
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export interface VscodeFileStoreOptions {
+  saveAfterEdit(): SaveAfterEdit;
+  log?: vscode.LogOutputChannel;
+}
+
+export class VscodeFileStore implements FileStore {
+  constructor(
+    private readonly disk: FileStore,
+    private readonly options: VscodeFileStoreOptions,
+  ) {}
+
+  /** The document to route through, when the file is shown in a tab or has unsaved changes. */
+  openDocument(absPath: string): vscode.TextDocument | undefined {
+    const doc = vscode.workspace.textDocuments.find(
+      (d) => !d.isClosed && d.uri.scheme === 'file' && samePath(d.uri.fsPath, absPath),
+    );
+    if (!doc) return undefined;
+    if (doc.isDirty) return doc;
+    const inTab = vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && samePath(t.input.uri.fsPath, absPath)),
+    );
+    return inTab || vscode.window.visibleTextEditors.some((e) => e.document === doc) ? doc : undefined;
+  }
+
+  async read(absPath: string): Promise<FileContent> {
+    const doc = this.openDocument(absPath);
+    if (!doc || !doc.isDirty) return this.disk.read(absPath);
+    // Unsaved buffer: its text is the truth. Keep the disk file's BOM so EOL/BOM detection stays right.
+    const onDisk = await this.disk.stat(absPath);
+    const hasBom = onDisk ? (await this.disk.read(absPath)).bytes.subarray(0, 3).equals(BOM) : false;
+    const text = Buffer.from(doc.getText(), 'utf8');
+    const bytes = hasBom ? Buffer.concat([BOM, text]) : text;
+    return { bytes, stat: { size: bytes.length, mtimeMs: onDisk?.mtimeMs ?? 0, mode: onDisk?.mode ?? 0o644 } };
+  }
+
+  stat(absPath: string): Promise<FileStat | undefined> {
+    return this.disk.stat(absPath);
+  }
+
+  async write(absPath: string, bytes: Uint8Array, opts?: WriteOptions): Promise<FileStat> {
+    const doc = this.openDocument(absPath);
+    if (!doc) return this.disk.write(absPath, bytes, opts);
+
+    const before = await this.disk.stat(absPath);
+    if (opts?.expectedMtimeMs !== undefined && before && before.mtimeMs !== opts.expectedMtimeMs) {
+      throw new ToolError('conflict', `${absPath} changed on disk since it was read; read it again and retry.`);
+    }
+    let text = Buffer.from(bytes).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // the editor keeps the BOM itself
+    const wasDirty = doc.isDirty;
+    const edit = minimalEdit(doc, text);
+    if (edit) {
+      const we = new vscode.WorkspaceEdit();
+      we.replace(doc.uri, edit.range, edit.text);
+      const ok = await vscode.workspace.applyEdit(we);
+      if (!ok) throw new ToolError('io', `VS Code refused the edit to ${absPath} (is the editor read-only?). Nothing was changed.`);
+    }
+    const mode = this.options.saveAfterEdit();
+    if (mode === 'always' || (mode === 'whenNotDirty' && !wasDirty)) {
+      if (!(await doc.save())) this.options.log?.warn(`could not save ${absPath} after the edit`);
+    }
+    const after = await this.disk.stat(absPath);
+    const size = Buffer.byteLength(doc.getText(), 'utf8');
+    return { size, mtimeMs: after?.mtimeMs ?? Date.now(), mode: after?.mode ?? 0o644 };
+  }
+
+  remove(absPath: string): Promise<void> {
+    return this.disk.remove(absPath);
+  }
+}
+
+/** One replace covering only what differs (common prefix and suffix kept), so cursors and folding elsewhere stay. */
+export function minimalEdit(doc: vscode.TextDocument, newText: string): { range: vscode.Range; text: string } | undefined {
+  const old = doc.getText();
+  if (old === newText) return undefined;
+  const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  // The editor normalizes inserted EOLs to the document's; compare in that form.
+  const target = eol === '\r\n' ? newText.replace(/\r?\n/g, '\r\n') : newText.replace(/\r\n/g, '\n');
+  const { prefix, suffix } = commonAffixes(old, target);
+  const range = new vscode.Range(doc.positionAt(prefix), doc.positionAt(old.length - suffix));
+  return { range, text: target.slice(prefix, target.length - suffix) };
+}
+
+function samePath(a: string, b: string): boolean {
+  return process.platform === 'win32' || process.platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}

@@ -1,0 +1,189 @@
+// Runs inside the real VS Code extension host (code-server), against the installed .vsix.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/vscode/extension';
+
+const EXT_ID = 'better-edit-tools.better-edit-tools';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function ws(rel: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'a workspace folder is open');
+  return path.join(folder.uri.fsPath, rel);
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(300);
+  }
+}
+
+function beTool(name: string): vscode.LanguageModelToolInformation | undefined {
+  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${name}`));
+}
+
+async function invoke(name: string, input: object): Promise<{ text: string; threw: boolean }> {
+  const tool = beTool(name);
+  assert.ok(tool, `${name} is among vscode.lm.tools`);
+  try {
+    const res = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+    const text = res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p))).join('');
+    return { text, threw: false };
+  } catch (err) {
+    return { text: err instanceof Error ? err.message : String(err), threw: true };
+  }
+}
+
+let api: ExtensionApi;
+
+describe('Better Edit Tools in a real VS Code', () => {
+  before(async () => {
+    const ext = vscode.extensions.getExtension<ExtensionApi>(EXT_ID);
+    assert.ok(ext, `${EXT_ID} is installed`);
+    api = await ext.activate();
+    console.log(`VS Code ${vscode.version} (${vscode.env.appName}), ext host node ${process.version}, extension at ${ext.extensionPath}`);
+  });
+
+  it('activates and contributes its commands and the MCP provider', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['betterEditTools.recoverChip', 'betterEditTools.restoreLastDeleted', 'betterEditTools.showServerInfo',
+      'betterEditTools.restartServer', 'betterEditTools.copyConfig.claudeCode', 'betterEditTools.chips.insertAtCursor']) {
+      assert.ok(commands.includes(id), `command ${id} is registered`);
+    }
+    const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;
+    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), ['betterEditTools.mcp']);
+    assert.equal(typeof vscode.lm.registerMcpServerDefinitionProvider, 'function');
+  });
+
+  it("VS Code's own MCP client starts the server and the be-* tools appear in vscode.lm.tools", async function () {
+    this.timeout(120000);
+    // Extension-provided collections activate lazily: the List Servers picker activates them (reference §9).
+    vscode.commands.executeCommand('workbench.mcp.listServer').then(undefined, () => undefined);
+    await sleep(2000);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    const names = await until('the be-* tools', () => {
+      const found = vscode.lm.tools.filter((t) => /^mcp_.*_be-[a-z-]+$/.test(t.name)).map((t) => t.name.replace(/^mcp_.*?_(be-)/, '$1'));
+      return found.length >= 10 ? found : undefined;
+    }, 60000);
+    console.log(`tools: ${names.sort().join(', ')}`);
+    for (const t of ['be-read', 'be-replace', 'be-insert', 'be-delete', 'be-write', 'be-func-range', 'be-tag-range', 'be-balance', 'be-insert-chip', 'be-trx']) {
+      assert.ok(names.includes(t), `${t} is listed`);
+    }
+    assert.equal(api.hostState(), 'running', 'the in-process host was started through resolveMcpServerDefinition');
+  });
+
+  let deletedChipId = '';
+  const notes = () => ws('src/notes.txt');
+  const original = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+  it('be-delete through vscode.lm.invokeTool changes the file and a chip appears in the Chips tree', async () => {
+    assert.equal(fs.readFileSync(notes(), 'utf8'), original);
+    const res = await invoke('be-delete', { file: 'src/notes.txt:5-7' });
+    assert.equal(res.threw, false, res.text);
+    const after = fs.readFileSync(notes(), 'utf8');
+    assert.ok(!after.includes('line 5\n') && !after.includes('line 7\n') && after.includes('line 4\nline 8\n'), after);
+    const m = /chip:\/\/([0-9a-f]{6,12})|"chip_id":"([0-9a-f]{6,12})"/.exec(res.text);
+    assert.ok(m, `the result names the chip: ${res.text.slice(0, 300)}`);
+    deletedChipId = m[1] ?? m[2];
+    const items = await until('the chip in the tree', async () => {
+      const children = await api.tree.getChildren();
+      return children.some((c) => c.id === deletedChipId) ? children : undefined;
+    }, 10000);
+    const item = api.tree.getTreeItem(items.find((c) => c.id === deletedChipId)!);
+    assert.match(String(item.label), /line 5/);
+    assert.match(String(item.description), /be-delete/);
+  });
+
+  it('"Insert at cursor" puts the deleted text back at the cursor line, and one undo reverts it', async () => {
+    const doc = await vscode.workspace.openTextDocument(notes());
+    const editor = await vscode.window.showTextDocument(doc);
+    const cursorLine = 4; // 0-based: the line that now reads "line 8"
+    editor.selection = new vscode.Selection(cursorLine, 0, cursorLine, 0);
+    const chip = await api.chips().get(deletedChipId);
+    assert.ok(chip, 'the chip exists');
+    const ok = await vscode.commands.executeCommand('betterEditTools.chips.insertAtCursor', chip);
+    assert.equal(ok, true);
+    assert.equal(doc.getText(), original, 'the text is back where it was deleted');
+    assert.equal(doc.lineAt(cursorLine).text, 'line 5', 'the chip text starts at the cursor line');
+    await until('the save after the edit', () => !doc.isDirty, 5000);
+    assert.equal(fs.readFileSync(notes(), 'utf8'), original, 'saved (the editor was clean before the edit)');
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.lineAt(cursorLine).text, 'line 8', 'one Ctrl+Z removes the whole insertion');
+    assert.ok(!doc.getText().includes('line 6'));
+    await vscode.commands.executeCommand('redo');
+    assert.equal(doc.getText(), original);
+    await doc.save();
+  });
+
+  it("an agent's edit to a dirty editor edits the buffer, keeps the user's unsaved change, and is one undo step", async () => {
+    const file = ws('src/scratch.txt');
+    const onDisk = fs.readFileSync(file, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'USER '));
+    assert.ok(doc.isDirty);
+    const res = await invoke('be-replace', { file: 'src/scratch.txt:3', content: 'AGENT 3' });
+    assert.equal(res.threw, false, res.text);
+    assert.equal(doc.lineAt(0).text, 'USER scratch 1', "the user's unsaved change is kept");
+    assert.equal(doc.lineAt(2).text, 'AGENT 3', "the agent's edit is in the buffer");
+    assert.ok(doc.isDirty, 'not saved for the user (saveAfterEdit = whenNotDirty)');
+    assert.equal(fs.readFileSync(file, 'utf8'), onDisk, 'the disk file is untouched');
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.lineAt(2).text, 'scratch 3', 'one undo reverts the agent edit');
+    assert.equal(doc.lineAt(0).text, 'USER scratch 1', '…and only the agent edit');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('a failed call with invalid arguments creates a chip whose id is in the error text', async () => {
+    const content = 'function lost() {\n  return "this content must not be lost";\n}\n';
+    const res = await invoke('be-replace', { file: 'src/notes.txt:900-905', content });
+    const m = /chip:\/\/([0-9a-f]{6,12})/.exec(res.text);
+    assert.ok(m, `the error names a chip: ${res.text.slice(0, 400)}`);
+    const chip = await api.chips().get(m[1]);
+    assert.ok(chip, 'the chip is in the store');
+    assert.equal(chip.tool, 'be-replace');
+    assert.ok(chip.err_msg, 'it keeps the error');
+    assert.equal(api.chips().originalText(chip), content, 'it keeps the content argument');
+    const children = await until('the failed-call chip in the tree', async () => {
+      const c = await api.tree.getChildren();
+      return c.some((x) => x.id === chip.id) ? c : undefined;
+    }, 10000);
+    assert.equal(children[0].id, chip.id, 'newest first');
+  });
+
+  it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
+    const dir = api.chipDir();
+    assert.ok(dir.includes('globalStorage'), dir);
+    const files = fs.readdirSync(dir).filter((f) => f.startsWith('chip-'));
+    assert.ok(files.some((f) => f.includes(deletedChipId)), `${deletedChipId} is on disk in ${dir}: ${files.join(', ')}`);
+  });
+
+  it('Restart MCP Server gives a new port, and VS Code reconnects through resolveMcpServerDefinition', async function () {
+    this.timeout(120000);
+    const before = api.hostUrl();
+    const url = await vscode.commands.executeCommand<string>('betterEditTools.restartServer');
+    assert.ok(url && url !== before, `${before} -> ${url}`);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    const res = await until('a call after the restart', async () => {
+      const r = await invoke('be-read', { file: 'src/greet.ts:1-3' });
+      return r.threw || !r.text.includes('greet') ? undefined : r;
+    }, 60000);
+    assert.match(res.text, /Hello/);
+  });
+
+  it('the stdio config for other clients names dist/cli.js and the workspace root', async () => {
+    const text = await vscode.commands.executeCommand<string>('betterEditTools.copyConfig.cursor');
+    const cfg = JSON.parse(text);
+    const s = cfg.mcpServers['better-edit-tools'];
+    assert.equal(s.command, 'node');
+    assert.ok(s.args[0].endsWith(path.join('dist', 'cli.js')) && fs.existsSync(s.args[0]), s.args[0]);
+    assert.deepEqual(s.args.slice(1), ['--root', vscode.workspace.workspaceFolders![0].uri.fsPath, '--chip-dir', api.chipDir()]);
+  });
+});
