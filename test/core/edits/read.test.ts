@@ -57,6 +57,14 @@ describe('core/edits read', () => {
     assert.deepEqual([r.bom, r.eol], [true, 'crlf']);
   });
 
+  it('flaw: binary detection false positive when a multi-byte character straddles byte 512 (read and edit)', async () => {
+    ws.write('u.txt', Buffer.concat([Buffer.from('a'.repeat(511)), Buffer.from('世界\nnext\n')]));
+    const r = await ws.svc.read({ file: 'u.txt' });
+    assert.equal(r.total, 2);
+    await ws.svc.replace({ file: 'u.txt:2', content: 'NEXT' });
+    assert.ok(ws.read('u.txt').endsWith('世界\nNEXT\n'));
+  });
+
   it('mixed line endings are reported as a fact about the file', async () => {
     ws.write('m.txt', 'a\r\nb\nc\n');
     const r = await ws.svc.read({ file: 'm.txt' });

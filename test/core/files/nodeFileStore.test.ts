@@ -39,6 +39,11 @@ describe('core/files NodeFileStore', () => {
     await assert.rejects(store.read(f), (e: unknown) => e instanceof ToolError && e.code === 'io' && /permission denied/.test(e.message));
   });
 
+  it('a file that cannot be read (EIO from /proc/self/mem, works as root) gives an io error', async function () {
+    if (process.platform !== 'linux') this.skip();
+    await assert.rejects(store.read('/proc/self/mem'), (e: unknown) => e instanceof ToolError && e.code === 'io');
+  });
+
   it('flaw: edits reset permission bits to 0644 — the mode is kept', async () => {
     const f = path.join(dir, 'run.sh');
     fs.writeFileSync(f, '#!/bin/sh\n');
