@@ -65,6 +65,15 @@ interface SnapshotFile {
   created_ms: number;
 }
 
+/** Snapshots of one file undone in memory, written once. */
+interface FileBatch {
+  file: string;
+  existed: boolean;
+  mtimeMs?: number;
+  bytes: Buffer | undefined;
+  done: { entry: Entry; action: 'restored' | 'deleted' }[];
+}
+
 interface Entry {
   meta: Omit<SnapshotFile, 'removed_b64'>;
   jsonName: string;
@@ -173,21 +182,31 @@ export class HistoryStore implements EditHistory {
       await this.refresh();
       const count = Math.min(Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)), this.entries.length);
       const result: RollbackResult = { status: 'ok', rolled_back: 0, restored: [] };
-      for (let i = 0; i < count; i++) {
-        const entry = this.entries[this.entries.length - 1]!;
-        try {
-          const action = await this.undo(entry, force);
-          result.restored.push({ id: entry.meta.id, file: entry.meta.file, action });
-          result.rolled_back++;
-        } catch (err) {
-          result.status = 'partial';
-          result.errors = [errorText(err)];
-          if (isToolError(err) && err.code === 'conflict') result.conflict = err.details as RollbackResult['conflict'];
-          break; // older snapshots depend on this one: never undo past it
+      const fail = (err: unknown): void => {
+        result.status = 'partial';
+        (result.errors ??= []).push(errorText(err));
+        if (isToolError(err) && err.code === 'conflict' && err.details && !result.conflict) {
+          result.conflict = err.details as NonNullable<RollbackResult['conflict']>;
         }
-        this.entries.pop();
-        await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
+      };
+      // Consecutive snapshots of one file are undone in memory and written once (one read, one write).
+      let batch: FileBatch | undefined;
+      const targets = count > 0 ? this.entries.slice(-count).reverse() : []; // newest first; flush() shrinks this.entries
+      for (const entry of targets) {
+        if (batch && batch.file !== entry.meta.file) {
+          if (!(await this.flush(batch, result, fail))) break;
+          batch = undefined;
+        }
+        try {
+          batch ??= await this.openBatch(entry.meta.file);
+          const action = await this.undoInMemory(entry, batch, force);
+          batch.done.push({ entry, action });
+        } catch (err) {
+          fail(err); // older snapshots depend on this one: never undo past it
+          break;
+        }
       }
+      if (batch) await this.flush(batch, result, fail);
       if (result.rolled_back > 0) await this.writeCounter();
       return result;
     });
@@ -245,21 +264,24 @@ export class HistoryStore implements EditHistory {
 
   // ---------------------------------------------------------------- internals
 
-  private async undo(entry: Entry, force: boolean): Promise<'restored' | 'deleted'> {
+  private async openBatch(file: string): Promise<FileBatch> {
+    if (!path.isAbsolute(file)) {
+      throw new ToolError('invalid_argument', `Rollback stopped: the snapshot path "${file}" is not absolute.`);
+    }
+    try {
+      const content = await this.files.read(file);
+      return { file, existed: true, mtimeMs: content.stat.mtimeMs, bytes: content.bytes, done: [] };
+    } catch (err) {
+      if (isToolError(err) && err.code === 'not_found') return { file, existed: false, bytes: undefined, done: [] };
+      throw err;
+    }
+  }
+
+  /** Undoes one snapshot on the batch's bytes (undefined = the file does not exist). */
+  private async undoInMemory(entry: Entry, batch: FileBatch, force: boolean): Promise<'restored' | 'deleted'> {
     const { meta } = entry;
     const label = `snapshot ${meta.id} (${meta.summary})`;
-    if (!path.isAbsolute(meta.file)) {
-      throw new ToolError('invalid_argument', `Rollback stopped at ${label}: its path "${meta.file}" is not absolute.`);
-    }
-    let current: Buffer | undefined;
-    let mtimeMs: number | undefined;
-    try {
-      const content = await this.files.read(meta.file);
-      current = content.bytes;
-      mtimeMs = content.stat.mtimeMs;
-    } catch (err) {
-      if (!(isToolError(err) && err.code === 'not_found')) throw err;
-    }
+    const current = batch.bytes;
     if (current === undefined && meta.created) return 'deleted'; // already gone: nothing to undo
     const actualHash = current === undefined ? undefined : sha256Hex(current);
     if (actualHash !== meta.after_hash && !force) {
@@ -272,21 +294,43 @@ export class HistoryStore implements EditHistory {
       );
     }
     if (meta.created) {
-      await this.files.remove(meta.file);
+      batch.bytes = undefined;
       return 'deleted';
     }
     const removed = await this.loadRemoved(entry);
-    let restored: Buffer;
     try {
-      restored = applyInverse(current ?? Buffer.alloc(0), { offset: meta.offset, removed, insertedLength: meta.inserted_length });
+      batch.bytes = applyInverse(current ?? Buffer.alloc(0), { offset: meta.offset, removed, insertedLength: meta.inserted_length });
     } catch (err) {
       throw new ToolError('conflict', `Rollback stopped at ${label}: cannot undo it on ${meta.file}: ${errorText(err)}.`, {
         id: meta.id,
         file: meta.file,
+        expected_hash: meta.after_hash,
+        actual_hash: actualHash ?? null,
       });
     }
-    await this.files.write(meta.file, restored, mtimeMs !== undefined ? { expectedMtimeMs: mtimeMs } : { mkdirs: true });
     return 'restored';
+  }
+
+  /** Writes (or removes) the batch's file once, then drops its snapshots. False when the write failed. */
+  private async flush(batch: FileBatch, result: RollbackResult, fail: (err: unknown) => void): Promise<boolean> {
+    if (batch.done.length === 0) return true;
+    try {
+      if (batch.bytes === undefined) {
+        if (batch.existed) await this.files.remove(batch.file);
+      } else {
+        await this.files.write(batch.file, batch.bytes, batch.existed ? { expectedMtimeMs: batch.mtimeMs } : { mkdirs: true });
+      }
+    } catch (err) {
+      fail(new ToolError(isToolError(err) ? err.code : 'io', `Rollback could not write ${batch.file}: ${errorText(err)}. It was left unchanged.`));
+      return false;
+    }
+    for (const { entry, action } of batch.done) {
+      this.entries.splice(this.entries.indexOf(entry), 1);
+      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action });
+      result.rolled_back++;
+      await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
+    }
+    return true;
   }
 
   private async loadRemoved(entry: Entry): Promise<Buffer> {

@@ -5,12 +5,12 @@ import fc from 'fast-check';
 import { HistoryStore, workspaceHistoryDir, INLINE_REMOVED_MAX } from '../../../src/core/history/store';
 import { applyInverse, sha256Hex, spliceBetween } from '../../../src/core/history/splice';
 import { FakeClock, tempDir } from '../chips/helpers';
-import { FsFileStore } from './helpers';
+import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 
 describe('HistoryStore', () => {
   let root: string;
   let dir: string;
-  let files: FsFileStore;
+  let files: NodeFileStore;
   let clock: FakeClock;
   let warnings: string[];
   const open = (extra: Partial<Parameters<typeof HistoryStore.open>[0]> = {}) =>
@@ -36,7 +36,7 @@ describe('HistoryStore', () => {
   beforeEach(async () => {
     root = await tempDir('bet-history-');
     dir = path.join(root, '.history');
-    files = new FsFileStore();
+    files = new NodeFileStore();
     clock = new FakeClock();
     warnings = [];
   });
@@ -56,6 +56,79 @@ describe('HistoryStore', () => {
     assert.equal(back2.rolled_back, 1);
     assert.equal(await fs.readFile(a, 'utf8'), 'one\ntwo\nthree\n');
     assert.deepEqual(await store.rollback(1, false), { status: 'ok', rolled_back: 0, restored: [] });
+  });
+
+  it('undoes runs of one file in memory and writes it once, across interleaved files', async () => {
+    const counting = new (class extends NodeFileStore {
+      writes = 0;
+      override async write(p: string, b: Uint8Array, o?: Parameters<NodeFileStore['write']>[2]) {
+        this.writes++;
+        return super.write(p, b, o);
+      }
+    })();
+    files = counting;
+    const store = await open();
+    const a = path.join(root, 'a.txt');
+    const b = path.join(root, 'b.txt');
+    await fs.writeFile(a, 'a0');
+    await fs.writeFile(b, 'b0');
+    const ids = [];
+    ids.push((await edit(store, a, 'a1')).id);
+    ids.push((await edit(store, b, 'b1')).id);
+    ids.push((await edit(store, a, 'a2')).id);
+    ids.push((await edit(store, a, 'a3')).id);
+    const created = path.join(root, 'new.txt');
+    ids.push((await edit(store, created, 'n1')).id);
+    ids.push((await edit(store, created, 'n2')).id);
+    counting.writes = 0;
+    const r = await store.rollback(6, false);
+    assert.equal(r.status, 'ok', r.errors?.join('\n'));
+    assert.deepEqual(r.restored.map((x) => x.id), [...ids].reverse());
+    assert.deepEqual(r.restored.map((x) => x.action), ['restored', 'deleted', 'restored', 'restored', 'restored', 'restored']);
+    assert.equal(counting.writes, 3, 'a (a3->a1), b, a (a1->a0); the created file is removed without a write');
+    assert.equal(await fs.readFile(a, 'utf8'), 'a0');
+    assert.equal(await fs.readFile(b, 'utf8'), 'b0');
+    await assert.rejects(fs.stat(created), /ENOENT/);
+  });
+
+  it('a conflict in the middle of one file\'s run still writes the part undone before it', async () => {
+    const store = await open();
+    const a = path.join(root, 'a.txt');
+    await fs.writeFile(a, 'v0');
+    const first = await edit(store, a, 'v1');
+    await fs.writeFile(a, 'v1 edited elsewhere');
+    const second = await edit(store, a, 'v2');
+    const r = await store.rollback(2, false);
+    assert.equal(r.status, 'partial');
+    assert.deepEqual(r.restored.map((x) => x.id), [second.id]);
+    assert.equal(r.conflict!.id, first.id);
+    assert.equal(await fs.readFile(a, 'utf8'), 'v1 edited elsewhere');
+    assert.equal((await store.status()).snapshots[0]!.id, first.id);
+  });
+
+  it('a failed write leaves the file and the queue as they were', async () => {
+    const failing = new (class extends NodeFileStore {
+      fail = false;
+      override async write(p: string, b: Uint8Array, o?: Parameters<NodeFileStore['write']>[2]) {
+        if (this.fail) throw new Error('disk full');
+        return super.write(p, b, o);
+      }
+    })();
+    files = failing;
+    const store = await open();
+    const a = path.join(root, 'a.txt');
+    await fs.writeFile(a, 'x');
+    await edit(store, a, 'y');
+    await edit(store, a, 'z');
+    failing.fail = true;
+    const r = await store.rollback(2, false);
+    assert.deepEqual({ status: r.status, rolled_back: r.rolled_back, restored: r.restored }, { status: 'partial', rolled_back: 0, restored: [] });
+    assert.match(r.errors![0]!, /disk full.*unchanged/);
+    assert.equal(await fs.readFile(a, 'utf8'), 'z');
+    assert.equal((await store.status()).queue.used, 2);
+    failing.fail = false;
+    assert.equal((await store.rollback(2, false)).rolled_back, 2);
+    assert.equal(await fs.readFile(a, 'utf8'), 'x');
   });
 
   it('treats step < 1 as 1', async () => {
@@ -261,54 +334,64 @@ describe('HistoryStore', () => {
     it('rolling back every recorded splice, across a reopen, restores the original bytes exactly', async function () {
       this.timeout(120_000);
       let run = 0;
+      const fileState = fc.record({ original: fc.uint8Array({ maxLength: 300 }), startsAbsent: fc.boolean() });
       await fc.assert(
         fc.asyncProperty(
-          fc.uint8Array({ maxLength: 300 }),
-          fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 40 }), ins: fc.uint8Array({ maxLength: 40 }) }), { minLength: 1, maxLength: 12 }),
+          fc.array(fileState, { minLength: 1, maxLength: 2 }),
+          fc.array(
+            fc.record({ f: fc.nat({ max: 1 }), at: fc.nat(), del: fc.nat({ max: 40 }), ins: fc.uint8Array({ maxLength: 40 }) }),
+            { minLength: 1, maxLength: 12 },
+          ),
           fc.nat({ max: 12 }),
-          fc.boolean(),
-          async (original, splices, reopenAfter, startsAbsent) => {
+          async (states, splices, reopenAfter) => {
             run++;
             dir = path.join(root, `h${run}`);
-            const file = path.join(root, `p${run}.bin`);
             let store = await open();
-            let current = Buffer.from(original);
-            if (startsAbsent) {
-              // the first edit creates the file with `original` as its content
+            let steps = 0;
+            // every file either exists with `original`, or is created with it by a first recorded edit
+            const tracked = [];
+            for (const [k, st] of states.entries()) {
+              const file = path.join(root, `p${run}-${k}.bin`);
+              const current = Buffer.from(st.original);
               await files.write(file, current);
-              await store.record({
-                tool: 'be-write', file, summary: 'create', created: true, offset: 0, removed: Buffer.alloc(0),
-                insertedLength: current.length, afterHash: sha256Hex(current), afterSize: current.length,
-              });
-            } else {
-              await fs.writeFile(file, original);
+              if (st.startsAbsent) {
+                await store.record({
+                  tool: 'be-write', file, summary: 'create', created: true, offset: 0, removed: Buffer.alloc(0),
+                  insertedLength: current.length, afterHash: sha256Hex(current), afterSize: current.length,
+                });
+                steps++;
+              }
+              tracked.push({ file, current, ...st });
             }
             for (const [i, s] of splices.entries()) {
               if (i === reopenAfter) store = await open();
-              const offset = current.length === 0 ? 0 : s.at % (current.length + 1);
-              const removedLength = Math.min(s.del, current.length - offset);
-              const next = Buffer.concat([current.subarray(0, offset), Buffer.from(s.ins), current.subarray(offset + removedLength)]);
-              await files.write(file, next);
+              const t = tracked[s.f % tracked.length]!;
+              const offset = t.current.length === 0 ? 0 : s.at % (t.current.length + 1);
+              const removedLength = Math.min(s.del, t.current.length - offset);
+              const next = Buffer.concat([t.current.subarray(0, offset), Buffer.from(s.ins), t.current.subarray(offset + removedLength)]);
+              await files.write(t.file, next);
               await store.record({
                 tool: 'be-replace',
-                file,
+                file: t.file,
                 summary: `splice ${i}`,
                 created: false,
                 offset,
-                removed: Buffer.from(current.subarray(offset, offset + removedLength)),
+                removed: Buffer.from(t.current.subarray(offset, offset + removedLength)),
                 insertedLength: s.ins.length,
                 afterHash: sha256Hex(next),
                 afterSize: next.length,
               });
-              current = next;
+              steps++;
+              t.current = next;
             }
             const reopened = await open();
-            const steps = splices.length + (startsAbsent ? 1 : 0);
             const r = await reopened.rollback(steps, false);
             assert.equal(r.status, 'ok', r.errors?.join('\n'));
             assert.equal(r.rolled_back, steps);
-            if (startsAbsent) await assert.rejects(fs.stat(file), /ENOENT/);
-            else assert.deepEqual(await fs.readFile(file), Buffer.from(original));
+            for (const t of tracked) {
+              if (t.startsAbsent) await assert.rejects(fs.stat(t.file), /ENOENT/);
+              else assert.deepEqual(await fs.readFile(t.file), Buffer.from(t.original));
+            }
             assert.equal((await reopened.status()).queue.used, 0);
           },
         ),
