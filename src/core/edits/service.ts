@@ -662,7 +662,9 @@ export class EditService {
       const saved = await this.chips.saveContent('be-delete', deleted.text, { file: ld.abs, range: deleted.range });
       chipId = saved.chip.id;
       warnings.push(`deleted content saved as chip://${chipId}`);
-      for (const ev of saved.evicted) warnings.push(`oldest chip ${ev} was evicted`);
+      const capacity = (this.chips as { capacity?: unknown }).capacity;
+      const max = typeof capacity === 'number' ? ` (queue max ${capacity})` : '';
+      for (const ev of saved.evicted) warnings.push(`oldest chip ${ev} was evicted${max}`);
     }
     // hash on the thread pool while the file is written
     const afterHash = this.history ? sha256Async(newBytes) : undefined;
@@ -756,6 +758,8 @@ export class EditService {
       const entry = { file: display, lines, bytes: bytes.length, created: !st } as NonNullable<WriteResult['results']>[number];
       if (args.preview) {
         result.preview = true;
+      } else if (st && old.equals(bytes)) {
+        warnings.push('the file already has this content; it was not written');
       } else {
         const afterHash = this.history ? sha256Async(bytes) : undefined;
         afterHash?.catch(() => undefined);

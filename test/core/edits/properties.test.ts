@@ -134,6 +134,15 @@ describe('core/edits properties (real stores, real files)', function () {
     );
   });
 
+  it('real stores: a delete that evicts an old chip says so, with the capacity', async () => {
+    const small = await ChipStore.open({ dir: path.join(tmp, 'chips-small'), capacity: 1 });
+    const s2 = new EditService({ files: new NodeFileStore(), sandbox: new Sandbox([root]), chips: small });
+    const rel = fresh(Buffer.from('a\nb\nc\n'));
+    const first = await s2.delete({ file: `${rel}:1` });
+    const second = await s2.delete({ file: `${rel}:1` });
+    assert.ok(second.warnings!.includes(`oldest chip ${first.chip_id} was evicted (queue max 1)`), JSON.stringify(second.warnings));
+  });
+
   it('real stores: delete chip listed with its file; rollback through the real history restores bytes', async () => {
     const rel = fresh(Buffer.from('\uFEFFone\r\ntwo\r\nthree'));
     const orig = bytesOf(rel);

@@ -34,6 +34,15 @@ describe('core/edits write', () => {
     assert.equal(fs.lstatSync(ws.p('l.bat')).isSymbolicLink(), true);
   });
 
+  it('writing the content a file already has does not rewrite it or record a snapshot', async () => {
+    ws.write('same.txt', 'x\n');
+    const mtime = fs.statSync(ws.p('same.txt')).mtimeMs;
+    const r = await ws.svc.write({ file: 'same.txt', content: 'x\n' });
+    assert.equal(r.event_id, undefined);
+    assert.match(r.results![0].warnings![0], /not written/);
+    assert.equal(fs.statSync(ws.p('same.txt')).mtimeMs, mtime);
+  });
+
   it('preview writes nothing; outside the roots is refused', async () => {
     const r = await ws.svc.write({ file: 'p.txt', content: 'x', preview: true });
     assert.equal(r.preview, true);
