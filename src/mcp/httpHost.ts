@@ -58,6 +58,15 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     });
   });
 
+  // Clients reuse pooled sockets; with Node's 5 s default, a socket can close while a client is still
+  // serialising a multi-MiB call, and the POST (not retried) fails with ECONNRESET.
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    log(`HTTP client error: ${err.code ?? ''} ${err.message}`);
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host;
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {

@@ -27,6 +27,7 @@ export const zhDescriptions: Record<string, string> = {
     '或 clear（全部碎片）。be-insert-chip 可列出 id 并插入碎片。',
 };
 
-export function describeTool(name: string, english: string, lang: Lang): string {
-  return lang === 'zh' ? (zhDescriptions[name] ?? english) : english;
+export function describeTool(tool: { name: string; description: string; descriptionZh?: string }, lang: Lang): string {
+  if (lang !== 'zh') return tool.description;
+  return tool.descriptionZh ?? zhDescriptions[tool.name] ?? tool.description;
 }

@@ -5,10 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -45,6 +49,9 @@ export interface CreateServerOptions {
 
 const PREFIX = 'be-';
 
+/** tools/call as the transport delivers it; params are checked by the middleware, not by the SDK. */
+const LooseCallToolRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown().optional() });
+
 export function createServer(deps: ServerDeps, opts: CreateServerOptions): Server {
   const tools = opts.tools ?? toolTable;
   const lang = opts.lang ?? 'en';
@@ -68,9 +75,19 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
     return { tools: listed };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const requested = request.params.name;
-    const rawArgs: unknown = request.params.arguments ?? {};
+  const handleCall = async (
+    request: z.infer<typeof LooseCallToolRequest>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
+    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof params.name !== 'string' || params.name === '') {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call needs params.name, a tool name string; available: ${tools.map(listedName).join(', ')}`,
+      );
+    }
+    const requested = params.name;
+    const rawArgs: unknown = params.arguments ?? {};
     const tool = resolveTool(requested);
     const toolName = tool?.name ?? requested;
     const callId = randomUUID();
@@ -83,6 +100,13 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         throw new ToolError(
           'not_found',
           `unknown tool: ${requested}; available: ${tools.map(listedName).join(', ')}`,
+        );
+      }
+      if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {
+        throw new ToolError(
+          'invalid_argument',
+          `${toolName}: arguments must be a JSON object of named arguments, got ${Array.isArray(rawArgs) ? 'an array' : typeof rawArgs}.` +
+            (tool.example ? ` Example: ${JSON.stringify(tool.example)}` : ''),
         );
       }
       checkArgumentSizes(toolName, rawArgs, maxArgBytes);
@@ -112,7 +136,14 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       }),
     );
     return result;
-  });
+  };
+  // Registered on Protocol directly: Server's own tools/call registration validates the request shape first and
+  // answers malformed calls (arguments not an object) with a bare JSON-RPC error the middleware never sees.
+  (Protocol.prototype.setRequestHandler as (this: Server, schema: unknown, h: typeof handleCall) => void).call(
+    server,
+    LooseCallToolRequest,
+    handleCall,
+  );
 
   // Session end (stdin closed, HTTP DELETE, host shutdown) reaches observers once.
   let closedNotified = false;
@@ -130,7 +161,7 @@ export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang)
   return {
     name,
     title: t.title,
-    description: describeTool(t.name, t.description, lang),
+    description: describeTool(t, lang),
     inputSchema: schema as Tool['inputSchema'],
     annotations: t.annotations,
   };

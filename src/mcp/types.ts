@@ -29,6 +29,8 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   inputSchema: Shape;
   outputSchema?: z.ZodRawShape;
   annotations: ToolAnnotations;
+  /** ours: the description for `--lang zh` (else src/mcp/i18n.ts's catalog, else the English one). */
+  descriptionZh?: string;
   /** ours: a minimal valid call, quoted in argument errors so the agent sees the expected shape. */
   example?: Record<string, unknown>;
   /** ours: the one-line grammar of this tool's `file` argument, repeated in argument errors. */

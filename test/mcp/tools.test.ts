@@ -19,7 +19,8 @@ export const TOOL_NAMES = [
 
 async function assertListing(client: Client, names = TOOL_NAMES): Promise<void> {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), names);
+  // other modules may append tools (be-memory, be-overview); ours come first, in upstream order
+  assert.deepEqual(tools.map((t) => t.name).slice(0, names.length), names);
   for (const t of tools) {
     assert.ok((t.description ?? '').length > 30, `${t.name} description`);
     assert.equal(t.inputSchema.type, 'object');
@@ -117,7 +118,7 @@ describe('mcp tools over stdio (dist/cli.js)', function () {
   it('--lang zh gives Chinese descriptions for every tool', async () => {
     c = await stdioClient(ws, ['--lang', 'zh']);
     const { tools } = await c.client.listTools();
-    assert.equal(tools.length, TOOL_NAMES.length);
+    assert.ok(tools.length >= TOOL_NAMES.length);
     for (const t of tools) assert.match(t.description ?? '', /[\u4e00-\u9fff]/, `${t.name} is in Chinese`);
     assert.match(tools.find((t) => t.name === 'be-delete')!.description!, /删除/);
   });
