@@ -16,6 +16,21 @@ import { startHttpHost, type HttpHost, type HttpHostOptions } from '../../src/mc
 export const REPO = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 
+/** Our eleven tools, in tools/list order (other modules may append theirs after). */
+export const TOOL_NAMES = [
+  'be-read',
+  'be-replace',
+  'be-insert',
+  'be-delete',
+  'be-write',
+  'be-func-range',
+  'be-tag-range',
+  'be-balance',
+  'be-insert-chip',
+  'be-trx',
+  'be-chip',
+];
+
 let built: Promise<void> | undefined;
 /** Builds dist/cli.js once per test run (the CLI entry only, as esbuild.mjs does, so others' mid-edit files don't matter). */
 export function buildCli(): Promise<void> {

@@ -1,21 +1,8 @@
 /** The eleven tools through real SDK clients: over stdio (dist/cli.js) and over the loopback HTTP host. */
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, httpSetup, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
+import { call, httpSetup, stdioClient, tmpWorkspace, TOOL_NAMES, type Connected, type Workspace } from './helpers';
 
-export const TOOL_NAMES = [
-  'be-read',
-  'be-replace',
-  'be-insert',
-  'be-delete',
-  'be-write',
-  'be-func-range',
-  'be-tag-range',
-  'be-balance',
-  'be-insert-chip',
-  'be-trx',
-  'be-chip',
-];
 
 async function assertListing(client: Client, names = TOOL_NAMES): Promise<void> {
   const { tools } = await client.listTools();
