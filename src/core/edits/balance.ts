@@ -302,11 +302,11 @@ export interface MatchedPair {
 
 /** The raw result of one scan: parallel arrays of bracket tokens, plus tags and unterminated strings. */
 export interface ScanResult {
-  kinds: number[];
-  offsets: number[];
-  lines: number[];
+  kinds: Uint8Array;
+  offsets: Int32Array;
+  lines: Int32Array;
   /** for `{` tokens: offset of the first code token of the statement header before it (see funcRange) */
-  headers: number[];
+  headers: Int32Array;
   unterminated: Array<{ symbol: string; line: number }>;
   tagPairs: TagPair[];
   tagUnbalanced: UnbalancedItem[];
@@ -368,15 +368,47 @@ const OPTIONAL_END = new Set([
 class Scanner {
   readonly out: ScanResult;
   line = 1;
+  /** growable token buffers (typed arrays: millions of tokens stay cheap) */
+  count = 0;
+  private cap = 1024;
+  private kinds = new Uint8Array(1024);
+  private offs = new Int32Array(1024);
+  private lns = new Int32Array(1024);
+  private hdrs = new Int32Array(1024);
   constructor(readonly text: string) {
-    this.out = { kinds: [], offsets: [], lines: [], headers: [], unterminated: [], tagPairs: [], tagUnbalanced: [], lineCount: 0 };
+    this.out = {
+      kinds: this.kinds, offsets: this.offs, lines: this.lns, headers: this.hdrs,
+      unterminated: [], tagPairs: [], tagUnbalanced: [], lineCount: 0,
+    };
   }
 
   token(kind: number, offset: number, header: number): void {
-    this.out.kinds.push(kind);
-    this.out.offsets.push(offset);
-    this.out.lines.push(this.line);
-    this.out.headers.push(header);
+    const n = this.count;
+    if (n === this.cap) this.grow();
+    this.kinds[n] = kind;
+    this.offs[n] = offset;
+    this.lns[n] = this.line;
+    this.hdrs[n] = header;
+    this.count = n + 1;
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const k = new Uint8Array(cap); k.set(this.kinds); this.kinds = k;
+    const o = new Int32Array(cap); o.set(this.offs); this.offs = o;
+    const l = new Int32Array(cap); l.set(this.lns); this.lns = l;
+    const h = new Int32Array(cap); h.set(this.hdrs); this.hdrs = h;
+    this.cap = cap;
+  }
+
+  /** Completes the result: token arrays trimmed to the tokens written. */
+  finish(): ScanResult {
+    const n = this.count;
+    Object.assign(this.out, {
+      kinds: this.kinds.subarray(0, n), offsets: this.offs.subarray(0, n),
+      lines: this.lns.subarray(0, n), headers: this.hdrs.subarray(0, n), lineCount: this.line,
+    });
+    return this.out;
   }
 
   warn(symbol: string, line: number): void {
@@ -496,7 +528,7 @@ class Scanner {
     const inBraceFrame = () => frameKinds.length === 0 || frameKinds[frameKinds.length - 1] === Tok.LBrace;
 
     /** Called for the first char of every code token (not comments/whitespace). */
-    const tokenStart = (i: number, c: number, word?: string) => {
+    const tokenStart = (i: number, c: number, wordEnd = -1) => {
       if (!lineHasToken) {
         lineHasToken = true;
         lineHasAny = true;
@@ -506,7 +538,7 @@ class Scanner {
             (c < 128 && CONT_START[c] === 1) ||
             prevLineAnnotation ||
             (prevLineLast < 128 && CONT_END[prevLineLast] === 1) ||
-            (word !== undefined && CONT_WORDS.has(word)) ||
+            (wordEnd > i && wordEnd - i <= 12 && CONT_WORDS.has(text.slice(i, wordEnd))) ||
             (syn.typePrefixLines && prevLineOnlyWords);
           if (!continues) hdr = i;
         }
@@ -616,15 +648,16 @@ class Scanner {
           else if (syn.digitSeparator && d === 39 && isDigit(text.charCodeAt(start)) && isHex(text.charCodeAt(i + 1))) i++;
           else break;
         }
-        const word = i - start <= 12 ? text.slice(start, i) : undefined;
-        tokenStart(start, c, word);
+        tokenStart(start, c, i);
         lastSig = text.charCodeAt(i - 1);
         if (lastSig === 39) lastSig = 97;
         lastWordStart = start;
         lastWordEnd = i;
-        if (word !== undefined) {
+        const next = text.charCodeAt(i);
+        const needWord = syn.shellCase || (syn.rust && (next === 34 || next === 35)) || (syn.cppRaw && next === 34);
+        if (needWord && i - start <= 12) {
+          const word = text.slice(start, i);
           // raw strings introduced by a word prefix
-          const next = text.charCodeAt(i);
           if (syn.rust && (next === 34 || next === 35) && (word === 'r' || word === 'br' || word === 'cr')) {
             const j = this.skipRustRaw(i, end);
             if (j >= 0) {
@@ -1124,7 +1157,7 @@ export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Synta
     let j = k;
     let gt = -1;
     const limit = Math.min(end, i + MAX_TAG);
-    const tokensBefore = out.kinds.length;
+    const tokensBefore = s.count;
     for (; j < limit; j++) {
       const d = text.charCodeAt(j);
       if (d === LF) line++;
@@ -1151,7 +1184,7 @@ export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Synta
     }
     if (gt === -1) {
       if (quote) s.warn(String.fromCharCode(quote), quoteLine);
-      out.kinds.length = out.offsets.length = out.lines.length = out.headers.length = tokensBefore;
+      s.count = tokensBefore;
       i++;
       continue;
     }
@@ -1298,8 +1331,7 @@ export function scanText(text: string, languageId: string): ScanResult {
   else if (syn.kind === 'markdown') scanMarkdownInto(s, 0, text.length);
   else if (syn.kind === 'plain') scanPlainInto(s, 0, text.length);
   else s.scanCode(0, text.length, syn);
-  s.out.lineCount = s.line;
-  return s.out;
+  return s.finish();
 }
 
 export { Scanner };
@@ -1319,7 +1351,7 @@ export interface Matching {
 const LOOKAHEAD = 4096;
 
 /** Mismatch cost of continuing with `stack` over the next tokens (plain matching, no recovery). */
-function simulate(kinds: number[], from: number, stackKinds: number[]): number {
+function simulate(kinds: ArrayLike<number>, from: number, stackKinds: number[]): number {
   const st = stackKinds.slice();
   let errors = 0;
   const to = Math.min(kinds.length, from + LOOKAHEAD);
@@ -1338,7 +1370,7 @@ function simulate(kinds: number[], from: number, stackKinds: number[]): number {
  * the openers above its partner were never closed; the choice that leaves fewer mismatches over the next
  * tokens wins. So one missing bracket is reported once, not as a cascade.
  */
-export function matchBrackets(kinds: number[]): Matching {
+export function matchBrackets(kinds: ArrayLike<number>): Matching {
   const n = kinds.length;
   const partner = new Int32Array(n).fill(-1);
   const depth = new Int32Array(n);
@@ -1364,7 +1396,7 @@ export function matchBrackets(kinds: number[]): Matching {
       bad.push(t);
       continue;
     }
-    const stackKinds = stack.map((x) => kinds[x]);
+    const stackKinds = stack.map((x) => kinds[x] as number);
     const costExtra = 1 + simulate(kinds, t + 1, stackKinds);
     const costUnclosed = top - j + simulate(kinds, t + 1, stackKinds.slice(0, j));
     if (costExtra <= costUnclosed) {

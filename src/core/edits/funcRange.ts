@@ -161,138 +161,245 @@ function lineOfOffset(starts: number[], offset: number): number {
   return lo + 1;
 }
 
-function braceBlocks(text: string, languageId: string): Block[] {
-  const syn = syntaxFor(languageId);
-  const scan = scanText(text, languageId);
-  const { partner } = matchBrackets(scan.kinds);
-  const starts = lineStartsOf(text);
-  const blocks: Block[] = [];
-  for (let t = 0; t < scan.kinds.length; t++) {
-    if (scan.kinds[t] !== Tok.LBrace || partner[t] < 0) continue;
-    const open = scan.offsets[t];
-    const headerStart = scan.headers[t] >= 0 ? scan.headers[t] : open;
-    const c = classifyHeader(text.slice(headerStart, open), syn.lineComments);
-    blocks.push({
-      start: c.kind === 'block' ? scan.lines[t] : lineOfOffset(starts, headerStart),
-      end: scan.lines[partner[t]],
-      open,
-      kind: c.kind,
-      name: c.name,
-      owner: c.owner,
-      functionLike: c.kind === 'function',
-      classLike: c.kind === 'class',
-      ...(c.method ? { method: true } : {}),
-    } as Block & { method?: boolean });
+/**
+ * The `{}` blocks of a brace language, classified lazily: a 10 MB file has hundreds of thousands of blocks,
+ * and a query needs only those around one line (or those whose header mentions one name).
+ */
+class BraceIndex {
+  readonly starts: number[];
+  readonly opens: number[] = [];
+  readonly headerStarts: number[] = [];
+  readonly openLines: number[] = [];
+  readonly closeLines: number[] = [];
+  readonly parents: number[] = [];
+  private readonly classes = new Map<number, Classified>();
+  private readonly blocks = new Map<number, Block>();
+  private readonly lineComments: string[];
+
+  constructor(readonly text: string, languageId: string) {
+    this.lineComments = syntaxFor(languageId).lineComments;
+    this.starts = lineStartsOf(text);
+    const scan = scanText(text, languageId);
+    const { partner } = matchBrackets(scan.kinds);
+    const stack: Array<{ index: number; close: number }> = [];
+    for (let t = 0; t < scan.kinds.length; t++) {
+      if (scan.kinds[t] !== Tok.LBrace || partner[t] < 0) continue;
+      const open = scan.offsets[t];
+      while (stack.length && stack[stack.length - 1].close < open) stack.pop();
+      const index = this.opens.length;
+      this.opens.push(open);
+      this.headerStarts.push(scan.headers[t] >= 0 ? scan.headers[t] : open);
+      this.openLines.push(scan.lines[t]);
+      this.closeLines.push(scan.lines[partner[t]]);
+      this.parents.push(stack.length ? stack[stack.length - 1].index : -1);
+      stack.push({ index, close: scan.offsets[partner[t]] });
+    }
   }
-  // methods: function blocks whose nearest function/class container is a class, or method syntax
-  const stack: Array<Block & { close: number }> = [];
-  const closeOf = new Map<Block, number>();
-  for (let t = 0, b = 0; t < scan.kinds.length; t++) {
-    if (scan.kinds[t] === Tok.LBrace && partner[t] >= 0) closeOf.set(blocks[b++], scan.offsets[partner[t]]);
+
+  get size(): number {
+    return this.opens.length;
   }
-  for (const blk of blocks) {
-    const close = closeOf.get(blk) ?? blk.open;
-    while (stack.length && stack[stack.length - 1].close < blk.open) stack.pop();
-    if (blk.functionLike) {
-      let container: Block | undefined;
-      for (let s = stack.length - 1; s >= 0; s--) {
-        if (stack[s].functionLike || stack[s].classLike) {
-          container = stack[s];
+
+  classified(i: number): Classified {
+    let c = this.classes.get(i);
+    if (!c) {
+      c = classifyHeader(this.text.slice(this.headerStarts[i], this.opens[i]), this.lineComments);
+      this.classes.set(i, c);
+    }
+    return c;
+  }
+
+  block(i: number): Block {
+    const cached = this.blocks.get(i);
+    if (cached) return cached;
+    const c = this.classified(i);
+    let kind = c.kind;
+    let owner = c.owner;
+    if (kind === 'function') {
+      // a method: the nearest function/class container is a class, or method syntax (`name() {`, `A::b`, receiver)
+      let container: Classified | undefined;
+      for (let p = this.parents[i]; p >= 0; p = this.parents[p]) {
+        const pc = this.classified(p);
+        if (pc.kind === 'function' || pc.kind === 'class') {
+          container = pc;
           break;
         }
       }
-      const methodSyntax = (blk as Block & { method?: boolean }).method === true;
-      if (container?.classLike || (methodSyntax && !container?.functionLike) || (methodSyntax && blk.owner)) {
-        blk.kind = 'method';
-        if (!blk.owner && container?.classLike) blk.owner = container.name;
+      if (container?.kind === 'class' || (c.method && container?.kind !== 'function') || (c.method && c.owner)) {
+        kind = 'method';
+        owner ??= container?.kind === 'class' ? container.name : undefined;
       }
     }
-    stack.push(Object.assign(blk, { close }));
+    const b: Block = {
+      start: kind === 'block' || kind === 'container' ? this.openLines[i] : lineOfOffset(this.starts, this.headerStarts[i]),
+      end: this.closeLines[i],
+      open: this.opens[i],
+      kind,
+      name: c.name,
+      owner,
+      functionLike: kind === 'function' || kind === 'method',
+      classLike: kind === 'class',
+    };
+    this.blocks.set(i, b);
+    return b;
   }
-  return blocks;
+
+  /** Blocks whose lines (header included) contain `line`. */
+  containing(line: number): Block[] {
+    const lineEnd = line < this.starts.length ? this.starts[line] : this.text.length + 1;
+    const out: Block[] = [];
+    for (let i = 0; i < this.opens.length; i++) {
+      if (this.headerStarts[i] < lineEnd && this.closeLines[i] >= line) {
+        const b = this.block(i);
+        if (b.start <= line && line <= b.end) out.push(b);
+      }
+    }
+    return out;
+  }
+
+  /** Blocks whose header mentions `name`, classified. */
+  mentioning(name: string): Block[] {
+    const hits: number[] = [];
+    for (let k = this.text.indexOf(name); k !== -1; k = this.text.indexOf(name, k + 1)) hits.push(k);
+    const out: Block[] = [];
+    if (!hits.length) return out;
+    for (let i = 0; i < this.opens.length; i++) {
+      // is there a hit in [headerStart, open)?
+      let lo = 0;
+      let hi = hits.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (hits[mid] < this.headerStarts[i]) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < hits.length && hits[lo] < this.opens[i]) out.push(this.block(i));
+    }
+    return out;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Blocks for Python (indentation)
 
-interface PyLine {
-  logicalStart: boolean; // the line begins a logical line (not inside brackets, strings or a continuation)
-  blank: boolean; // blank or comment-only
-  indent: number;
-  text: string;
+interface PyLines {
+  /** the line begins a logical line (not inside brackets, strings or a backslash continuation) */
+  logicalStart: Uint8Array;
+  /** blank or comment-only (at a logical start) */
+  blank: Uint8Array;
+  /** whitespace-only line */
+  empty: Uint8Array;
+  indent: Int32Array;
+  /** offset of the first non-blank char */
+  first: Int32Array;
+  count: number;
 }
 
-function pythonLines(text: string): PyLine[] {
-  const raw = text.split('\n');
-  const out: PyLine[] = [];
+/** One linear pass over the text: per line, is it a logical line start, blank, and its indentation. */
+function pythonLines(text: string): PyLines {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  const r: PyLines = {
+    logicalStart: new Uint8Array(count),
+    blank: new Uint8Array(count),
+    empty: new Uint8Array(count),
+    indent: new Int32Array(count),
+    first: new Int32Array(count),
+    count,
+  };
   let depth = 0;
-  let triple: string | null = null;
+  let triple = 0; // quote char code of an open triple-quoted string
   let continued = false;
-  for (const line of raw) {
-    const logicalStart = depth === 0 && triple === null && !continued;
-    let blank = true;
-    let i = 0;
+  let i = 0;
+  const n = text.length;
+  for (let l = 0; l < count; l++) {
+    const logicalStart = depth === 0 && triple === 0 && !continued;
     let indent = 0;
-    for (; i < line.length; i++) {
-      const c = line[i];
-      if (c === ' ') indent++;
-      else if (c === '\t') indent = (Math.floor(indent / 8) + 1) * 8;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32) indent++;
+      else if (c === 9) indent = (Math.floor(indent / 8) + 1) * 8;
       else break;
+      i++;
     }
-    if (triple !== null) blank = false;
+    r.indent[l] = indent;
+    r.first[l] = i;
+    let blank = triple === 0;
+    let empty = true;
     continued = false;
-    for (let j: number = triple !== null ? 0 : i; j < line.length; j++) {
-      const c: string = line[j];
-      if (triple !== null) {
-        if (c === '\\') j++;
-        else if (line.startsWith(triple, j)) {
-          j += 2;
-          triple = null;
+    let lastNonSpace = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) break;
+      if (c !== 32 && c !== 9 && c !== 13) {
+        empty = false;
+        lastNonSpace = c;
+      }
+      if (triple !== 0) {
+        if (c === 92) i++;
+        else if (c === triple && text.charCodeAt(i + 1) === triple && text.charCodeAt(i + 2) === triple) {
+          i += 2;
+          triple = 0;
         }
         continue;
       }
-      if (c === '#') break;
-      if (c === ' ' || c === '\t' || c === '\r') continue;
+      if (c === 35) {
+        // comment: skip to the end of the line
+        const j = text.indexOf('\n', i);
+        i = j === -1 ? n : j;
+        break;
+      }
+      if (c === 32 || c === 9 || c === 13) continue;
       blank = false;
-      if (c === '"' || c === "'") {
-        const q3: string = c.repeat(3);
-        if (line.startsWith(q3, j)) {
-          triple = q3;
-          j += 2;
+      if (c === 34 || c === 39) {
+        if (text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c) {
+          triple = c;
+          i += 2;
           continue;
         }
-        for (j++; j < line.length && line[j] !== c; j++) if (line[j] === '\\') j++;
+        for (i++; i < n; i++) {
+          const d = text.charCodeAt(i);
+          if (d === 92) i++;
+          else if (d === c || d === 10) break;
+        }
+        if (text.charCodeAt(i) === 10) break;
         continue;
       }
-      if (c === '(' || c === '[' || c === '{') depth++;
-      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
-      else if (c === '\\' && j === line.replace(/\r$/, '').length - 1) continued = true;
+      if (c === 40 || c === 91 || c === 123) depth++;
+      else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
     }
-    out.push({ logicalStart, blank: logicalStart && blank, indent, text: line });
+    if (lastNonSpace === 92 && triple === 0) continued = true;
+    r.logicalStart[l] = logicalStart ? 1 : 0;
+    r.blank[l] = logicalStart && blank ? 1 : 0;
+    r.empty[l] = empty ? 1 : 0;
+    i++; // past the newline
   }
-  return out;
+  return r;
 }
 
 function pythonBlocks(text: string): Block[] {
-  const lines = pythonLines(text);
+  const L = pythonLines(text);
   const blocks: Block[] = [];
-  const n = lines.length;
+  const n = L.count;
+  const defRe = /(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/y;
+  const isCode = (l: number) => L.logicalStart[l] === 1 && L.blank[l] === 0;
   for (let l = 0; l < n; l++) {
-    const pl = lines[l];
-    if (!pl.logicalStart || pl.blank) continue;
-    const m = /^\s*(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/.exec(pl.text);
+    if (!isCode(l)) continue;
+    const f = text.charCodeAt(L.first[l]);
+    if (f !== 97 && f !== 99 && f !== 100) continue; // a(sync), c(lass), d(ef)
+    defRe.lastIndex = L.first[l];
+    const m = defRe.exec(text);
     if (!m) continue;
-    const indent = pl.indent;
+    const indent = L.indent[l];
     // the body: up to the next logical line indented no deeper than the def
     let next = l + 1;
-    while (next < n && !(lines[next].logicalStart && !lines[next].blank && lines[next].indent <= indent)) next++;
+    while (next < n && !(isCode(next) && L.indent[next] <= indent)) next++;
     let end = next - 1;
-    while (end > l && (lines[end].text.trim() === '' || (lines[end].blank && lines[end].logicalStart && lines[end].indent <= indent))) end--;
+    while (end > l && (L.empty[end] === 1 || (L.blank[end] === 1 && L.indent[end] <= indent))) end--;
     // decorators directly above, at the same indentation
     let start = l;
     for (let p = l - 1; p >= 0; p--) {
-      if (!lines[p].logicalStart) continue;
-      if (!lines[p].blank && lines[p].indent === indent && lines[p].text.trimStart().startsWith('@')) start = p;
+      if (!L.logicalStart[p]) continue;
+      if (isCode(p) && L.indent[p] === indent && text.charCodeAt(L.first[p]) === 64) start = p;
       else break;
     }
     const isClass = m[1] === 'class';
@@ -306,17 +413,16 @@ function pythonBlocks(text: string): Block[] {
       classLike: isClass,
     });
   }
-  // methods: the nearest enclosing def/class is a class
+  // methods: the nearest enclosing def/class is a class (blocks are in line order, so a stack finds it)
+  const stack: Block[] = [];
   for (const b of blocks) {
-    if (!b.functionLike) continue;
-    let container: Block | undefined;
-    for (const o of blocks) {
-      if (o !== b && o.open < b.open && o.end >= b.end && (!container || o.open > container.open)) container = o;
-    }
-    if (container?.classLike) {
+    while (stack.length && stack[stack.length - 1].end < b.open + 1) stack.pop();
+    const container = stack[stack.length - 1];
+    if (b.functionLike && container?.classLike) {
       b.kind = 'method';
       b.owner = container.name;
     }
+    stack.push(b);
   }
   return blocks;
 }
@@ -325,22 +431,14 @@ function pythonBlocks(text: string): Block[] {
 // Public API
 
 const INDENT_LANGUAGES = new Set(['python', 'py']);
-
-function blocksFor(text: string, languageId: string): Block[] {
-  return INDENT_LANGUAGES.has((languageId || '').toLowerCase()) ? pythonBlocks(text) : braceBlocks(text, languageId);
-}
+const isIndentLanguage = (languageId: string) => INDENT_LANGUAGES.has((languageId || '').toLowerCase());
 
 function toRange(b: Block): FunctionRange {
   const kind: FunctionKind = b.kind === 'container' ? 'block' : b.kind;
   return b.name ? { start: b.start, end: b.end, kind, name: b.name } : { start: b.start, end: b.end, kind };
 }
 
-/**
- * The innermost function or method containing `line` (1-based); else the innermost class; else the
- * outermost brace block (upstream's behaviour); else undefined.
- */
-export function findFunctionRange(text: string, line: number, languageId: string): FunctionRange | undefined {
-  const blocks = blocksFor(text, languageId).filter((b) => b.start <= line && line <= b.end);
+function pickInnermost(blocks: Block[]): FunctionRange | undefined {
   const innermost = (pred: (b: Block) => boolean) =>
     blocks.filter(pred).reduce<Block | undefined>((best, b) => (!best || b.open > best.open ? b : best), undefined);
   const fn = innermost((b) => b.functionLike);
@@ -352,20 +450,31 @@ export function findFunctionRange(text: string, line: number, languageId: string
 }
 
 /**
+ * The innermost function or method containing `line` (1-based); else the innermost class; else the
+ * outermost brace block (upstream's behaviour); else undefined.
+ */
+export function findFunctionRange(text: string, line: number, languageId: string): FunctionRange | undefined {
+  if (isIndentLanguage(languageId)) {
+    return pickInnermost(pythonBlocks(text).filter((b) => b.start <= line && line <= b.end));
+  }
+  return pickInnermost(new BraceIndex(text, languageId).containing(line));
+}
+
+/**
  * The definition of `name` (function, method, class; `Class.method` or `Class::method` to qualify), or an
- * arrow/function expression assigned to it. Never a mere call.
+ * arrow/function expression assigned to it. Never a mere call. Functions win over classes of the same name.
  */
 export function findFunctionByName(text: string, name: string, languageId: string): FunctionRange | undefined {
   const parts = name.split(/::|\./).filter(Boolean);
   const simple = parts[parts.length - 1];
   const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
   if (!simple) return undefined;
-  const blocks = blocksFor(text, languageId);
+  const indent = isIndentLanguage(languageId);
+  const blocks = indent ? pythonBlocks(text) : new BraceIndex(text, languageId).mentioning(simple);
   const named = blocks.filter((b) => b.name === simple && (b.functionLike || b.classLike) && (!owner || b.owner === owner));
   const hit = named.find((b) => b.functionLike) ?? named[0];
   if (hit) return toRange(hit);
-  if (INDENT_LANGUAGES.has((languageId || '').toLowerCase())) return undefined;
-  return expressionFunction(text, simple, languageId);
+  return indent ? undefined : expressionFunction(text, simple, languageId);
 }
 
 /** `const name = (a) => a * 2;` and friends, which have no braces of their own. */
