@@ -12,6 +12,7 @@ import { beReplace } from './beReplace';
 import { beTagRange } from './beTagRange';
 import { beTrx } from './beTrx';
 import { beWrite } from './beWrite';
+import { beMemory } from './be-memory';
 
 export const toolTable: ToolModule<ServerDeps>[] = [
   beRead,
@@ -25,4 +26,5 @@ export const toolTable: ToolModule<ServerDeps>[] = [
   beInsertChip,
   beTrx,
   beChip,
+  beMemory,
 ];
