@@ -33,6 +33,8 @@ export interface Syntax {
   strings: StringRule[];
   /** JS/TS template literals with `${}` nesting */
   template: boolean;
+  /** JSX elements in expression position (javascript, javascriptreact, typescriptreact; not typescript) */
+  jsx: boolean;
   /** JS regex literal heuristic */
   regex: boolean;
   /** Rust raw strings r#"…"# and char-vs-lifetime for `'` */
@@ -80,6 +82,7 @@ const BASE: Syntax = {
   strings: [str('"', false), str("'", false)],
   template: false,
   regex: false,
+  jsx: false,
   rust: false,
   charTick: false,
   preprocessor: false,
@@ -101,7 +104,8 @@ const BASE: Syntax = {
 
 const def = (over: Partial<Syntax>): Syntax => ({ ...BASE, ...over });
 
-const JS = def({ template: true, regex: true });
+const JS = def({ template: true, regex: true, jsx: true });
+const TS = def({ template: true, regex: true });
 const C = def({ preprocessor: true, typePrefixLines: true });
 const HASH_CODE = { lineComments: ['#'], blockComments: [] as Array<[string, string]> };
 const MARKUP = def({ kind: 'markup', lineComments: [], blockComments: [['<!--', '-->']], strings: [str('"', true, ''), str("'", true, '')] });
@@ -109,7 +113,7 @@ const MARKUP = def({ kind: 'markup', lineComments: [], blockComments: [['<!--', 
 const SYNTAX: Record<string, Syntax> = {
   javascript: JS,
   javascriptreact: JS,
-  typescript: JS,
+  typescript: TS,
   typescriptreact: JS,
   json: def({ lineComments: [], blockComments: [], strings: [str('"', false)] }),
   jsonc: def({ strings: [str('"', false)] }),
@@ -479,7 +483,7 @@ class Scanner {
    * Scans code in [from, end) and appends bracket tokens. `stopAtCloseTag` (e.g. `</script`) ends the scan
    * early when met in code (used for script and style elements inside markup). Returns where it stopped.
    */
-  scanCode(from: number, end: number, syn: Syntax, stopAtCloseTag?: string): number {
+  scanCode(from: number, end: number, syn: Syntax, stopAtCloseTag?: string, stopAtBrace = false): number {
     const text = this.text;
     const lineComments = syn.lineComments;
     const blockComments = syn.blockComments;
@@ -690,6 +694,23 @@ class Scanner {
         continue;
       }
 
+      // ----- JSX element in expression position
+      if (c === 60 && syn.jsx) {
+        const n1 = text.charCodeAt(i + 1);
+        const lastWord = isIdentPart(lastSig) && lastWordEnd - lastWordStart <= 10 ? text.slice(lastWordStart, lastWordEnd) : '';
+        const operandPos = lastSig === 0 || (lastSig < 128 && REGEX_AFTER[lastSig] === 1) || REGEX_KEYWORDS.has(lastWord);
+        if (operandPos && (isIdentStart(n1) || n1 === 62)) {
+          const j = this.jsxElement(i, end, syn);
+          if (j >= 0) {
+            tokenStart(i, c);
+            lineOnlyWords = false;
+            lastSig = 41;
+            i = j;
+            continue;
+          }
+        }
+      }
+
       // ----- punctuation
       tokenStart(i, c);
       if (c !== 42 && c !== 38 && c !== 58) lineOnlyWords = false; // `*`, `&`, `::` keep `static int *`-style lines
@@ -698,6 +719,7 @@ class Scanner {
           emit(Tok.LBrace, i);
           break;
         case 125: // }
+          if (stopAtBrace && frames.length === 0 && tmplDepth.length === 0) return i; // end of a JSX {expression}
           if (tmplDepth.length && tmplDepth[tmplDepth.length - 1] === 0) {
             // the `}` closing a template literal's `${`
             this.token(Tok.RBrace, i, -1);
@@ -940,6 +962,117 @@ class Scanner {
         }
       }
       return -1;
+    }
+    return -1;
+  }
+
+  /**
+   * Parses a JSX element starting at `<` (speculatively: on failure everything is rolled back and -1
+   * returned). Attribute strings and element text are not JS strings, so `<p>Don't</p>` is fine;
+   * `{…}` containers are scanned as code.
+   */
+  private jsxElement(i: number, end: number, syn: Syntax): number {
+    const save = { count: this.count, line: this.line, warnings: this.out.unterminated.length };
+    const fail = () => {
+      this.count = save.count;
+      this.line = save.line;
+      this.out.unterminated.length = save.warnings;
+      return -1;
+    };
+    const r = this.jsxElementInner(i, end, syn, 0);
+    return r < 0 ? fail() : r;
+  }
+
+  private jsxContainer(j: number, end: number, syn: Syntax): number {
+    this.token(Tok.LBrace, j, j);
+    const k = this.scanCode(j + 1, end, syn, undefined, true);
+    if (k >= end || this.text.charCodeAt(k) !== 125) return -1;
+    this.token(Tok.RBrace, k, -1);
+    return k + 1;
+  }
+
+  private jsxElementInner(i: number, end: number, syn: Syntax, depth: number): number {
+    const text = this.text;
+    if (depth > 200) return -1;
+    const skipWs = (j: number) => {
+      for (; j < end; j++) {
+        const c = text.charCodeAt(j);
+        if (c === LF) this.line++;
+        else if (!isSpace(c)) break;
+      }
+      return j;
+    };
+    const name = (j: number) => {
+      while (j < end) {
+        const c = text.charCodeAt(j);
+        if (isIdentPart(c) || c === 46 || c === 58 || c === 45) j++;
+        else break;
+      }
+      return j;
+    };
+    let j = i + 1;
+    if (text.charCodeAt(j) !== 62) {
+      const n0 = j;
+      j = name(j);
+      if (j === n0) return -1;
+      // TypeScript generics in .tsx: `<T,>` and `<T extends X>` are not elements
+      const k = skipWs(j);
+      const c = text.charCodeAt(k);
+      if (c === 44 || text.startsWith('extends', k)) return -1;
+      // attributes
+      for (;;) {
+        j = skipWs(j);
+        if (j >= end) return -1;
+        const d = text.charCodeAt(j);
+        if (d === 47 && text.charCodeAt(j + 1) === 62) return j + 2; // self-closing
+        if (d === 62) {
+          j++;
+          break;
+        }
+        if (d === 123) {
+          j = this.jsxContainer(j, end, syn);
+          if (j < 0) return -1;
+          continue;
+        }
+        if (!isIdentStart(d)) return -1;
+        j = name(j);
+        const e = skipWs(j);
+        if (text.charCodeAt(e) !== 61) continue; // boolean attribute
+        j = skipWs(e + 1);
+        const v = text.charCodeAt(j);
+        if (v === 34 || v === 39) {
+          const q = text.indexOf(String.fromCharCode(v), j + 1);
+          if (q === -1 || q >= end) return -1;
+          this.line += countLF(text, j, q);
+          j = q + 1;
+        } else if (v === 123) {
+          j = this.jsxContainer(j, end, syn);
+          if (j < 0) return -1;
+        } else if (v === 60) {
+          j = this.jsxElementInner(j, end, syn, depth + 1);
+          if (j < 0) return -1;
+        } else return -1;
+      }
+    } else j++;
+    // children, up to the closing tag
+    while (j < end) {
+      const c = text.charCodeAt(j);
+      if (c === LF) {
+        this.line++;
+        j++;
+      } else if (c === 123) {
+        j = this.jsxContainer(j, end, syn);
+        if (j < 0) return -1;
+      } else if (c === 60) {
+        if (text.charCodeAt(j + 1) === 47) {
+          const gt = text.indexOf('>', j + 2);
+          if (gt === -1 || gt >= end) return -1;
+          this.line += countLF(text, j, gt);
+          return gt + 1;
+        }
+        j = this.jsxElementInner(j, end, syn, depth + 1);
+        if (j < 0) return -1;
+      } else j++;
     }
     return -1;
   }
@@ -1265,7 +1398,7 @@ export function scanMarkdownInto(s: Scanner, from: number, end: number): void {
     }
     if (atLineStart) {
       atLineStart = false;
-      const fence = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*/y;
+      const fence = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*/my;
       fence.lastIndex = i;
       const m = fence.exec(text);
       if (m) {
