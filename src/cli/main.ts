@@ -13,6 +13,8 @@ import { startHttpHost } from '../mcp/httpHost';
 import { defaultChipDir, workspaceChipDir } from '../core/chips/paths';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
+import { MemoryRegistry } from '../core/memory/registry';
+import { memoryObserver } from '../mcp/memoryObserver';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 
@@ -53,17 +55,25 @@ export async function main(argv: string[]): Promise<void> {
     : defaultHistoryDir(cacheBase, roots);
   const services = await createServices({ roots, chipDir, historyDir, log });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}`);
+  // ChatMemory per MCP session, saved beside the chips: <cache>/better-edit-tools-mcp/memory/<workspace key>/,
+  // or a `chat-memory` sibling of an explicit --chip-dir.
+  const memoryDir = opts.chipDir
+    ? path.join(path.dirname(chipDir), 'chat-memory')
+    : path.join(path.dirname(cacheBase), 'memory', path.basename(chipDir));
+  const memory = await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) });
+  services.deps.memory = memory;
+  const observers = [memoryObserver(memory)];
 
   if (opts.http) {
     const host = await startHttpHost({
       port: opts.port ?? 0,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log }),
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers }),
       log,
     });
     log(`HTTP: ${host.url}`);
     log(`token: ${host.token}`);
-    const stop = () => void host.close().then(() => process.exit(0));
+    const stop = () => void host.close().then(() => memory.dispose()).then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     return;
@@ -74,13 +84,14 @@ export async function main(argv: string[]): Promise<void> {
     noPrefix: opts.noPrefix,
     lang: opts.lang,
     log,
+    observers,
   });
   const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
   server.onerror = (e) => log(`protocol error: ${e.message}`);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     previousOnClose?.();
-    void services.close().finally(() => process.exit(0));
+    void Promise.allSettled([services.close(), memory.dispose()]).finally(() => process.exit(0));
   };
   await server.connect(transport);
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MemoryRegistry } from '../../src/core/memory/registry';
 import { memoryObserver, truncateMiddle } from '../../src/mcp/memoryObserver';
-import { call, callError, httpSetup, tmpWorkspace, type Workspace } from './helpers';
+import { promises as fs } from 'node:fs';
+import { call, callError, httpSetup, stdioClient, tmpWorkspace, type Workspace } from './helpers';
 
 describe('mcp be-memory (two sessions over the HTTP host)', function () {
   this.timeout(60_000);
@@ -84,6 +85,24 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
     assert.deepEqual(restored.sessionIds(), ids);
     assert.match(restored.get(ids[0]!).visibleMessages()[0]!.content, /flaky test/);
     await restored.dispose();
+  });
+
+  it('stdio CLI: records calls, answers be-memory window, saves beside the chip dir', async () => {
+    await ws.write('a.txt', 'one\ntwo\n');
+    const c = await stdioClient(ws);
+    try {
+      await call(c.client, 'be-read', { file: 'a.txt:1-2' });
+      const w = await call(c.client, 'be-memory', { action: 'window' });
+      assert.match(w.recent.join('\n'), /m1 tool_call\/medium \d+t a\.txt:1-2: be-read/);
+      assert.equal(w.stats.messages, 2);
+    } finally {
+      await c.close();
+    }
+    const dir = path.join(path.dirname(ws.chipDir), 'chat-memory');
+    for (let i = 0; i < 50 && !(await fs.readdir(dir).catch(() => [])).length; i++) await new Promise((r) => setTimeout(r, 100));
+    const files = await fs.readdir(dir);
+    assert.equal(files.length, 1);
+    assert.equal((await fs.stat(path.join(dir, files[0]!))).mode & 0o777, 0o600);
   });
 
   it('truncates big results in the middle, saying how much was left out', () => {
