@@ -528,6 +528,8 @@ class Scanner {
     let caseWaitIn = 0;
     let casePattern = false;
     let caseDepth = 0;
+    // Rust/Swift/C# `where` clauses: their commas do not end the signature
+    let whereClause = false;
 
     const inBraceFrame = () => frameKinds.length === 0 || frameKinds[frameKinds.length - 1] === Tok.LBrace;
 
@@ -537,7 +539,7 @@ class Scanner {
         lineHasToken = true;
         lineHasAny = true;
         lineFirstIsAnnotation = c === 64 || (c === 35 && text.charCodeAt(i + 1) === 91) || (syn.bracketAttributes && c === 91);
-        if (pendingNL && inBraceFrame()) {
+        if (pendingNL && inBraceFrame() && !whereClause) {
           const continues =
             (c < 128 && CONT_START[c] === 1) ||
             prevLineAnnotation ||
@@ -653,6 +655,7 @@ class Scanner {
           else break;
         }
         tokenStart(start, c, i);
+        if (i - start === 5 && c === 119 && text.startsWith('where', start)) whereClause = true;
         lastSig = text.charCodeAt(i - 1);
         if (lastSig === 39) lastSig = 97;
         lastWordStart = start;
@@ -716,6 +719,7 @@ class Scanner {
       if (c !== 42 && c !== 38 && c !== 58) lineOnlyWords = false; // `*`, `&`, `::` keep `static int *`-style lines
       switch (c) {
         case 123: // {
+          whereClause = false;
           emit(Tok.LBrace, i);
           break;
         case 125: // }
@@ -762,6 +766,7 @@ class Scanner {
           emit(Tok.RParen, i);
           break;
         case 59: // ;
+          whereClause = false;
           if (inBraceFrame()) hdr = -1;
           if (syn.shellCase && caseDepth > 0 && text.charCodeAt(i + 1) === 59) {
             casePattern = true;
@@ -773,7 +778,7 @@ class Scanner {
           }
           break;
         case 44: // ,
-          hdr = -1;
+          if (!whereClause || !inBraceFrame()) hdr = -1;
           break;
       }
       lastSig = c;

@@ -175,9 +175,12 @@ class BraceIndex {
   private readonly classes = new Map<number, Classified>();
   private readonly blocks = new Map<number, Block>();
   private readonly lineComments: string[];
+  private readonly noMethodShorthand: boolean;
 
   constructor(readonly text: string, languageId: string) {
     this.lineComments = syntaxFor(languageId).lineComments;
+    // shell `name() {` is a function, not method shorthand
+    this.noMethodShorthand = /^(shellscript|bash|sh|zsh|c|cuda-cpp)$/i.test(languageId);
     this.starts = lineStartsOf(text);
     const scan = scanText(text, languageId);
     const { partner } = matchBrackets(scan.kinds);
@@ -225,7 +228,8 @@ class BraceIndex {
           break;
         }
       }
-      if (container?.kind === 'class' || (c.method && container?.kind !== 'function') || (c.method && c.owner)) {
+      const shorthand = c.method && !this.noMethodShorthand;
+      if (container?.kind === 'class' || (shorthand && container?.kind !== 'function') || (c.method && c.owner)) {
         kind = 'method';
         owner ??= container?.kind === 'class' ? container.name : undefined;
       }
