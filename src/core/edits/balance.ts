@@ -977,11 +977,12 @@ class Scanner {
    * `{…}` containers are scanned as code.
    */
   private jsxElement(i: number, end: number, syn: Syntax): number {
-    const save = { count: this.count, line: this.line, warnings: this.out.unterminated.length };
+    const save = { count: this.count, line: this.line, warnings: this.out.unterminated.length, tags: this.out.tagPairs.length };
     const fail = () => {
       this.count = save.count;
       this.line = save.line;
       this.out.unterminated.length = save.warnings;
+      this.out.tagPairs.length = save.tags;
       return -1;
     };
     const r = this.jsxElementInner(i, end, syn, 0);
@@ -999,10 +1000,12 @@ class Scanner {
   private jsxElementInner(i: number, end: number, syn: Syntax, depth: number): number {
     const text = this.text;
     if (depth > 200) return -1;
-    const skipWs = (j: number) => {
+    const skipWs = (j: number, count = true) => {
       for (; j < end; j++) {
         const c = text.charCodeAt(j);
-        if (c === LF) this.line++;
+        if (c === LF) {
+          if (count) this.line++;
+        }
         else if (!isSpace(c)) break;
       }
       return j;
@@ -1016,12 +1019,15 @@ class Scanner {
       return j;
     };
     let j = i + 1;
+    const openLine = this.line;
+    let tag = '';
     if (text.charCodeAt(j) !== 62) {
       const n0 = j;
       j = name(j);
       if (j === n0) return -1;
+      tag = text.slice(n0, j).toLowerCase();
       // TypeScript generics in .tsx: `<T,>` and `<T extends X>` are not elements
-      const k = skipWs(j);
+      const k = skipWs(j, false);
       const c = text.charCodeAt(k);
       if (c === 44 || text.startsWith('extends', k)) return -1;
       // attributes
@@ -1029,7 +1035,10 @@ class Scanner {
         j = skipWs(j);
         if (j >= end) return -1;
         const d = text.charCodeAt(j);
-        if (d === 47 && text.charCodeAt(j + 1) === 62) return j + 2; // self-closing
+        if (d === 47 && text.charCodeAt(j + 1) === 62) {
+          if (this.line > openLine) this.out.tagPairs.push({ tag, openLine, closeLine: this.line, openOffset: i, depth: depth + 1 });
+          return j + 2; // self-closing (recorded as a range only when it spans lines)
+        }
         if (d === 62) {
           j++;
           break;
@@ -1041,9 +1050,10 @@ class Scanner {
         }
         if (!isIdentStart(d)) return -1;
         j = name(j);
-        const e = skipWs(j);
+        const e = skipWs(j, false);
         if (text.charCodeAt(e) !== 61) continue; // boolean attribute
-        j = skipWs(e + 1);
+        j = skipWs(j);
+        j = skipWs(j + 1);
         const v = text.charCodeAt(j);
         if (v === 34 || v === 39) {
           const q = text.indexOf(String.fromCharCode(v), j + 1);
@@ -1073,6 +1083,7 @@ class Scanner {
           const gt = text.indexOf('>', j + 2);
           if (gt === -1 || gt >= end) return -1;
           this.line += countLF(text, j, gt);
+          this.out.tagPairs.push({ tag, openLine, closeLine: this.line, openOffset: i, depth: depth + 1 });
           return gt + 1;
         }
         j = this.jsxElementInner(j, end, syn, depth + 1);

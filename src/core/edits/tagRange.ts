@@ -13,10 +13,12 @@ export interface TagRange {
 
 /**
  * Innermost paired tag whose lines contain `line` (1-based). `languageId` picks HTML rules (default;
- * also Vue/Svelte) or XML rules (`xml`: no void elements, no raw-text elements).
+ * also Vue/Svelte), XML rules (`xml`: no void elements, no raw-text elements) or JSX elements inside
+ * JS/JSX/TSX code (where `a<b && c>d` is a comparison, not a tag). Self-closing JSX elements count when
+ * they span lines.
  */
 export function findTagRange(text: string, line: number, languageId = 'html'): TagRange | undefined {
-  const id = /^(xml|xsl|svg)$/i.test(languageId) ? languageId : /^(vue|svelte|astro)$/i.test(languageId) ? languageId : 'html';
+  const id = /^(xml|xsl|svg|vue|svelte|astro|javascript|javascriptreact|typescriptreact)$/i.test(languageId) ? languageId : 'html';
   const { tagPairs } = scanText(text, id);
   let best: TagRange | undefined;
   let bestOffset = -1;
