@@ -1,8 +1,8 @@
 /** Fingerprints: the structured trace an evicted message leaves (kind, tool, files, status, identifiers). */
 import type { Fingerprint, MemoryMessage } from './types';
 
-/** Only the head of a large message is scanned: fingerprints must stay cheap per eviction. */
-const SCAN_CHARS = 4096;
+/** Only the head of a large message is scanned (declarations and names cluster there): an eviction must stay cheap. */
+const SCAN_CHARS = 1500;
 const DECLARATION =
   /\b(?:function|class|interface|type|enum|def|fn|func|struct|trait|const|let|var|impl|module|namespace)\s+([A-Za-z_$][\w$]{2,})/g;
 /** camelCase, PascalCase with an inner capital, snake_case, or dotted member access. */

@@ -93,9 +93,13 @@ class TiktokenTokenizer implements Tokenizer {
 
   constructor(readonly encoding: TokenEncoding) {}
 
+  /** One compiled pre-token pattern for synchronous counts (compiling the Unicode pattern costs more than a short count). */
+  private syncPattern: RegExp | undefined;
+
   count(text: string): number {
     if (text.length === 0) return 0;
-    const re = new RegExp(load(this.encoding).patStr, 'gu');
+    const re = (this.syncPattern ??= new RegExp(load(this.encoding).patStr, 'gu'));
+    re.lastIndex = 0;
     let total = 0;
     let match: RegExpExecArray | null;
     while ((match = re.exec(text)) !== null) total += this.countPiece(match[0]);

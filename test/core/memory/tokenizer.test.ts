@@ -73,21 +73,32 @@ describe('core/memory/tokenizer', () => {
     this.timeout(120_000);
     const text = mixedCorpus(4 * 1024 * 1024);
     tok.count('warm up');
-    const gaps: number[] = [];
-    let last = performance.now();
+    // Wall-clock gaps include time the OS gave to other processes (CI machines and shared hosts are
+    // loaded), so the bound is checked on the process's CPU time between two ticks; wall gaps are reported.
+    const wallGaps: number[] = [];
+    const cpuGaps: number[] = [];
+    let lastWall = performance.now();
+    let lastCpu = process.cpuUsage();
     let running = true;
     const tick = (): void => {
       const now = performance.now();
-      gaps.push(now - last);
-      last = now;
+      const cpu = process.cpuUsage(lastCpu);
+      wallGaps.push(now - lastWall);
+      cpuGaps.push((cpu.user + cpu.system) / 1000);
+      lastWall = now;
+      lastCpu = process.cpuUsage();
       if (running) setImmediate(tick);
     };
     setImmediate(tick);
     const n = await tok.countAsync(text);
     running = false;
-    gaps.sort((a, b) => b - a);
+    cpuGaps.sort((a, b) => b - a);
+    wallGaps.sort((a, b) => b - a);
     assert.ok(n > 500_000, `counted ${n}`);
-    assert.ok(gaps.length > 20, `the loop ticked ${gaps.length} times`);
-    assert.ok(gaps[0]! < 50, `max gap between event-loop ticks was ${gaps[0]!.toFixed(1)} ms (next: ${gaps.slice(1, 5).map((g) => g.toFixed(1)).join(', ')})`);
+    assert.ok(cpuGaps.length > 20, `the loop ticked ${cpuGaps.length} times`);
+    assert.ok(
+      cpuGaps[0]! < 50,
+      `max CPU time between event-loop ticks was ${cpuGaps[0]!.toFixed(1)} ms (wall: ${wallGaps.slice(0, 3).map((g) => g.toFixed(1)).join(', ')} ms)`,
+    );
   });
 });
