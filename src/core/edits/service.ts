@@ -14,12 +14,12 @@ import { contentEol, contentToLines } from '../text/content';
 import { languageIdFromPath } from '../text/language';
 import { TextBuffer } from '../text/lines';
 import { parseFileRange, type LineSpec } from '../text/range';
-import { applySplice, planInsert, planReplace, type ByteSplice } from '../text/splice';
+import { planInsert, planReplace, type ByteSplice } from '../text/splice';
 import { assertText } from '../text/validate';
 import { checkBalance, quickBalance } from './balance';
 import { findLines, shortLineDiff } from './conflict';
 import { renderDiff } from './diff';
-import { FileLocks } from './fileLock';
+import { FileLocks } from '../files/fileLock';
 import { findFunctionByName, findFunctionRange } from './funcRange';
 import {
   affectedDeleted,
@@ -49,7 +49,8 @@ import type {
   WriteArgs,
   WriteResult,
 } from './types';
-import { sha256Async, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { sha256Parts } from './hasher';
+import { ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface EditLimits {
   /** Files larger than this are refused by every operation. */
@@ -437,7 +438,7 @@ export class EditService {
     }
     const { doc } = ld;
     const prefixEnd = rec.end >= 1 && rec.end <= doc.lineCount ? doc.lineEnd(rec.end) : -1;
-    if (prefixEnd >= 0 && (await sha256Async(doc.bytes.subarray(0, prefixEnd))) === rec.prefixHash) return;
+    if (prefixEnd >= 0 && (await sha256Parts(doc.bytes.subarray(0, prefixEnd))) === rec.prefixHash) return;
     if (rec.total === 0 && doc.lineCount === 0) return;
     throw new ToolError('conflict', this.describeViewedChange(rec, ld), {
       viewed: { start: rec.start, end: rec.end, total: rec.total },
@@ -630,7 +631,9 @@ export class EditService {
       r.warnings = [`${edit.tool}: the new content equals the current lines; the file was not written`];
       return r;
     }
-    const newBytes = applySplice(doc.bytes, splice);
+    // the new file as three slices of the old buffer and the new text: a large file is never copied
+    const parts = [doc.bytes.subarray(0, splice.offset), splice.insert, doc.bytes.subarray(splice.removeEnd)];
+    const newSize = parts[0].length + parts[1].length + parts[2].length;
     const newTotal = doc.lineCount - (edit.end - edit.start + 1) + edit.newLines.length;
     const result: EditResult = {
       status: 'ok',
@@ -643,7 +646,7 @@ export class EditService {
     };
     if (!common.brief) {
       result.diff = this.diffFor(doc, edit, common.format ?? 'plain');
-      result.balance = this.balanceFor(newBytes, doc.bomLength, ld.languageId);
+      result.balance = this.balanceFor(parts, newSize, doc.bomLength, ld.languageId);
     } else {
       result.brief = true;
     }
@@ -666,11 +669,14 @@ export class EditService {
       const max = typeof capacity === 'number' ? ` (queue max ${capacity})` : '';
       for (const ev of saved.evicted) warnings.push(`oldest chip ${ev} was evicted${max}`);
     }
-    // hash on the thread pool while the file is written
-    const afterHash = this.history ? sha256Async(newBytes) : undefined;
-    afterHash?.catch(() => undefined);
+    let afterHash: string | undefined;
     try {
-      await this.files.write(ld.abs, newBytes, { expectedMtimeMs: ld.stat.mtimeMs });
+      const opts = { expectedMtimeMs: ld.stat.mtimeMs };
+      const written = this.files.writeParts
+        ? this.files.writeParts(ld.abs, parts, opts)
+        : this.files.write(ld.abs, Buffer.concat(parts, newSize), opts);
+      // hashed while the write's I/O is in flight
+      [, afterHash] = await Promise.all([written, this.history ? sha256Parts(...parts) : undefined]);
     } catch (e) {
       if (chipId && this.chips) await this.chips.delete(chipId).catch(() => undefined);
       throw e;
@@ -684,8 +690,8 @@ export class EditService {
       offset: splice.offset,
       removed: Buffer.from(oldSlice),
       insertedLength: splice.insert.length,
-      afterHash: afterHash ? await afterHash : '',
-      afterSize: newBytes.length,
+      afterHash: afterHash ?? '',
+      afterSize: newSize,
     }, warnings);
     if (warnings.length) result.warnings = warnings;
     return result;
@@ -719,11 +725,11 @@ export class EditService {
     return renderDiff(before, after, format, this.lang);
   }
 
-  private balanceFor(bytes: Buffer, bomLength: number, languageId: string): string {
-    if (bytes.length > this.limits.maxAnalyzeBytes) {
+  private balanceFor(parts: Buffer[], size: number, bomLength: number, languageId: string): string {
+    if (size > this.limits.maxAnalyzeBytes) {
       return `balance check skipped: file is larger than ${this.limits.maxAnalyzeBytes} bytes`;
     }
-    return quickBalance(bytes.toString('utf8', bomLength), languageId, this.lang);
+    return quickBalance(Buffer.concat(parts, size).toString('utf8', bomLength), languageId, this.lang);
   }
 
   // ---------------------------------------------------------------- write
@@ -761,9 +767,10 @@ export class EditService {
       } else if (st && old.equals(bytes)) {
         warnings.push('the file already has this content; it was not written');
       } else {
-        const afterHash = this.history ? sha256Async(bytes) : undefined;
-        afterHash?.catch(() => undefined);
-        await this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs });
+        const [, afterHash] = await Promise.all([
+          this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs }),
+          this.history ? sha256Parts(bytes) : undefined,
+        ]);
         await this.record(result, {
           tool: 'be-write',
           file: abs,
@@ -772,7 +779,7 @@ export class EditService {
           offset: 0,
           removed: Buffer.from(old),
           insertedLength: bytes.length,
-          afterHash: afterHash ? await afterHash : '',
+          afterHash: afterHash ?? '',
           afterSize: bytes.length,
         }, warnings);
       }

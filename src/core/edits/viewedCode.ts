@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
+import { sha256Parts } from './hasher';
 import type { TextBuffer } from '../text/lines';
 
 export interface ViewedRecord {
@@ -30,12 +31,6 @@ export interface ViewedRegistryOptions {
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** sha256 hex on the thread pool (WebCrypto), so hashing a large file overlaps with disk I/O. */
-export async function sha256Async(bytes: Uint8Array): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
-  return Buffer.from(digest).toString('hex');
 }
 
 /** The bytes from the top of the file to the end of line `end` (the whole file when it is empty). */
@@ -67,7 +62,7 @@ export class ViewedCodeRegistry {
       start,
       end,
       total: doc.lineCount,
-      prefixHash: await sha256Async(prefix),
+      prefixHash: await sha256Parts(prefix),
       lines: rangeSize <= this.maxKeptLineBytes && start >= 1 ? doc.lines(start, end) : undefined,
       created: this.clock.now(),
     };

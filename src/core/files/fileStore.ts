@@ -30,6 +30,11 @@ export interface FileStore {
   stat(absPath: string): Promise<FileStat | undefined>;
   /** Whole-or-nothing write of the new bytes; keeps permission bits; writes through a symlink to its target. */
   write(absPath: string, bytes: Uint8Array, opts?: WriteOptions): Promise<FileStat>;
+  /**
+   * Optional: the same as `write` of the concatenation of `parts`, without building it (an edit of a large
+   * file writes prefix + new text + suffix straight from the old buffer). Callers fall back to `write`.
+   */
+  writeParts?(absPath: string, parts: readonly Uint8Array[], opts?: WriteOptions): Promise<FileStat>;
   /** Remove a file (used by be-trx rollback of a creation). */
   remove(absPath: string): Promise<void>;
 }

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ToolError } from '../errors';
+import { FileLocks } from './fileLock';
 import type { FileContent, FileStat, FileStore, WriteOptions } from './fileStore';
 
 function toStat(st: fs.Stats): FileStat {
@@ -50,14 +51,45 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Reads the whole file with one positional read into a buffer of its size (one thread-pool job, where
+ * readFile takes one per 512 KiB). Falls back to readFile when the file changed size while being read.
+ */
+async function readWhole(fh: fs.promises.FileHandle, size: number): Promise<Buffer> {
+  if (size === 0) return fh.readFile();
+  const bytes = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(bytes, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  const probe = Buffer.alloc(1);
+  const { bytesRead: more } = await fh.read(probe, 0, 1, off);
+  if (off < size || more > 0) return fh.readFile(); // grew or shrank meanwhile: take what is there now
+  return bytes;
+}
+
+async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
+    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+    off += bytesWritten;
+  }
+}
+
 export class NodeFileStore implements FileStore {
+  /** Writes to one target are serialised in this process, so the mtime check and the rename cannot interleave. */
+  private readonly locks = new FileLocks();
+
   async read(absPath: string): Promise<FileContent> {
     let fh: fs.promises.FileHandle | undefined;
     try {
       fh = await fs.promises.open(absPath, 'r');
       const st = await fh.stat();
       if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      const bytes = await fh.readFile();
+      const bytes = await readWhole(fh, st.size);
       return { bytes, stat: toStat(st) };
     } catch (e) {
       if (e instanceof ToolError) throw e;
@@ -79,7 +111,11 @@ export class NodeFileStore implements FileStore {
     }
   }
 
-  async write(absPath: string, bytes: Uint8Array, opts: WriteOptions = {}): Promise<FileStat> {
+  write(absPath: string, bytes: Uint8Array, opts: WriteOptions = {}): Promise<FileStat> {
+    return this.writeParts(absPath, [bytes], opts);
+  }
+
+  async writeParts(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<FileStat> {
     // write through a symlink: the target is what changes, the link stays
     let target = absPath;
     try {
@@ -87,6 +123,15 @@ export class NodeFileStore implements FileStore {
     } catch {
       // does not exist yet (or dangling): write at the given path
     }
+    return this.locks.run(target, () => this.writeLocked(absPath, target, parts, opts));
+  }
+
+  private async writeLocked(
+    absPath: string,
+    target: string,
+    parts: readonly Uint8Array[],
+    opts: WriteOptions,
+  ): Promise<FileStat> {
     const dir = path.dirname(target);
     if (opts.mkdirs) {
       try {
@@ -108,7 +153,7 @@ export class NodeFileStore implements FileStore {
     let fh: fs.promises.FileHandle | undefined;
     try {
       fh = await fs.promises.open(tmp, 'wx', existing ? 0o600 : (opts.mode ?? 0o666));
-      await fh.writeFile(bytes);
+      for (const part of parts) await writeAll(fh, part);
       if (existing) {
         // owner first: chown clears set-id bits, chmod then restores the exact mode
         if (typeof process.getuid === 'function' && process.getuid() === 0) {

@@ -89,9 +89,9 @@ export class MemoryHistory implements EditHistory {
 /** A FileStore whose writes can be made to fail. */
 export class FlakyStore extends NodeFileStore {
   failWrites = false;
-  override async write(p: string, b: Uint8Array, o?: Parameters<NodeFileStore['write']>[2]) {
+  override async writeParts(p: string, parts: readonly Uint8Array[], o?: Parameters<NodeFileStore['write']>[2]) {
     if (this.failWrites) throw new ToolError('io', `write ${p}: disk full (simulated)`);
-    return super.write(p, b, o);
+    return super.writeParts(p, parts, o);
   }
 }
 
