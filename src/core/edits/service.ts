@@ -133,7 +133,10 @@ export class EditService {
     const display = this.sandbox.display(abs);
     const st = await this.files.stat(abs);
     if (!st) {
-      throw new ToolError('not_found', `file not found: ${display}. Check the path (relative paths start at ${this.sandbox.roots[0]}).`);
+      throw new ToolError(
+        'not_found',
+        `file not found: ${display}. Check the path (relative paths start at ${this.sandbox.roots[0]}); to create a file use be-write.`,
+      );
     }
     this.checkFileSize(display, st.size);
     let content;
@@ -214,6 +217,15 @@ export class EditService {
       const bytes = doc.lineEnd(end) - doc.lineStart(start);
       if (bytes > this.limits.maxReadBytes) {
         const fit = this.linesThatFit(doc, start);
+        const firstLineBytes = doc.lineEnd(start) - doc.lineStart(start);
+        if (firstLineBytes > this.limits.maxReadBytes) {
+          throw new ToolError(
+            'too_large',
+            `line ${start} of ${ld.display} alone is ${firstLineBytes} bytes, over the ${this.limits.maxReadBytes}-byte ` +
+              'read limit (a minified or generated file?); it cannot be shown. Use brief for metadata, or another tool.',
+            { total, bytes: firstLineBytes, limit: this.limits.maxReadBytes },
+          );
+        }
         throw new ToolError(
           'too_large',
           `${ld.display}${whole ? '' : `:${start}-${end}`} is ${bytes} bytes (${end - start + 1} lines), over the ` +

@@ -84,6 +84,18 @@ describe('core/edits read', () => {
     assert.equal(b.total, 524288);
   });
 
+  it('a single line over the read limit is refused without suggesting an impossible range', async () => {
+    const w = workspace({ limits: { maxReadBytes: 100 } });
+    try {
+      w.write('min.js', 'a\n' + 'x'.repeat(500) + '\nb\n');
+      await rejectsCode(w.svc.read({ file: 'min.js:2' }), 'too_large', /line 2 of min\.js alone is 501 bytes/);
+      const r = await w.svc.read({ file: 'min.js:3' });
+      assert.equal(r.content, '3\tb');
+    } finally {
+      w.cleanup();
+    }
+  });
+
   it('files over maxFileBytes are refused by every operation', async () => {
     const small = workspace({ limits: { maxFileBytes: 100 } });
     try {
