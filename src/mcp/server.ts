@@ -184,32 +184,30 @@ function errorText(tool: string, e: unknown): string {
   return `${tool} failed unexpectedly: ${msg}`;
 }
 
-function byteSize(value: unknown): number {
+/** The UTF-8 size of an argument when it exceeds `limit`, else undefined (cheap for the common small case). */
+function oversizedBytes(value: unknown, limit: number): number | undefined {
+  let bytes: number;
   if (typeof value === 'string') {
-    // length*3 bounds the UTF-8 size; only measure exactly when it could matter
-    return value.length;
+    if (value.length * 3 <= limit) return undefined; // 3 bytes per UTF-16 unit bounds UTF-8
+    bytes = Buffer.byteLength(value, 'utf8');
+  } else if (value !== null && typeof value === 'object') {
+    try {
+      bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+    } catch {
+      return undefined;
+    }
+  } else {
+    return undefined;
   }
-  if (value === null || typeof value !== 'object') return 0;
-  return -1; // measured by the caller when needed
-}
-
-function measure(value: unknown): number {
-  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
-  try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-  } catch {
-    return 0;
-  }
+  return bytes > limit ? bytes : undefined;
 }
 
 /** Refuse oversized arguments before zod and the core see them. */
 function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void {
   if (rawArgs === null || typeof rawArgs !== 'object') return;
   for (const [key, value] of Object.entries(rawArgs)) {
-    const cheap = byteSize(value);
-    if (cheap === 0 || (cheap > 0 && cheap * 3 <= limit)) continue;
-    const bytes = measure(value);
-    if (bytes > limit) {
+    const bytes = oversizedBytes(value, limit);
+    if (bytes !== undefined) {
       throw new ToolError(
         'too_large',
         `${tool}: argument "${key}" is ${bytes} bytes (${mib(bytes)}); the limit is ${limit} bytes (${mib(limit)}) per argument. ` +
@@ -224,24 +222,27 @@ function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
+/** At most `maxBytes` of `text` as UTF-8, never ending in a split character. */
+function utf8Head(text: string, maxBytes: number): string {
+  const head = Buffer.from(text.slice(0, maxBytes), 'utf8');
+  let end = Math.min(head.length, maxBytes);
+  while (end > 0 && end < head.length && (head[end] & 0xc0) === 0x80) end--;
+  return head.subarray(0, end).toString('utf8');
+}
+
 /** Arguments as stored in a chip: oversized strings keep a head and their size, never the whole payload. */
 export function argsForChip(rawArgs: unknown, limit: number): unknown {
   if (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return rawArgs;
   let truncated: Record<string, number> | undefined;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rawArgs)) {
-    const cheap = byteSize(value);
-    if (cheap === 0 || (cheap > 0 && cheap * 3 <= limit)) {
-      out[key] = value;
-      continue;
-    }
-    const bytes = measure(value);
-    if (bytes <= limit) {
+    const bytes = oversizedBytes(value, limit);
+    if (bytes === undefined) {
       out[key] = value;
       continue;
     }
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    out[key] = Buffer.from(text, 'utf8').subarray(0, OVERSIZED_CHIP_HEAD_BYTES).toString('utf8');
+    out[key] = utf8Head(text, OVERSIZED_CHIP_HEAD_BYTES);
     (truncated ??= {})[key] = bytes;
   }
   if (truncated) out._truncated = truncated;
