@@ -42,19 +42,18 @@ async function editorLines() {
 
 async function chipsView() {
   // The activity-bar container, by its title. Clicking the active container hides the side bar, so click only
-  // while its view is not showing, and give a restored side bar time to appear.
+  // while the Chips view is not showing, and give a restored side bar time to appear first.
   const container = page.locator('.activitybar .action-item a[aria-label^="Better Edit"], .activitybar .action-item[aria-label^="Better Edit"]').first();
   await container.waitFor({ timeout: 30000 });
-  const sidebarTitle = page.locator('.part.sidebar .title-label h2', { hasText: /Better Edit/i });
-  for (let attempt = 0; attempt < 4; attempt++) {
-    if (await sidebarTitle.isVisible().catch(() => false)) break;
+  const row = page.locator('.part.sidebar .monaco-list-row', { hasText: 'line 5' }).first();
+  const viewTitle = page.locator('.part.sidebar .title-label h2', { hasText: /Better Edit/i });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await row.isVisible().catch(() => false)) return row;
     await page.waitForTimeout(1500);
-    if (await sidebarTitle.isVisible().catch(() => false)) break;
-    await container.click();
-    await sidebarTitle.waitFor({ timeout: 5000 }).catch(() => undefined);
+    if (await row.isVisible().catch(() => false)) return row;
+    if (!(await viewTitle.isVisible().catch(() => false))) await container.click({ timeout: 5000 }).catch(() => undefined);
   }
-  await sidebarTitle.waitFor({ timeout: 10000 });
-  return page.locator('.part.sidebar .monaco-list-row', { hasText: 'line 5' }).first();
+  return row;
 }
 
 const steps = [];

@@ -3,8 +3,12 @@
  * MCP host registered with VS Code (and Cursor), and shows chips in a tree with "Insert at cursor".
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipStore } from '../core/chips/store';
+import { workspaceKey } from '../core/chips/paths';
+import { MemoryRegistry } from '../core/memory/registry';
+import { memoryObserver } from '../mcp/memoryObserver';
 import { startHttpHost } from '../mcp/httpHost';
 import { createServer } from '../mcp/server';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
@@ -18,6 +22,7 @@ import { StatusBar } from './statusBar';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 export interface ExtensionApi {
+  memory: MemoryRegistry;
   chips(): ChipStore;
   tree: ChipTreeProvider;
   chipDir(): string;
@@ -60,12 +65,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       saveAfterEdit: () => config().saveAfterEdit, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log,
     });
   };
-  let current: Composition = await composeNow();
+  // ChatMemory per MCP session (be-memory, the token window), saved under globalStorage per workspace.
+  const memory = await MemoryRegistry.open({
+    dir: path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)'])),
+    onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  const withMemory = async () => {
+    const c = await composeNow();
+    c.deps.memory = memory;
+    return c;
+  };
+  let current: Composition = await withMemory();
   const serverDeps = liveDeps(() => current);
+  const observers = [memoryObserver(memory)];
 
   const host = new McpHostController(
     () => startHttpHost({
-      createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+      createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
       log: (m) => log.debug(m),
     }),
     () => config().serverEnabled,
@@ -135,7 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     recomposing = recomposing.then(async () => {
       const old = current;
       roots = workspaceRoots();
-      current = await composeNow();
+      current = await withMemory();
       tree.setSource(current.chips);
       await old.close();
       log.info(`${why}: roots ${roots.join(', ') || '(none)'}`);
@@ -152,8 +168,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   disposeAll = async () => {
     await host.stop();
     await current.close();
+    await memory.dispose();
   };
   return {
+    memory,
     chips: () => current.chips,
     tree,
     chipDir: () => chipDir,

@@ -158,6 +158,53 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.equal(children[0].id, chip.id, 'newest first');
   });
 
+  it('Preview opens the chip as a virtual document with the language of its file; Restore Last Deleted Text puts it back in place', async () => {
+    const greet = ws('src/greet.ts');
+    const before = fs.readFileSync(greet, 'utf8');
+    const res = await invoke('be-delete', { file: 'src/greet.ts:5-8' });
+    assert.equal(res.threw, false, res.text);
+    assert.ok(!fs.readFileSync(greet, 'utf8').includes('farewell'));
+    const chip = (await api.tree.getChildren())[0];
+    assert.match(chip.preview, /export function farewell/);
+    await vscode.commands.executeCommand('betterEditTools.chips.preview', chip);
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc && doc.uri.scheme === 'better-edit-chip', `preview document: ${doc?.uri.toString()}`);
+    assert.equal(doc.languageId, 'typescript');
+    assert.match(doc.getText(), /return words\.join/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const restored = await vscode.commands.executeCommand('betterEditTools.restoreLastDeleted');
+    assert.equal(restored, true);
+    assert.equal(fs.readFileSync(greet, 'utf8'), before, 'the function is back at lines 5-8');
+  });
+
+  it('Replay opens the failed call as JSON; saving the edited arguments runs the tool again; Delete removes a chip', async () => {
+    const failed = (await api.tree.getChildren()).find((c) => c.tool === 'be-replace' && c.err_msg);
+    assert.ok(failed, 'the failed be-replace chip from the previous test');
+    await vscode.commands.executeCommand('betterEditTools.chips.replay', failed);
+    const editor = vscode.window.activeTextEditor!;
+    assert.ok(editor.document.fileName.endsWith(`be-replace-${failed.id}.json`), editor.document.fileName);
+    const args = JSON.parse(editor.document.getText());
+    assert.equal(args.file, 'src/notes.txt:900-905');
+    args.file = 'src/notes.txt:20';
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), JSON.stringify(args, null, 2)));
+    await editor.document.save();
+    await until('the replayed edit', () => fs.readFileSync(notes(), 'utf8').includes('this content must not be lost'), 10000);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const victim = await api.chips().saveContent('be-delete', 'to be deleted\n');
+    await until('the new chip in the tree', async () => (await api.tree.getChildren()).some((c) => c.id === victim.chip.id), 5000);
+    await vscode.commands.executeCommand('betterEditTools.chips.delete', victim.chip);
+    assert.equal(await api.chips().get(victim.chip.id), undefined);
+    // Leave notes.txt as layer 2 expects it.
+    fs.writeFileSync(notes(), original);
+  });
+
+  it("VS Code's MCP session is recorded in ChatMemory (tool calls and results)", () => {
+    const sessions = api.memory.sessions().filter((s) => !s.sessionId.startsWith('vscode-ui'));
+    assert.ok(sessions.length >= 1, 'an MCP session from VS Code');
+    assert.ok(sessions[0].messages >= 6, `calls and results were recorded: ${JSON.stringify(sessions[0])}`);
+    assert.ok(sessions[0].usedTokens > 0);
+  });
+
   it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
     const dir = api.chipDir();
     assert.ok(dir.includes('globalStorage'), dir);
