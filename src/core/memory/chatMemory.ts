@@ -566,7 +566,7 @@ export class ChatMemory {
   private condense(): void {
     this.evictedSinceCondense = 0;
     if (this.summaryLines.length === 0) return;
-    const count = (text: string): number => this.tokenizer.count(text);
+    const count = this.lineCounter();
     const input = { lines: this.summaryLines.slice(), aggregate: cloneAggregate(this.aggregate), maxTokens: this.summaryCap, count };
     let result: string[] | Promise<string[]>;
     try {
@@ -598,9 +598,19 @@ export class ChatMemory {
     );
   }
 
+  /** Counts rendered summary lines, reusing the counts of lines already in the summary (condensing keeps most). */
+  private lineCounter(): (text: string) => number {
+    const known = new Map<string, number>();
+    this.summaryLines.forEach((line, i) => known.set(`- ${line}\n`, this.summaryLineTokens[i]!));
+    return (text) => known.get(text) ?? this.tokenizer.count(text);
+  }
+
   private setSummaryLines(lines: string[]): void {
-    this.summaryLines = lines.map(normalizeLine).filter((l) => l.length > 0);
-    this.summaryLineTokens = this.summaryLines.map((l) => this.tokenizer.count(`- ${l}\n`));
+    const known = new Map<string, number>();
+    this.summaryLines.forEach((line, i) => known.set(line, this.summaryLineTokens[i]!));
+    // Lines kept from the current summary are normalized and counted already.
+    this.summaryLines = lines.map((l) => (known.has(l) ? l : normalizeLine(l))).filter((l) => l.length > 0);
+    this.summaryLineTokens = this.summaryLines.map((l) => known.get(l) ?? this.tokenizer.count(`- ${l}\n`));
     this.summaryTokens = this.summaryLineTokens.reduce((a, b) => a + b, 0);
     this.summaryGeneration++;
   }
