@@ -32,6 +32,10 @@ export class Sandbox {
 
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new ToolError('invalid_argument', 'the sandbox needs at least one root directory');
+    for (const r of roots) {
+      // relative roots would silently depend on the process's working directory
+      if (!path.isAbsolute(r)) throw new ToolError('invalid_argument', `sandbox root must be an absolute path: ${r}`);
+    }
     this.roots = roots.map((r) => realpathOrResolve(r));
   }
 

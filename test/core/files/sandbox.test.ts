@@ -89,5 +89,6 @@ describe('core/files Sandbox', () => {
   it('empty input and no roots are invalid', async () => {
     await rejectsWith(new Sandbox([root]).resolve('  '), 'invalid_argument');
     assert.throws(() => new Sandbox([]), ToolError);
+    assert.throws(() => new Sandbox(['relative/root']), /absolute/);
   });
 });
