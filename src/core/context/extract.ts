@@ -161,7 +161,12 @@ function docComment(statement: Node, spec: LanguageSpec): string | undefined {
   let expectedRow = statement.startPosition.row;
   let prev = statement.previousNamedSibling;
   // A comment right after `module X` / `class X {` can sit on the parent, before the body node starts.
-  if (!prev && statement.parent && statement.parent.startIndex === statement.startIndex) prev = statement.parent.previousNamedSibling;
+  // Go's `type T struct` sits inside a `type_declaration` that carries the comment.
+  const parent = statement.parent;
+  if (!prev && parent && parent.parent && (parent.startIndex === statement.startIndex || parent.firstNamedChild?.equals(statement))) {
+    prev = parent.previousNamedSibling;
+    expectedRow = parent.startPosition.row;
+  }
   let top: Node | undefined;
   while (prev && spec.comments.has(prev.type) && prev.endPosition.row >= expectedRow - 1 && prev.endPosition.row <= expectedRow) {
     top = prev;

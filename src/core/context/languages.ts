@@ -258,7 +258,8 @@ const RUBY: LanguageSpec = {
     module: { kind: 'module', container: true },
     class: { kind: 'class', container: true },
     singleton_class: { kind: 'class', container: true, name: () => 'self' },
-    method: { kind: (n) => (n.childForFieldName('name')?.text === 'initialize' ? 'constructor' : 'method') },
+    // `def` is a method inside a class (upgraded by the walker), a function at top level or in a module.
+    method: { kind: (n) => (n.childForFieldName('name')?.text === 'initialize' ? 'constructor' : 'function') },
     singleton_method: {
       kind: 'method',
       name: (n) => `${n.childForFieldName('object')?.text ?? 'self'}.${n.childForFieldName('name')?.text ?? ''}`,

@@ -1,0 +1,100 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { paginate, type Page } from '../../../src/core/context/full';
+import { getTokenizer } from '../../../src/core/memory/tokenizer';
+
+const tk = getTokenizer();
+
+/** Follow the pages from line 1 (as an agent following the hints would) and return them all. */
+function readAll(lines: string[], limit: number): Page[] {
+  const pages: Page[] = [];
+  let req: { start: number; end: number; column?: number } = { start: 1, end: lines.length };
+  for (let guard = 0; guard < 100_000; guard++) {
+    const page = paginate({ path: 'f.txt', lines, start: req.start, end: req.end, column: req.column, limit, tokenizer: tk });
+    pages.push(page);
+    if (!page.next) return pages;
+    const m = /^f\.txt:(\d+)-(\d+)$/.exec(page.next.file)!;
+    assert.ok(m, `next file must use the range grammar: ${page.next.file}`);
+    assert.ok(page.hint.includes(`be-read ${JSON.stringify({ file: page.next.file, mode: 'full', ...(page.next.column ? { column: page.next.column } : {}) })}`), page.hint);
+    req = { start: Number(m[1]), end: Number(m[2]), column: page.next.column };
+  }
+  throw new Error('pagination did not terminate');
+}
+
+/** Rebuild each line's text from the pages' numbered entries (split long lines are concatenated). */
+function reassemble(pages: Page[]): Map<number, string> {
+  const seen = new Map<number, string>();
+  for (const p of pages) {
+    for (const entry of p.content.split('\n')) {
+      const tab = entry.indexOf('\t');
+      const n = Number(entry.slice(0, tab));
+      let text = entry.slice(tab + 1);
+      if (text === '<blank>') text = '';
+      seen.set(n, (seen.get(n) ?? '') + text);
+    }
+  }
+  return seen;
+}
+
+const lineArb = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ maxLength: 80 }).map((s) => s.replace(/[\n\r]/g, ' ')) },
+  { weight: 1, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.string({ minLength: 200, maxLength: 1200 }).map((s) => s.replace(/[\n\r]/g, ' ')) },
+);
+
+describe('context/full pagination', () => {
+  it('covers every line exactly once, in order, and no page goes over the limit (property)', () => {
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 60 }), fc.integer({ min: 60, max: 1500 }), (lines, limit) => {
+        const pages = readAll(lines, limit);
+        // Pages are contiguous: each starts where the previous ended (same line when it was split).
+        for (let i = 1; i < pages.length; i++) {
+          const prev = pages[i - 1]!;
+          const expectStart = prev.next!.column ? prev.end : prev.end + 1;
+          assert.equal(pages[i]!.start, expectStart);
+        }
+        for (const p of pages) assert.ok(tk.count(p.content) <= limit, `page ${p.start}-${p.end}: ${tk.count(p.content)} > ${limit}`);
+        const seen = reassemble(pages);
+        assert.equal(seen.size, lines.length);
+        lines.forEach((l, i) => assert.equal(seen.get(i + 1), l, `line ${i + 1}`));
+        assert.equal(pages[pages.length - 1]!.end, lines.length);
+        assert.match(pages[pages.length - 1]!.hint, /^(line \d+ .*; )?complete: /);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('splits a single very long line and says so', () => {
+    const line = 'const x = ' + 'abcdefghij'.repeat(5_000) + ';';
+    const pages = readAll(['first', line, 'last'], 2000);
+    assert.ok(pages.length > 4, `pages: ${pages.length}`);
+    const middle = pages[1]!;
+    assert.equal(middle.start, 2);
+    assert.equal(middle.end, 2);
+    assert.ok(middle.partial, 'the page marks the line as partial');
+    assert.match(middle.hint, /^line 2 is longer than the page limit: characters 1-\d+ of 50011 shown; page limit 2000 tokens reached; continue with be-read \{"file":"f.txt:2-3","mode":"full","column":\d+\}$/);
+    for (const p of pages) assert.ok(tk.count(p.content) <= 2000);
+    const seen = reassemble(pages);
+    assert.equal(seen.get(2), line);
+    assert.equal(seen.get(3), 'last');
+  });
+
+  it('a huge file never produces a page over the limit, and the default limit is 8,000 tokens', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `  const value${i} = compute(${i}, "some text here", options);`);
+    const page = paginate({ path: 'big.ts', lines, tokenizer: tk });
+    assert.ok(page.tokens <= 8000 && page.tokens > 7000, `tokens ${page.tokens}`);
+    assert.equal(page.start, 1);
+    assert.deepEqual(page.next, { file: `big.ts:${page.end + 1}-20000` });
+  });
+
+  it('a range inside the file pages within the range; an empty file says so', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`);
+    const page = paginate({ path: 'a.txt', lines, start: 10, end: 12, tokenizer: tk });
+    assert.equal(page.content, '10\tline 10\n11\tline 11\n12\tline 12');
+    assert.equal(page.next, undefined);
+    assert.equal(page.hint, 'complete: lines 10-12 of 50');
+    const empty = paginate({ path: 'e.txt', lines: [], tokenizer: tk });
+    assert.equal(empty.content, '');
+    assert.equal(empty.hint, 'empty file');
+  });
+});
