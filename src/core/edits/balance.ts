@@ -985,21 +985,39 @@ class Scanner {
       this.out.tagPairs.length = save.tags;
       return -1;
     };
+    if (this.jsxOff || this.jsxFailed.has(i)) return -1;
+    this.jsxHitEnd = false;
     const r = this.jsxElementInner(i, end, syn, 0);
+    // a failed parse that ran to the end means this is not JSX-shaped code: stop trying (stays linear)
+    if (r < 0 && this.jsxHitEnd) this.jsxOff = true;
     return r < 0 ? fail() : r;
   }
+
+  private jsxOff = false;
+  private jsxHitEnd = false;
+  /** start offsets of elements that failed to parse (a failure does not depend on the context) */
+  private readonly jsxFailed = new Set<number>();
 
   private jsxContainer(j: number, end: number, syn: Syntax): number {
     this.token(Tok.LBrace, j, j);
     const k = this.scanCode(j + 1, end, syn, undefined, true);
-    if (k >= end || this.text.charCodeAt(k) !== 125) return -1;
+    if (k >= end || this.text.charCodeAt(k) !== 125) {
+      this.jsxHitEnd = true;
+      return -1;
+    }
     this.token(Tok.RBrace, k, -1);
     return k + 1;
   }
 
   private jsxElementInner(i: number, end: number, syn: Syntax, depth: number): number {
+    if (depth > 200 || this.jsxFailed.has(i)) return -1;
+    const r = this.jsxElementParse(i, end, syn, depth);
+    if (r < 0) this.jsxFailed.add(i);
+    return r;
+  }
+
+  private jsxElementParse(i: number, end: number, syn: Syntax, depth: number): number {
     const text = this.text;
-    if (depth > 200) return -1;
     const skipWs = (j: number, count = true) => {
       for (; j < end; j++) {
         const c = text.charCodeAt(j);
@@ -1033,7 +1051,10 @@ class Scanner {
       // attributes
       for (;;) {
         j = skipWs(j);
-        if (j >= end) return -1;
+        if (j >= end) {
+          this.jsxHitEnd = true;
+          return -1;
+        }
         const d = text.charCodeAt(j);
         if (d === 47 && text.charCodeAt(j + 1) === 62) {
           if (this.line > openLine) this.out.tagPairs.push({ tag, openLine, closeLine: this.line, openOffset: i, depth: depth + 1 });
@@ -1057,7 +1078,10 @@ class Scanner {
         const v = text.charCodeAt(j);
         if (v === 34 || v === 39) {
           const q = text.indexOf(String.fromCharCode(v), j + 1);
-          if (q === -1 || q >= end) return -1;
+          if (q === -1 || q >= end) {
+            this.jsxHitEnd = true;
+            return -1;
+          }
           this.line += countLF(text, j, q);
           j = q + 1;
         } else if (v === 123) {
@@ -1081,7 +1105,10 @@ class Scanner {
       } else if (c === 60) {
         if (text.charCodeAt(j + 1) === 47) {
           const gt = text.indexOf('>', j + 2);
-          if (gt === -1 || gt >= end) return -1;
+          if (gt === -1 || gt >= end) {
+            this.jsxHitEnd = true;
+            return -1;
+          }
           this.line += countLF(text, j, gt);
           this.out.tagPairs.push({ tag, openLine, closeLine: this.line, openOffset: i, depth: depth + 1 });
           return gt + 1;
@@ -1090,6 +1117,7 @@ class Scanner {
         if (j < 0) return -1;
       } else j++;
     }
+    this.jsxHitEnd = true;
     return -1;
   }
 
@@ -1243,6 +1271,14 @@ function embeddedSyntax(tagName: string, tagText: string): Syntax | 'raw' {
   return syntaxFor(lang === 'ts' || lang === 'tsx' || lang === 'typescript' ? 'typescript' : 'javascript');
 }
 
+/** Index of `</name` (case-insensitive) from `from`, or `end`. */
+function indexOfCloseTag(text: string, from: number, end: number, closeTag: string): number {
+  for (let j = text.indexOf('</', from); j !== -1 && j < end; j = text.indexOf('</', j + 2)) {
+    if (text.substr(j, closeTag.length).toLowerCase() === closeTag) return j;
+  }
+  return end;
+}
+
 /** Scans HTML/XML/Vue/Svelte: tags (multi-line, quote-aware), comments, CDATA, `<!…>`, `<?…?>`, embedded script/style. */
 export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Syntax): void {
   const text = s.text;
@@ -1384,9 +1420,7 @@ export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Synta
       const closeTag = `</${name}`;
       const emb = name === 'script' || name === 'style' ? embeddedSyntax(name, text.slice(k, gt)) : 'raw';
       if (emb === 'raw') {
-        const lower = text.slice(i, Math.min(end, i + 10_000_000)).toLowerCase();
-        const at = lower.indexOf(closeTag);
-        const stop = at === -1 ? end : i + at;
+        const stop = indexOfCloseTag(text, i, end, closeTag);
         s.line += countLF(text, i, stop);
         i = stop;
       } else {
@@ -1498,16 +1532,23 @@ export interface Matching {
 }
 
 const LOOKAHEAD = 4096;
+/** how deep below the top a partner is searched for, and how much of the stack a simulation copies */
+const SEARCH_DEPTH = 256;
 
-/** Mismatch cost of continuing with `stack` over the next tokens (plain matching, no recovery). */
+/**
+ * Mismatch cost of continuing with `stackKinds` over the next tokens (plain matching, no recovery). Only
+ * the top of the stack is copied; closers that reach below it are assumed to match (the same for every
+ * option compared, so the comparison stays fair).
+ */
 function simulate(kinds: ArrayLike<number>, from: number, stackKinds: number[]): number {
-  const st = stackKinds.slice();
+  const st = stackKinds;
   let errors = 0;
   const to = Math.min(kinds.length, from + LOOKAHEAD);
   for (let t = from; t < to; t++) {
     const k = kinds[t];
     if ((k & 1) === 0) st.push(k);
-    else if (st.length && st[st.length - 1] === k - 1) st.pop();
+    else if (!st.length) continue;
+    else if (st[st.length - 1] === k - 1) st.pop();
     else errors++;
   }
   if (to === kinds.length) errors += st.length;
@@ -1525,36 +1566,54 @@ export function matchBrackets(kinds: ArrayLike<number>): Matching {
   const depth = new Int32Array(n);
   const stack: number[] = [];
   const bad: number[] = [];
+  // lookahead work is bounded overall, so a file full of mismatches stays linear
+  let budget = 4_000_000 + 4 * n;
+  // openers of each kind on the stack: a closer whose kind is absent needs no search
+  const open = [0, 0, 0, 0, 0, 0];
   for (let t = 0; t < n; t++) {
     const k = kinds[t];
     if ((k & 1) === 0) {
       stack.push(t);
+      open[k]++;
       continue;
     }
     const top = stack.length - 1;
     if (top >= 0 && kinds[stack[top]] === k - 1) {
       const o = stack.pop()!;
+      open[k - 1]--;
       partner[o] = t;
       partner[t] = o;
       depth[o] = depth[t] = stack.length + 1;
       continue;
     }
-    let j = top - 1;
-    while (j >= 0 && kinds[stack[j]] !== k - 1) j--;
-    if (j < 0) {
+    if (open[k - 1] === 0) {
       bad.push(t);
       continue;
     }
-    const stackKinds = stack.map((x) => kinds[x] as number);
+    let j = top - 1;
+    const floor = Math.max(0, top - SEARCH_DEPTH);
+    while (j >= floor && kinds[stack[j]] !== k - 1) j--;
+    if (j < floor || budget <= 0) {
+      bad.push(t);
+      continue;
+    }
+    budget -= 2 * (LOOKAHEAD + SEARCH_DEPTH);
+    const base = Math.max(0, j - SEARCH_DEPTH);
+    const stackKinds: number[] = [];
+    for (let p = base; p <= top; p++) stackKinds.push(kinds[stack[p]]);
+    const costUnclosed = top - j + simulate(kinds, t + 1, stackKinds.slice(0, j - base));
     const costExtra = 1 + simulate(kinds, t + 1, stackKinds);
-    const costUnclosed = top - j + simulate(kinds, t + 1, stackKinds.slice(0, j));
     if (costExtra <= costUnclosed) {
       bad.push(t);
       continue;
     }
-    for (let p = top; p > j; p--) bad.push(stack[p]);
+    for (let p = top; p > j; p--) {
+      bad.push(stack[p]);
+      open[kinds[stack[p]]]--;
+    }
     stack.length = j + 1;
     const o = stack.pop()!;
+    open[k - 1]--;
     partner[o] = t;
     partner[t] = o;
     depth[o] = depth[t] = stack.length + 1;
@@ -1580,8 +1639,22 @@ export type BalanceReport =
       quote_warnings: QuoteWarning[] | null;
     };
 
-function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf('\n', offset - 1) + 1) + 1;
+/** 1-based columns of token offsets, with one pass over the text for the line starts (no per-item search). */
+function columnsOf(text: string, offsets: number[]): number[] {
+  if (!offsets.length) return [];
+  const order = offsets.map((_, k) => k).sort((a, b) => offsets[a] - offsets[b]);
+  const cols = new Array<number>(offsets.length);
+  let lineStart = 0;
+  let nextNL = text.indexOf('\n');
+  for (const k of order) {
+    const off = offsets[k];
+    while (nextNL !== -1 && nextNL < off) {
+      lineStart = nextNL + 1;
+      nextNL = text.indexOf('\n', lineStart);
+    }
+    cols[k] = off - lineStart + 1;
+  }
+  return cols;
 }
 
 const EXPECTED = ['}', '{', ']', '[', ')', '('];
@@ -1597,10 +1670,11 @@ interface Analysis {
 export function analyzeBalance(text: string, languageId: string): Analysis {
   const scan = scanText(text, languageId);
   const matching = matchBrackets(scan.kinds);
-  const unbalanced: UnbalancedItem[] = matching.unbalanced.map((t) => ({
+  const cols = columnsOf(text, matching.unbalanced.map((t) => scan.offsets[t]));
+  const unbalanced: UnbalancedItem[] = matching.unbalanced.map((t, k) => ({
     symbol: TOKEN_CHARS[scan.kinds[t]],
     line: scan.lines[t],
-    col: columnOf(text, scan.offsets[t]),
+    col: cols[k],
     expected: EXPECTED[scan.kinds[t]],
   }));
   unbalanced.push(...scan.tagUnbalanced);
