@@ -199,6 +199,11 @@ const SYNTAX: Record<string, Syntax> = {
   lua: def({ lineComments: ['--'], blockComments: [], luaLong: true }),
   haskell: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"', false)] }),
   elm: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"""', true), str('"', false)] }),
+  fsharp: def({ blockComments: [['(*', '*)']], nestedComments: true, charTick: true, strings: [str('"""', true, ''), str('"', true)] }),
+  ocaml: def({ lineComments: [], blockComments: [['(*', '*)']], nestedComments: true, charTick: true, strings: [str('"', true)] }),
+  vb: def({ lineComments: ["'"], blockComments: [], strings: [str('"', false, '', true)] }),
+  bat: def({ lineComments: ['::', 'REM ', 'rem ', '@REM ', '@rem '], hashRule: 'lineStart', blockComments: [], strings: [], quoteChecks: false }),
+  coffeescript: def({ lineComments: ['#'], blockComments: [['###', '###']], strings: [str('"""', true), str("'''", true), str('"', true), str("'", true)] }),
   clojure: def({ lineComments: [';'], blockComments: [], strings: [str('"', true)] }),
   scheme: def({ lineComments: [';'], blockComments: [['#|', '|#']], strings: [str('"', true)] }),
   lisp: def({ lineComments: [';'], blockComments: [['#|', '|#']], strings: [str('"', true)] }),
@@ -841,7 +846,7 @@ class Scanner {
       if (c === 35 && syn.preprocessor) {
         // # directive, with backslash continuations
         let j = lineEnd(text, i, end);
-        while (j < end && text.charCodeAt(j - 1) === 92) {
+        while (j < end && (text.charCodeAt(j - 1) === 92 || (text.charCodeAt(j - 1) === CR && text.charCodeAt(j - 2) === 92))) {
           this.line++;
           j = lineEnd(text, j + 1, end);
         }
@@ -1453,7 +1458,7 @@ export function scanMarkdownInto(s: Scanner, from: number, end: number): void {
       const m = fence.exec(text);
       if (m) {
         const bodyStart = Math.min(end, i + m[0].length + 1);
-        const closeRe = new RegExp(`^ {0,3}${m[1][0] === '`' ? '`' : '~'}{${m[1].length},}[ \\t]*$`, 'mg');
+        const closeRe = new RegExp(`^ {0,3}${m[1][0] === '`' ? '`' : '~'}{${m[1].length},}[ \\t\\r]*$`, 'mg');
         closeRe.lastIndex = bodyStart;
         let bodyEnd = end;
         let after = end;

@@ -313,7 +313,7 @@ function pythonLines(text: string): PyLines {
   let depth = 0;
   let triple = 0; // quote char code of an open triple-quoted string
   let continued = false;
-  let i = 0;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a BOM is not indentation
   const n = text.length;
   for (let l = 0; l < count; l++) {
     const logicalStart = depth === 0 && triple === 0 && !continued;
