@@ -110,9 +110,11 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         );
       }
       checkArgumentSizes(toolName, rawArgs, maxArgBytes);
-      const parsed = z.object(tool.inputSchema).safeParse(rawArgs);
+      const args = applyAliases(tool, rawArgs as Record<string, unknown>);
+      const schema = z.object(tool.inputSchema);
+      const parsed = (tool.allowUnknownArgs ? schema : schema.strict()).safeParse(args);
       if (!parsed.success) {
-        throw new ToolError('invalid_argument', describeZodFailure(tool, rawArgs, parsed.error));
+        throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
       const obj = await tool.handler(parsed.data, { services: deps, sessionId: opts.sessionId, signal: extra.signal });
       result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
@@ -266,9 +268,22 @@ async function saveFailedCall(
   }
 }
 
+function applyAliases(tool: ToolModule<ServerDeps>, args: Record<string, unknown>): Record<string, unknown> {
+  if (!tool.aliases) return args;
+  let out: Record<string, unknown> | undefined;
+  for (const [alias, name] of Object.entries(tool.aliases)) {
+    if (alias in args && !(name in args)) {
+      out ??= { ...args };
+      out[name] = out[alias];
+      delete out[alias];
+    }
+  }
+  return out ?? args;
+}
+
 /** A zod failure as an agent can act on it: which argument, what was expected, the grammar and a valid call. */
 export function describeZodFailure(tool: ToolModule<ServerDeps>, rawArgs: unknown, error: z.ZodError): string {
-  const problems = error.issues.map((issue) => {
+  const problems = error.issues.filter((issue) => issue.code !== 'unrecognized_keys').map((issue) => {
     const path = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? ' (missing)' : '';
     return `${path}: ${issue.message}${missing}`;
@@ -276,7 +291,8 @@ export function describeZodFailure(tool: ToolModule<ServerDeps>, rawArgs: unknow
   const known = new Set(Object.keys(tool.inputSchema));
   const unknown =
     rawArgs && typeof rawArgs === 'object' ? Object.keys(rawArgs).filter((k) => !known.has(k)) : [];
-  const parts = [`${tool.name}: invalid arguments: ${problems.join('; ')}.`];
+  const parts = [`${tool.name}: invalid arguments:`];
+  if (problems.length) parts.push(`${problems.join('; ')}.`);
   if (unknown.length) parts.push(`Unknown argument(s): ${unknown.join(', ')}; accepted: ${[...known].join(', ')}.`);
   if (tool.grammar) parts.push(`Expected ${tool.grammar}`);
   if (tool.example) parts.push(`Example: ${JSON.stringify(tool.example)}`);

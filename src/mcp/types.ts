@@ -31,6 +31,10 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   annotations: ToolAnnotations;
   /** ours: the description for `--lang zh` (else src/mcp/i18n.ts's catalog, else the English one). */
   descriptionZh?: string;
+  /** ours: accepted alternative argument names, renamed before validation (upstream's hidden `old_text`). */
+  aliases?: Record<string, string>;
+  /** ours: unknown arguments are refused (a typo like `preveiw` must not turn a preview into a write); set to allow them. */
+  allowUnknownArgs?: boolean;
   /** ours: a minimal valid call, quoted in argument errors so the agent sees the expected shape. */
   example?: Record<string, unknown>;
   /** ours: the one-line grammar of this tool's `file` argument, repeated in argument errors. */

@@ -77,6 +77,18 @@ describe('mcp hostile input (stdio, dist/cli.js)', function () {
     await failsUntouched('t.txt', 'be-replace', { file: 't.txt:1', content: 'x', format: 'html' }, /format: Invalid option/);
   });
 
+  it('unknown arguments are refused, so a typo cannot turn a preview into a write', async () => {
+    const text = await failsUntouched('typo.txt', 'be-write', { file: 'typo.txt', content: 'x\n', preveiw: true }, /Unknown argument\(s\): preveiw; accepted: file, content, preview, brief/);
+    assert.match(text, /^be-write: invalid arguments:/);
+  });
+
+  it("upstream's hidden old_text alias of be-replace is honoured (a mismatch is refused)", async () => {
+    await ws.write('alias.txt', 'one\ntwo\n');
+    await failsUntouched('alias.txt', 'be-replace', { file: 'alias.txt:1', old_text: 'not one\n', content: 'uno\n' }, /old|match/i);
+    await call(client, 'be-replace', { file: 'alias.txt:1', old_text: 'one\n', content: 'uno\n' });
+    assert.equal((await ws.read('alias.txt')).toString(), 'uno\ntwo\n');
+  });
+
   it('malformed arguments: not an object, or no arguments at all', async () => {
     const raw = new RawStdio(ws);
     try {

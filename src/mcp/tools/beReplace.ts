@@ -9,6 +9,7 @@ export const beReplace = defineTool({
     'Omit content to delete the range. old, if given, must equal the current lines. viewed_code_id from be-read refuses a stale edit.',
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15', content: 'new lines\n' },
+  aliases: { old_text: 'old' },
   inputSchema: {
     file: z.string().describe('path with line range: a.go:10 or a.go:5-15'),
     content: z.string().optional().describe('new text for the range; omit to delete it'),
