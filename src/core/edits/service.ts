@@ -57,14 +57,20 @@ export interface EditLimits {
   maxFileBytes: number;
   /** A read returning more bytes of lines than this is refused with advice to read a range. */
   maxReadBytes: number;
-  /** Whole-file analyses (balance check in edit results, func/tag ranges, be-balance) above this are skipped/refused. */
+  /** Whole-file analyses (func/tag ranges, be-balance, read targets) above this are refused. */
   maxAnalyzeBytes: number;
+  /**
+   * The balance line of an edit result checks the whole new file up to this size (as upstream); above it, only
+   * the edited lines before and after, so a large file's edit does not pay for a whole-file scan.
+   */
+  maxWholeBalanceBytes: number;
 }
 
 export const DEFAULT_LIMITS: EditLimits = {
   maxFileBytes: 64 * 1024 * 1024,
   maxReadBytes: 256 * 1024,
   maxAnalyzeBytes: 2 * 1024 * 1024,
+  maxWholeBalanceBytes: 128 * 1024,
 };
 
 export type ChipRenderer = (chip: ChipRecord, format: 'raw' | 'annotated' | 'json', languageId: string) => string;
@@ -584,7 +590,7 @@ export class EditService {
       const splice = planReplace(doc, start, end, []);
       const removedText = doc.bytes.toString('utf8', doc.lineStart(start), doc.lineEnd(end));
       const warnings: string[] = [];
-      if (removedText.length <= this.limits.maxAnalyzeBytes) {
+      if (removedText.length <= this.limits.maxWholeBalanceBytes) {
         const quick = quickBalance(removedText, ld.languageId, this.lang);
         if (!/OK\s*$/.test(quick)) {
           warnings.push(`the deleted lines ${start}-${end} are not balanced on their own (${quick}); check the range was what you meant`);
@@ -658,7 +664,7 @@ export class EditService {
     };
     if (!common.brief) {
       result.diff = this.diffFor(doc, edit, common.format ?? 'plain');
-      result.balance = this.balanceFor(parts, newSize, doc.bomLength, ld.languageId);
+      result.balance = this.balanceFor(ld, edit, parts, newSize);
     } else {
       result.brief = true;
     }
@@ -737,11 +743,31 @@ export class EditService {
     return renderDiff(before, after, format, this.lang);
   }
 
-  private balanceFor(parts: Buffer[], size: number, bomLength: number, languageId: string): string {
-    if (size > this.limits.maxAnalyzeBytes) {
-      return `balance check skipped: file is larger than ${this.limits.maxAnalyzeBytes} bytes`;
+  private balanceFor(ld: Loaded, edit: LineEdit, parts: Buffer[], size: number): string {
+    const { doc, languageId } = ld;
+    if (size <= this.limits.maxWholeBalanceBytes) {
+      return quickBalance(Buffer.concat(parts, size).toString('utf8', doc.bomLength), languageId, this.lang);
     }
-    return quickBalance(Buffer.concat(parts, size).toString('utf8', bomLength), languageId, this.lang);
+    // a large file: compare the balance of the replaced lines with that of the new ones
+    const oldText = edit.end >= edit.start ? doc.bytes.toString('utf8', doc.lineStart(edit.start), doc.lineEnd(edit.end)) : '';
+    const newText = edit.newLines.join('\n');
+    if (oldText.length + newText.length > this.limits.maxWholeBalanceBytes) {
+      return this.lang === 'zh'
+        ? `符号闭合快速检查：已跳过（文件与修改内容均超过 ${this.limits.maxWholeBalanceBytes} 字节）`
+        : `balance: skipped (file and edit over ${this.limits.maxWholeBalanceBytes} bytes)`;
+    }
+    const before = quickBalance(oldText, languageId, 'en');
+    const after = quickBalance(newText, languageId, 'en');
+    const limit = this.limits.maxWholeBalanceBytes;
+    if (before === after) {
+      return this.lang === 'zh'
+        ? `符号闭合快速检查：修改未改变括号平衡（仅检查修改的行，文件超过 ${limit} 字节）`
+        : `balance: unchanged by this edit (edited lines checked; file over ${limit} bytes)`;
+    }
+    const strip = (q: string) => q.replace(/^balance: /, '');
+    return this.lang === 'zh'
+      ? `符号闭合快速检查：修改改变了括号平衡（修改前的行：${strip(before)}；修改后：${strip(after)}；文件超过 ${limit} 字节，未检查全文）`
+      : `balance: this edit changes bracket balance (replaced lines: ${strip(before)}; new lines: ${strip(after)}; file over ${limit} bytes, not checked whole)`;
   }
 
   // ---------------------------------------------------------------- write

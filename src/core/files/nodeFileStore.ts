@@ -53,7 +53,7 @@ async function fsyncDir(dir: string): Promise<void> {
 
 /**
  * Reads the whole file with one positional read into a buffer of its size (one thread-pool job, where
- * readFile takes one per 512 KiB). Falls back to readFile when the file changed size while being read.
+ * readFile takes one per 512 KiB). Falls back to readFile when the file shrank while being read.
  */
 async function readWhole(fh: fs.promises.FileHandle, size: number): Promise<Buffer> {
   if (size === 0) return fh.readFile();
@@ -64,9 +64,8 @@ async function readWhole(fh: fs.promises.FileHandle, size: number): Promise<Buff
     if (bytesRead === 0) break;
     off += bytesRead;
   }
-  const probe = Buffer.alloc(1);
-  const { bytesRead: more } = await fh.read(probe, 0, 1, off);
-  if (off < size || more > 0) return fh.readFile(); // grew or shrank meanwhile: take what is there now
+  // shrank meanwhile: take what is there now (growth is caught by the mtime check of the write that follows)
+  if (off < size) return fh.readFile();
   return bytes;
 }
 
@@ -156,7 +155,11 @@ export class NodeFileStore implements FileStore {
       for (const part of parts) await writeAll(fh, part);
       if (existing) {
         // owner first: chown clears set-id bits, chmod then restores the exact mode
-        if (typeof process.getuid === 'function' && process.getuid() === 0) {
+        if (
+          typeof process.getuid === 'function' &&
+          process.getuid() === 0 &&
+          (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))
+        ) {
           await fh.chown(existing.uid, existing.gid).catch(() => undefined);
         }
         await fh.chmod(existing.mode & 0o7777);

@@ -25,6 +25,22 @@ describe('core/edits replace', () => {
     assert.equal(ws.history.records.length, 1);
   });
 
+  it('above maxWholeBalanceBytes the balance line compares the replaced lines with the new ones', async () => {
+    const w = workspace({ limits: { maxWholeBalanceBytes: 60 } });
+    try {
+      w.write('big.ts', 'function f() {\n  return g(1);\n}\n' + '// filler line\n'.repeat(10));
+      const same = await w.svc.replace({ file: 'big.ts:2', content: '  return g(2);' });
+      assert.match(same.balance, /^balance: unchanged by this edit/);
+      const changed = await w.svc.replace({ file: 'big.ts:2', content: '  return g(2;' });
+      assert.match(changed.balance, /^balance: this edit changes bracket balance \(replaced lines: OK; new lines: unbalanced/);
+      const small = await ws.svc.write({ file: 's.ts', content: 'f(\n' });
+      void small;
+      assert.match((await ws.svc.insert({ file: 's.ts:1', content: 'x' })).balance, /^balance: unbalanced/);
+    } finally {
+      w.cleanup();
+    }
+  });
+
   it('lang zh gives upstream\'s affected text', async () => {
     const zh = workspace({ lang: 'zh' });
     try {

@@ -55,6 +55,17 @@ describe('core/files NodeFileStore', () => {
     assert.equal(fs.statSync(f).mode & 0o7777, 0o600);
   });
 
+  it('an edit keeps the owner of the file (when running as root)', async function () {
+    if (!isRoot) this.skip(); // only root can give a file another owner
+    const f = path.join(dir, 'owned.txt');
+    fs.writeFileSync(f, 'x');
+    fs.chownSync(f, 1234, 5678);
+    fs.chmodSync(f, 0o640);
+    await store.write(f, Buffer.from('y'));
+    const st = fs.statSync(f);
+    assert.deepEqual([st.uid, st.gid, st.mode & 0o7777], [1234, 5678, 0o640]);
+  });
+
   it('new files get the requested mode (minus umask) or 0666 minus umask', async () => {
     const f = path.join(dir, 'new.txt');
     await store.write(f, Buffer.from('x'));
