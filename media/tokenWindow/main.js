@@ -6,14 +6,15 @@
   const vscode = acquireVsCodeApi();
   const S = JSON.parse(document.getElementById('strings').textContent || '{}');
   const $ = (id) => document.getElementById(id);
+  // Plain glyphs (no icon font is loaded: the CSP allows none from outside the extension).
   const KIND_ICON = {
-    user_query: '❓',
-    tool_call: '🔧',
-    tool_result: '📄',
-    assistant_code: '⌨',
-    assistant: '💬',
-    system: '⚙',
-    note: '📌',
+    user_query: '?',
+    tool_call: '→',
+    tool_result: '←',
+    assistant_code: '{}',
+    assistant: 'A',
+    system: 'S',
+    note: 'N',
   };
   const PRIORITIES = ['high', 'medium', 'low'];
 
@@ -144,7 +145,7 @@
       el('span', 'tok', `${fmt(m.tokens)} tok`),
       el('span', 'age', age(m.time)),
     );
-    if (m.pinned) top.append(el('span', 'pin-mark', '📌'));
+    if (m.pinned) top.append(el('span', 'pin-mark', S.pinned || 'pinned'));
     if (m.refs.length) top.append(el('span', 'refs', m.refs.join(', ')));
     main.append(top, el('span', 'head', m.head));
     const actions = el('span', 'actions');

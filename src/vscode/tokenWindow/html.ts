@@ -31,6 +31,7 @@ export const TOKEN_WINDOW_STRINGS: Record<string, string> = {
   fingerprints: 'Evicted fingerprints',
   chart: 'Window tokens over time (red marks: evictions)',
   pin: 'Pin',
+  pinned: 'pinned',
   unpin: 'Unpin',
   evict: 'Evict',
   priority: 'Priority',
@@ -89,7 +90,7 @@ export function renderTokenWindowHtml(o: TokenWindowHtmlOptions): string {
     <p id="warnings" class="warnings" role="status"></p>
     <form id="budget-form" class="budget-form">
       <label for="budget-input">max tokens</label>
-      <input id="budget-input" type="number" min="100" step="1000" required>
+      <input id="budget-input" type="number" min="100" step="100" required>
       <button type="submit">${t('setBudget')}</button>
     </form>
   </section>
