@@ -12,6 +12,7 @@ import { beReplace } from './beReplace';
 import { beTagRange } from './beTagRange';
 import { beTrx } from './beTrx';
 import { beWrite } from './beWrite';
+import { beOverview } from './be-overview';
 import { beMemory } from './be-memory';
 
 export const toolTable: ToolModule<ServerDeps>[] = [
@@ -27,4 +28,5 @@ export const toolTable: ToolModule<ServerDeps>[] = [
   beTrx,
   beChip,
   beMemory,
+  beOverview,
 ];

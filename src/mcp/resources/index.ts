@@ -1,0 +1,86 @@
+/**
+ * The context levels as MCP resources, for clients that read resources rather than call tools:
+ *   betools://overview                 the workspace map (budget from the settings)
+ *   betools://overview/{path}          the map of a folder
+ *   betools://structure/{path}         a file's structure (symbols with @L ranges)
+ * Registered on the low-level SDK Server: call `registerContextResources(server, deps)` after
+ * createServer() and before connect(); it declares the `resources` capability itself.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isToolError } from '../../core/errors';
+import type { ContextService } from '../../core/context/service';
+
+export const OVERVIEW_URI = 'betools://overview';
+const STRUCTURE_PREFIX = 'betools://structure/';
+const OVERVIEW_PREFIX = 'betools://overview/';
+
+export interface ContextResourceDeps {
+  context: ContextService;
+}
+
+export function registerContextResources(server: Server, deps: ContextResourceDeps): void {
+  server.registerCapabilities({ resources: { listChanged: false } });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: OVERVIEW_URI,
+        name: 'overview',
+        title: 'Workspace overview',
+        description: 'Module tree and key files ranked by references, within the overview token budget.',
+        mimeType: 'text/plain',
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: `${STRUCTURE_PREFIX}{path}`,
+        name: 'structure',
+        title: 'File structure',
+        description: 'Classes, functions and other symbols of a file with one-line signatures and @L line ranges.',
+        mimeType: 'text/plain',
+      },
+      {
+        uriTemplate: `${OVERVIEW_PREFIX}{path}`,
+        name: 'folder-overview',
+        title: 'Folder overview',
+        description: 'The overview of one folder of the workspace.',
+        mimeType: 'text/plain',
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    try {
+      if (uri === OVERVIEW_URI || uri.startsWith(OVERVIEW_PREFIX)) {
+        const path = uri === OVERVIEW_URI ? undefined : decodeURIComponent(uri.slice(OVERVIEW_PREFIX.length));
+        const r = await deps.context.overview({ path });
+        return { contents: [{ uri, mimeType: 'text/plain', text: `${r.overview}\nhint: ${r.hint}`, _meta: meta(r) }] };
+      }
+      if (uri.startsWith(STRUCTURE_PREFIX)) {
+        const path = decodeURIComponent(uri.slice(STRUCTURE_PREFIX.length));
+        const r = await deps.context.structure(path);
+        return { contents: [{ uri, mimeType: 'text/plain', text: `${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
+      }
+    } catch (e) {
+      if (isToolError(e)) throw new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });
+      throw e;
+    }
+    throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}; expected ${OVERVIEW_URI}, ${OVERVIEW_PREFIX}{path} or ${STRUCTURE_PREFIX}{path}`);
+  });
+}
+
+/** The reply tags ride along in _meta so that resource readers see the level too. */
+function meta(r: { mode: string; data_type: string; hint: string }): Record<string, unknown> {
+  return { mode: r.mode, data_type: r.data_type, hint: r.hint };
+}

@@ -1,0 +1,35 @@
+/** be-overview: the repository map of the workspace or a folder, within a token budget. */
+import { z } from 'zod';
+import { ToolError } from '../../core/errors';
+import type { ContextService } from '../../core/context/service';
+import type { ServerDeps } from '../deps';
+import { asRecord, defineTool } from './common';
+
+/** The context service, when the host composed one (`deps.context`). */
+export function contextOf(services: ServerDeps): ContextService | undefined {
+  return services.context as ContextService | undefined;
+}
+
+export const beOverview = defineTool({
+  name: 'be-overview',
+  title: 'Repository overview',
+  description:
+    'Map of the workspace or a folder: module tree, key files ranked by how much other code uses them, a short summary each, ' +
+    'file and line counts, within budget tokens (default 1024). query moves matching files up. ' +
+    'Then be-read with mode "structure" for a file\'s symbols and line ranges.',
+  descriptionZh:
+    '工作区或文件夹的概览：模块树、按被引用程度排序的关键文件、每个文件的简短摘要、文件数和行数，不超过 budget 个 token（默认 1024）。' +
+    'query 让匹配的文件排在前面。之后用 be-read 的 mode "structure" 查看文件的符号和行范围。',
+  example: { path: 'src', query: 'order amount' },
+  inputSchema: {
+    path: z.string().optional().describe('folder (or a file: its folder); default the workspace'),
+    budget: z.number().int().min(128).max(32000).optional().describe('token budget, default 1024'),
+    query: z.string().optional().describe('words or identifiers to rank first'),
+  },
+  annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { services }) {
+    const ctx = contextOf(services);
+    if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
+    return asRecord(await ctx.overview(args));
+  },
+});

@@ -1,0 +1,153 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ContextService } from '../../../src/core/context/service';
+import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { createServices, type Services } from '../../../src/mcp/services';
+import { createServer } from '../../../src/mcp/server';
+import { registerContextResources } from '../../../src/mcp/resources/index';
+import { tmpWorkspace, type Workspace } from '../../mcp/helpers';
+
+const tk = getTokenizer();
+const FIXTURES = join(__dirname, '../../fixtures/context');
+
+async function rejectsWith(p: Promise<unknown>, code: string, re?: RegExp): Promise<void> {
+  await assert.rejects(p, (e: Error & { code?: string }) => {
+    assert.equal(e.code, code, e.message);
+    if (re) assert.match(e.message, re);
+    return true;
+  });
+}
+
+describe('context service: modes, bad input, MCP tool and resources', () => {
+  let ws: Workspace;
+  let services: Services;
+  let ctx: ContextService;
+
+  before(async () => {
+    ws = await tmpWorkspace();
+    await ws.write('src/small.ts', readFileSync(join(FIXTURES, 'sample.ts'), 'utf8'));
+    const big = Array.from({ length: 150 }, (_, i) => `export function handler${i}(input: number): number {\n  const doubled = input * 2;\n  return doubled + ${i};\n}\n`).join('\n');
+    await ws.write('src/big.ts', big);
+    await ws.write('src/broken.py', 'def ok(a):\n    return a\n\ndef broken(:\n    pass\n\nclass Fine:\n    def m(self):\n        return 1\n');
+    await ws.write('assets/image.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]));
+    services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
+    ctx = new ContextService({ sandbox: services.sandbox, files: services.files, tokenizer: tk, upstreamRead: (a) => services.edits.read(a) });
+    services.deps.context = ctx;
+  });
+  after(() => ws.dispose());
+
+  it('auto reads a small file in full (upstream fields kept) and a large one as structure', async () => {
+    const small = await ctx.read({ file: 'src/small.ts' });
+    assert.equal(small.mode, 'full');
+    assert.equal(small.data_type, 'file_content');
+    assert.equal(small.start, 1);
+    assert.equal((small as { end: number }).end, 48);
+    assert.match(String((small as Record<string, unknown>).viewed_code_id), /\S/);
+    assert.equal((small as Record<string, unknown>).eol, 'lf');
+    assert.match(small.hint, /^complete: lines 1-48 of 48$/);
+    const upstream = (await services.edits.read({ file: 'src/small.ts' })) as { content: string };
+    assert.equal((small as { content: string }).content, upstream.content, 'same numbered content as upstream be-read');
+
+    const big = await ctx.read({ file: 'src/big.ts' });
+    assert.equal(big.mode, 'structure');
+    assert.equal(big.data_type, 'context_summary');
+    assert.match((big as { outline: string }).outline, /^function handler0\(input: number\): number @L1-4$/m);
+    assert.match(big.hint, /be-read \{"file":"src\/big\.ts:\d+-\d+"\} reads handler/);
+    assert.ok(tk.count(JSON.stringify(big)) < tk.count(readFileSync(ws.file('src/big.ts'), 'utf8')));
+  });
+
+  it('a range always reads full; mode overview on a file maps its folder; a folder maps itself', async () => {
+    const r = await ctx.read({ file: 'src/big.ts:6-9', mode: 'structure' });
+    assert.equal(r.mode, 'full');
+    assert.equal((r as { content: string }).content.split('\n')[0], '6\texport function handler1(input: number): number {');
+    const ov = await ctx.read({ file: 'src/big.ts', mode: 'overview' });
+    assert.equal(ov.mode, 'overview');
+    assert.equal((ov as { path: string }).path, 'src');
+    const dir = await ctx.read({ file: 'src' });
+    assert.equal(dir.mode, 'overview');
+    await rejectsWith(ctx.read({ file: 'src', mode: 'full' }), 'invalid_argument', /is a folder/);
+  });
+
+  it('bad input: a binary file is refused with binary_file', async () => {
+    await rejectsWith(ctx.read({ file: 'assets/image.bin' }), 'binary_file');
+    await rejectsWith(ctx.structure('assets/image.bin'), 'binary_file');
+  });
+
+  it('bad input: a path outside the roots is refused by the sandbox', async () => {
+    await rejectsWith(ctx.read({ file: '/etc/passwd' }), 'outside_roots');
+    await rejectsWith(ctx.read({ file: '../../outside.ts' }), 'outside_roots');
+    await rejectsWith(ctx.overview({ path: '/tmp' }), 'outside_roots');
+  });
+
+  it('bad input: a syntax error still gives the structure of what parsed, with a note', async () => {
+    const r = await ctx.structure('src/broken.py');
+    assert.match(r.outline, /def ok\(a\) @L1-2/);
+    assert.match(r.outline, /class Fine @L7-9/);
+    assert.ok(r.notes?.some((n) => /syntax errors near L\d/.test(n)), JSON.stringify(r.notes));
+  });
+
+  it('bad input: a 50 MB file gives a bounded first page and a structure note, never a reply over the limit', async function () {
+    this.timeout(120_000);
+    const line = 'const value = computeSomething(alpha, beta, gamma); // filler\n';
+    const big = Buffer.from(line.repeat(Math.ceil((50 * 1024 * 1024) / line.length)));
+    await ws.write('data/huge.ts', big);
+    const page = await ctx.read({ file: 'data/huge.ts', mode: 'full' });
+    assert.equal(page.mode, 'full');
+    assert.ok(tk.count((page as { content: string }).content) <= 8000);
+    assert.match(page.hint, /continue with be-read \{"file":"data\/huge\.ts:\d+-\d+","mode":"full"\}/);
+    const auto = await ctx.read({ file: 'data/huge.ts' });
+    assert.equal(auto.mode, 'structure');
+    assert.ok((auto as { notes?: string[] }).notes?.some((n) => /too large to outline/.test(n)));
+    assert.ok(tk.count(JSON.stringify(auto)) < 1000);
+    await fs.rm(ws.file('data'), { recursive: true });
+  });
+
+  it('MCP: be-read modes, be-overview and the resources', async () => {
+    const server = createServer(services.deps, { sessionId: 'ctx' });
+    registerContextResources(server, { context: ctx });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(b);
+    try {
+      const tools = await client.listTools();
+      const read = tools.tools.find((t) => t.name === 'be-read')!;
+      assert.ok('mode' in (read.inputSchema.properties ?? {}));
+      assert.ok(tools.tools.some((t) => t.name === 'be-overview'));
+
+      const structure = (await client.callTool({ name: 'be-read', arguments: { file: 'src/small.ts', mode: 'structure' } })) as CallToolResult;
+      assert.ok(!structure.isError);
+      const sc = structure.structuredContent as Record<string, unknown>;
+      assert.equal(sc.mode, 'structure');
+      assert.equal(sc.data_type, 'context_summary');
+      assert.match(String(sc.outline), /class PriceCalculator implements Priced @L21-32/);
+
+      const ov = (await client.callTool({ name: 'be-overview', arguments: { budget: 300 } })) as CallToolResult;
+      const oc = ov.structuredContent as Record<string, unknown>;
+      assert.equal(oc.mode, 'overview');
+      assert.ok(Number(oc.tokens) <= 300);
+
+      const target = (await client.callTool({ name: 'be-read', arguments: { file: 'src/small.ts', target: { kind: 'line', value: '5' } } })) as CallToolResult;
+      assert.equal((target.structuredContent as Record<string, unknown>).mode, 'full');
+
+      const list = await client.listResources();
+      assert.deepEqual(list.resources.map((r) => r.uri), ['betools://overview']);
+      const templates = await client.listResourceTemplates();
+      assert.ok(templates.resourceTemplates.some((t) => t.uriTemplate === 'betools://structure/{path}'));
+      const res = await client.readResource({ uri: 'betools://structure/src%2Fsmall.ts' });
+      const first = res.contents[0] as { text: string; _meta?: Record<string, unknown> };
+      assert.match(first.text, /^src\/small\.ts · typescript · 48 lines/);
+      assert.equal(first._meta?.data_type, 'context_summary');
+      const ovr = await client.readResource({ uri: 'betools://overview' });
+      assert.match((ovr.contents[0] as { text: string }).text, /^overview of \. · /);
+      await assert.rejects(client.readResource({ uri: 'betools://structure/%2Fetc%2Fpasswd' }), /outside the allowed roots/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
