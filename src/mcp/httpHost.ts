@@ -38,6 +38,8 @@ export interface HttpHost {
   token: string;
   /** Live MCP sessions by id. */
   sessions: ReadonlyMap<string, HttpSession>;
+  /** false once close() has stopped the listener */
+  readonly listening: boolean;
   close(): Promise<void>;
 }
 
@@ -164,7 +166,16 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     await closed;
   }
 
-  return { url: `http://127.0.0.1:${port}/mcp`, port, token, sessions, close };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    token,
+    sessions,
+    get listening() {
+      return httpServer.listening;
+    },
+    close,
+  };
 }
 
 function sendError(res: ServerResponse, status: number, code: number, message: string): void {

@@ -153,7 +153,9 @@ describe('mcp loopback HTTP host security', function () {
     const c = await h.connect();
     await c.client.ping();
     assert.equal(h.host.sessions.size, 1);
+    assert.equal(h.host.listening, true);
     await h.host.close();
+    assert.equal(h.host.listening, false);
     assert.equal(h.host.sessions.size, 0);
     const refused = await new Promise<string>((resolve) => {
       const s = net.connect(h.host.port, '127.0.0.1');
