@@ -163,6 +163,7 @@ export class ChatMemory {
   private summaryLineTokens: number[] = [];
   private summaryTokens = 0;
   private summaryGeneration = 0;
+  private condenseCount = 0;
   private fingerprintList: Fingerprint[] = [];
   private evictions = 0;
   private evictedTokens = 0;
@@ -416,6 +417,7 @@ export class ChatMemory {
     this.summaryLineTokens = [];
     this.summaryTokens = 0;
     this.summaryGeneration++;
+    this.condenseCount++; // a pending LM summary belongs to the old state
     this.fingerprintList = [];
     this.evictions = this.evictedTokens = this.evictedSinceCondense = 0;
     this.aggregate = { messages: 0, tokens: 0, errors: 0, files: {}, tools: {} };
@@ -575,20 +577,24 @@ export class ChatMemory {
       result = extractiveCondense(input);
     }
     if (Array.isArray(result)) {
+      this.condenseCount++;
       this.setSummaryLines(result);
       return;
     }
-    // An asynchronous summarizer (an LM): apply the extractive result now, the LM's when it arrives,
-    // unless the summary moved on in between or the LM broke the budget.
+    // An asynchronous summarizer (an LM): apply the extractive result now, and the LM's when it arrives
+    // in place of those lines (lines added since stay after it) — unless another condense happened in
+    // between or the LM broke the budget.
     this.setSummaryLines(extractiveCondense(input));
-    const generation = this.summaryGeneration;
+    const condenseId = ++this.condenseCount;
+    const replaced = this.summaryLines.length;
     void Promise.resolve(result).then(
       (lines) => {
-        if (generation !== this.summaryGeneration || !Array.isArray(lines)) return;
+        if (condenseId !== this.condenseCount || !Array.isArray(lines)) return;
         const normalized = lines.map(normalizeLine).filter((l) => l.length > 0);
-        const tokens = normalized.reduce((sum, l) => sum + count(`- ${l}\n`), 0);
-        if (tokens > this.summaryCap) return;
-        this.setSummaryLines(normalized);
+        const next = [...normalized, ...this.summaryLines.slice(replaced)];
+        const tokens = next.reduce((sum, l) => sum + count(`- ${l}\n`), 0);
+        if (normalized.length === 0 || tokens > this.summaryCap) return;
+        this.setSummaryLines(next);
         const evicted: MemoryMessage[] = [];
         const fingerprints: Fingerprint[] = [];
         if (this.usedTokens > this.usableTokens) this.slide(0, false, evicted, fingerprints);

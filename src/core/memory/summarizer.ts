@@ -99,3 +99,47 @@ export function extractiveCondense({ lines, aggregate, maxTokens, count }: Conde
   }
   return [header, ...kept.reverse()];
 }
+
+/** A text completion function (in VS Code: a `vscode.lm` chat model; in tests: a fake). */
+export type Complete = (prompt: string, signal?: AbortSignal) => Promise<string>;
+
+/**
+ * Condenses with a language model, asynchronously; per-eviction lines stay extractive (cheap, sync).
+ * Any failure, timeout or empty answer falls back to the extractive result, which the memory applies
+ * at once anyway (seed 6.4: never depend on the summary model alone).
+ */
+export class PromptSummarizer implements Summarizer {
+  private readonly fallback = new ExtractiveSummarizer();
+
+  constructor(
+    private readonly complete: Complete,
+    private readonly timeoutMs = 20_000,
+  ) {}
+
+  lineFor(message: MemoryMessage, fingerprint: Fingerprint, partner?: MemoryMessage): string {
+    return this.fallback.lineFor(message, fingerprint, partner);
+  }
+
+  async condense(input: CondenseInput): Promise<string[]> {
+    const extractive = extractiveCondense(input);
+    const prompt =
+      `Condense these notes about a coding agent's session into at most ${Math.max(3, Math.floor(input.maxTokens / 40))} lines, ` +
+      `about ${input.maxTokens} tokens in total. Keep file paths with line ranges, identifiers, failed calls and decisions; ` +
+      `drop repetition. One fact per line, each line starting with "- ". No other text.\n\n` +
+      input.lines.map((l) => `- ${l}`).join('\n');
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      const answer = await this.complete(prompt, controller.signal);
+      const lines = answer
+        .split(/\r?\n/)
+        .map((l) => l.replace(/^\s*[-*•]\s*/, '').trim())
+        .filter((l) => l.length > 0);
+      return lines.length > 0 ? lines : extractive;
+    } catch {
+      return extractive;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
