@@ -1,8 +1,8 @@
 /**
- * sha256 of a file's new bytes for the edit history, off the main thread for large files: the parts are
- * copied (one memcpy) into a reused SharedArrayBuffer and a small worker hashes them while the main thread
- * writes the file. Fresh shared memory is slow to touch on some VMs, so a couple of buffers are kept for reuse.
- * Small inputs, or an environment where workers cannot start, are hashed inline.
+ * sha256 of a file's new bytes for the edit history. Inline by default, a megabyte at a time with a yield in
+ * between, so it runs in the gaps of the concurrent write's I/O. Optionally (configureHasher) large inputs go to
+ * a small worker: the parts are copied (one memcpy) into a reused SharedArrayBuffer (fresh shared memory is slow
+ * to touch on some VMs) and hashed there while the main thread writes. Falls back to inline if no worker starts.
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -20,8 +20,12 @@ parentPort.on('message', (m) => {
 });
 `;
 
-/** Below this many bytes a worker round trip costs more than hashing inline (Infinity = never offload). */
-let offloadMinBytes = 1024 * 1024;
+/**
+ * Files at least this large are hashed in the worker. Off by default (Infinity): the inline hash already
+ * overlaps the write's I/O (it yields every megabyte), and the worker's isolate and shared buffer cost about
+ * twice the file size in memory. A host with idle cores can turn it on with configureHasher.
+ */
+let offloadMinBytes = Number.POSITIVE_INFINITY;
 
 export function configureHasher(opts: { offloadMinBytes?: number }): void {
   if (opts.offloadMinBytes !== undefined) offloadMinBytes = opts.offloadMinBytes;

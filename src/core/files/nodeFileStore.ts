@@ -78,9 +78,22 @@ async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<
   }
 }
 
+export interface NodeFileStoreOptions {
+  /**
+   * fsync the directory after the rename (default true), so the new version survives a crash. Without it a crash
+   * still leaves the old or the new file whole (the data is synced before the rename), possibly the old one.
+   */
+  syncDirectory?: boolean;
+}
+
 export class NodeFileStore implements FileStore {
   /** Writes to one target are serialised in this process, so the mtime check and the rename cannot interleave. */
   private readonly locks = new FileLocks();
+  private readonly syncDirectory: boolean;
+
+  constructor(opts: NodeFileStoreOptions = {}) {
+    this.syncDirectory = opts.syncDirectory ?? true;
+  }
 
   async read(absPath: string): Promise<FileContent> {
     let fh: fs.promises.FileHandle | undefined;
@@ -190,7 +203,7 @@ export class NodeFileStore implements FileStore {
       }
       throw ioError('write', absPath, e);
     }
-    await fsyncDir(dir);
+    if (this.syncDirectory) await fsyncDir(dir);
     try {
       return toStat(await fs.promises.stat(target));
     } catch (e) {

@@ -10,7 +10,7 @@ const ref = (...parts: Uint8Array[]) => {
 };
 
 describe('core/edits hasher', () => {
-  afterEach(() => configureHasher({ offloadMinBytes: 1024 * 1024 }));
+  afterEach(() => configureHasher({ offloadMinBytes: Number.POSITIVE_INFINITY }));
 
   it('inline and worker paths agree with createHash (empty, small, around 1 MiB, several parts)', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 7, 'ab\n');
