@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
@@ -32,6 +34,20 @@ describe('core/memory/tokenizer', () => {
   const referenceO200k = new Tiktoken(o200k);
   const referenceCl100k = new Tiktoken(cl100k);
   const reference = (t: Tiktoken, text: string): number => t.encode(text, [], []).length;
+
+  it('loads the ranks lazily: not on import nor on creating a memory, only on the first count', () => {
+    // A fresh process: this one has loaded them already.
+    const script = `
+      const t = require('./src/core/memory/tokenizer');
+      const { ChatMemory } = require('./src/core/memory/chatMemory');
+      const m = new ChatMemory();
+      const before = t.isTokenizerLoaded();
+      m.add({ kind: 'note', content: 'hello world' });
+      console.log(JSON.stringify([before, t.isTokenizerLoaded(), t.isTokenizerLoaded('cl100k_base')]));`;
+    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout.trim()), [false, true, false]);
+  });
 
   it('counts exactly (known values) and treats special-token strings as text', () => {
     assert.equal(tok.count(''), 0);
