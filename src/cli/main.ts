@@ -96,6 +96,11 @@ export async function main(argv: string[]): Promise<void> {
   await server.connect(transport);
 }
 
+// A stray rejection in a background task (a chip or memory write) must not take the editor's server down.
+process.on('unhandledRejection', (e: unknown) => log(`unhandled rejection: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+// The client went away: nothing left to serve.
+process.stdout.on('error', () => process.exit(0));
+
 main(process.argv.slice(2)).catch((e: unknown) => {
   log(`fatal: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   process.exit(1);
