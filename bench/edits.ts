@@ -4,6 +4,7 @@
  * node dist/cli.js, be-trx snapshots on), against @modelcontextprotocol/server-filesystem's edit_file making the
  * same change to its own copy of the same file, and against the floor: read + splice + write + fsync + rename in
  * this process. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
+ * BENCH_SIZES=1,10 (MB), BENCH_RUNS=15, BENCH_WARMUP=3, BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -109,7 +110,7 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
 
   const ours = await connect(
     process.execPath,
-    [OUR_CLI, '--root', dir, '--chip-dir', path.join(dir, '.cache/chips'), '--history-dir', path.join(dir, '.cache/history')],
+    [OUR_CLI, ...(process.env.BENCH_OURS_ARGS ?? '').split(' ').filter(Boolean), '--root', dir, '--chip-dir', path.join(dir, '.cache/chips'), '--history-dir', path.join(dir, '.cache/history')],
     dir,
   );
   const fsServer = await connect(process.execPath, [FS_SERVER, dir], dir);

@@ -8,6 +8,8 @@ export interface CliOptions {
   noPrefix: boolean;
   lang: 'en' | 'zh';
   allowRootDir: boolean;
+  /** record each session's calls in a ChatMemory (be-memory); --no-memory turns it off */
+  memory: boolean;
   http: boolean;
   port?: number;
   version: boolean;
@@ -28,6 +30,7 @@ Options:
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
                       start servers with the working directory "/", which would sandbox nothing
+  --no-memory         do not record calls in a per-session chat memory (drops the be-memory tool)
   --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
   -V, --version       print the version
   -h, --help          print this help
@@ -46,6 +49,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
       'allow-root-dir': { type: 'boolean', default: false },
+      'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
       version: { type: 'boolean', short: 'V', default: false },
@@ -66,6 +70,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     noPrefix: values['no-prefix'] ?? false,
     lang,
     allowRootDir: values['allow-root-dir'] ?? false,
+    memory: !(values['no-memory'] ?? false),
     http: values.http ?? false,
     port,
     version: values.version ?? false,

@@ -10,6 +10,7 @@ import { createServer, SERVER_VERSION } from '../mcp/server';
 import { createServices, defaultHistoryDir } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
 import { startHttpHost } from '../mcp/httpHost';
+import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, workspaceChipDir } from '../core/chips/paths';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
@@ -60,20 +61,24 @@ export async function main(argv: string[]): Promise<void> {
   const memoryDir = opts.chipDir
     ? path.join(path.dirname(chipDir), 'chat-memory')
     : path.join(path.dirname(cacheBase), 'memory', path.basename(chipDir));
-  const memory = await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) });
-  services.deps.memory = memory;
-  const observers = [memoryObserver(memory)];
+  // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
+  const memory = opts.memory
+    ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
+    : undefined;
+  if (memory) services.deps.memory = memory;
+  const observers = memory ? [memoryObserver(memory)] : [];
+  const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
 
   if (opts.http) {
     const host = await startHttpHost({
       port: opts.port ?? 0,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers }),
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers, tools }),
       log,
     });
     log(`HTTP: ${host.url}`);
     log(`token: ${host.token}`);
-    const stop = () => void host.close().then(() => memory.dispose()).then(() => process.exit(0));
+    const stop = () => void host.close().then(() => memory?.dispose()).then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     return;
@@ -85,13 +90,14 @@ export async function main(argv: string[]): Promise<void> {
     lang: opts.lang,
     log,
     observers,
+    tools,
   });
   const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
   server.onerror = (e) => log(`protocol error: ${e.message}`);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     previousOnClose?.();
-    void Promise.allSettled([services.close(), memory.dispose()]).finally(() => process.exit(0));
+    void Promise.allSettled([services.close(), memory?.dispose()]).finally(() => process.exit(0));
   };
   await server.connect(transport);
 }

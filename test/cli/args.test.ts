@@ -12,6 +12,8 @@ describe('cli args', () => {
     assert.equal(o.noPrefix, true);
     assert.equal(o.lang, 'zh');
     assert.equal(o.chipDir, '/c');
+    assert.equal(o.memory, true);
+    assert.equal(parseCli(['--no-memory'], {}).memory, false);
   });
 
   it('takes the language from LANG when --lang is absent, and refuses other languages', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildCli, childEnv, CLI, tmpWorkspace, TOOL_NAMES, type Workspace } from '../mcp/helpers';
+import { buildCli, childEnv, CLI, stdioClient, tmpWorkspace, TOOL_NAMES, type Workspace } from '../mcp/helpers';
 
 function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -40,6 +40,17 @@ describe('cli process', function () {
     const bad = await run(['--bogus'], ws.root, childEnv(ws));
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Unknown option '--bogus'/);
+  });
+
+  it('--no-memory drops the be-memory tool and keeps the edit tools', async () => {
+    const c = await stdioClient(ws, ['--no-memory']);
+    try {
+      const names = (await c.client.listTools()).tools.map((t) => t.name);
+      assert.deepEqual(names.slice(0, TOOL_NAMES.length), TOOL_NAMES);
+      assert.ok(!names.includes('be-memory'));
+    } finally {
+      await c.close();
+    }
   });
 
   it('--http serves the tools on 127.0.0.1 and prints the URL and token to stderr', async () => {
