@@ -46,8 +46,15 @@ export interface Syntax {
   cppRaw: boolean;
   digitSeparator: boolean;
   csharpVerbatim: boolean;
-  heredoc: 'none' | 'shell' | 'php';
+  /** heredocs: `sh` allows a space after `<<` (`cat << EOF`), `ruby` (also Perl) does not (`a << b`) */
+  heredoc: 'none' | 'sh' | 'ruby' | 'php';
   shellCase: boolean;
+  /** POSIX shell quoting: `\` escapes in code, `$(…)` and backticks nest inside double quotes */
+  shellStrings: boolean;
+  /** Perl quote-like operators (m//, s{}{}, qw(), tr///…) and punctuation variables ($), $]) */
+  perl: boolean;
+  /** a line holding only one of these ends the code (Perl/Ruby `__END__`) */
+  endMarkers: string[];
   sqlDollar: boolean;
   luaLong: boolean;
   /** block comments that must start a line: Ruby =begin/=end, Perl POD =pod…=cut */
@@ -91,6 +98,9 @@ const BASE: Syntax = {
   csharpVerbatim: false,
   heredoc: 'none',
   shellCase: false,
+  shellStrings: false,
+  perl: false,
+  endMarkers: [],
   sqlDollar: false,
   luaLong: false,
   lineStartBlocks: [],
@@ -154,21 +164,26 @@ const SYNTAX: Record<string, Syntax> = {
   shellscript: def({
     ...HASH_CODE,
     hashRule: 'wordStart',
-    heredoc: 'shell',
+    heredoc: 'sh',
+    shellStrings: true,
     shellCase: true,
     strings: [str('"', true), str("'", true, ''), str('`', true)],
   }),
   ruby: def({
     ...HASH_CODE,
-    heredoc: 'shell',
+    heredoc: 'ruby',
     lineStartBlocks: [['=begin', '=end']],
+    endMarkers: ['__END__'],
     strings: [str('"', true), str("'", true), str('`', true)],
   }),
   perl: def({
     ...HASH_CODE,
     hashRule: 'wordStart',
-    heredoc: 'shell',
-    lineStartBlocks: [['=pod', '=cut'], ['=head', '=cut'], ['=begin', '=cut']],
+    heredoc: 'ruby',
+    perl: true,
+    regex: true,
+    lineStartBlocks: [['=', '=cut']],
+    endMarkers: ['__END__', '__DATA__'],
     strings: [str('"', true), str("'", true)],
     quoteChecks: false,
   }),
@@ -346,6 +361,8 @@ function lineEnd(text: string, from: number, to: number): number {
 
 const REGEX_KEYWORDS = new Set([
   'return', 'throw', 'case', 'else', 'do', 'typeof', 'instanceof', 'in', 'of', 'new', 'void', 'delete', 'yield', 'await',
+  // Perl
+  'split', 'grep', 'if', 'unless', 'and', 'or', 'not', 'when', 'while', 'until',
 ]);
 /** After these characters a `/` starts a regex literal rather than a division. */
 const REGEX_AFTER = new Uint8Array(128);
@@ -360,6 +377,12 @@ for (const ch of ',([=+-*/%&|^!~?:<>.@\\') CONT_END[ch.charCodeAt(0)] = 1;
 const CONT_WORDS = new Set([
   'throws', 'where', 'extends', 'implements', 'const', 'noexcept', 'override', 'final', 'requires', 'with', 'and', 'or',
 ]);
+
+const PERL_PUNCT_VARS = new Uint8Array(128);
+// `$(` `$)` `$[` are left out: prototypes like `($$)` and `($;$)` are far more common than those variables
+for (const ch of '$];,./\\\'"&`+!@<>|?^~=-%:0123456789') PERL_PUNCT_VARS[ch.charCodeAt(0)] = 1;
+const PERL_QUOTE_WORDS = new Set(['m', 'q', 'qq', 'qw', 'qr', 'qx', 's', 'tr', 'y']);
+const CLOSER_OF: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
 const VOID_ELEMENTS = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
@@ -506,6 +529,9 @@ class Scanner {
     if (syn.preprocessor) special[35] = 1;
     if (syn.csharpVerbatim) special[64] = special[36] = 1;
     if (syn.heredoc !== 'none') special[60] = 1;
+    if (syn.shellStrings) special[92] = special[34] = special[96] = 1;
+    if (syn.perl) special[36] = 1;
+    for (const m of syn.endMarkers) special[m.charCodeAt(0)] = 1;
     if (syn.sqlDollar) special[36] = 1;
     if (syn.luaLong) special[91] = special[39] = special[34] = 1;
     if (stopAtCloseTag) special[60] = 1;
@@ -617,34 +643,28 @@ class Scanner {
         const j = this.special(i, end, c, syn, lineHasToken, lastSig, lastWordStart, lastWordEnd, stopAtCloseTag);
         if (j === -2) return i; // reached the close tag
         if (j >= 0) {
-          {
-            // comment (no token) or string/regex (a token)
-            const kind = this.lastSpecialKind;
-            if (kind === 'comment') {
-              lineHasAny = true;
-            } else if (kind === 'preprocessor') {
-              lineHasAny = true;
-              hdr = -1;
-              pendingNL = false;
-            } else if (kind === 'template') {
-              tokenStart(i, c);
-              lineOnlyWords = false;
-              lastSig = 96;
-              // template literal: opened a `${` if the last emitted token came from it
-              if (this.templateOpenedExpr) {
-                this.templateOpenedExpr = false;
-                emit(Tok.LBrace, j - 1, true);
-                tmplDepth.push(0);
-                tmplLine.push(this.templateLine);
-              }
-            } else {
-              tokenStart(i, c);
-              lineOnlyWords = false;
-              lastSig = kind === 'regex' ? 41 /* ')' */ : 34;
+          // a comment (no token), a preprocessor line (a boundary), or a string/regex/template (a token)
+          const kind = this.lastSpecialKind;
+          if (kind === 'comment') {
+            lineHasAny = true;
+          } else if (kind === 'preprocessor') {
+            lineHasAny = true;
+            hdr = -1;
+            pendingNL = false;
+          } else {
+            tokenStart(i, c);
+            lineOnlyWords = false;
+            lastSig = kind === 'regex' ? 41 /* like ')': a division may follow */ : kind === 'template' ? 96 : 34;
+            if (kind === 'template' && this.templateOpenedExpr) {
+              // the literal's text ended at a `${`: scan its expression as code
+              this.templateOpenedExpr = false;
+              emit(Tok.LBrace, j - 1, true);
+              tmplDepth.push(0);
+              tmplLine.push(this.templateLine);
             }
-            i = j;
-            continue;
           }
+          i = j;
+          continue;
         }
       }
 
@@ -666,6 +686,15 @@ class Scanner {
         lastWordStart = start;
         lastWordEnd = i;
         const next = text.charCodeAt(i);
+        if (syn.perl && i - start <= 2) {
+          const j = this.skipPerlQuote(start, i, end);
+          if (j >= 0) {
+            lineOnlyWords = false;
+            lastSig = 34;
+            i = j;
+            continue;
+          }
+        }
         const needWord = syn.shellCase || (syn.rust && (next === 34 || next === 35)) || (syn.cppRaw && next === 34);
         if (needWord && i - start <= 12) {
           const word = text.slice(start, i);
@@ -823,8 +852,16 @@ class Scanner {
     if (!lineHasToken) {
       const atLineStart = i === 0 || text.charCodeAt(i - 1) === LF;
       if (atLineStart) {
+        for (const m of syn.endMarkers) {
+          if (text.startsWith(m, i) && /^[ \t\r]*(?:\n|$)/.test(text.slice(i + m.length, i + m.length + 4))) {
+            this.lastSpecialKind = 'comment';
+            this.line += countLF(text, i, end);
+            return end; // data follows
+          }
+        }
         for (const [o, cl] of syn.lineStartBlocks) {
-          if (text.startsWith(o, i)) {
+          // a lone `=` opener (Perl POD) needs a directive word: `=head1`, `=pod`, `=item`
+          if (text.startsWith(o, i) && (o !== '=' || isAsciiLetter(text.charCodeAt(i + 1)))) {
             this.lastSpecialKind = 'comment';
             const startLine = this.line;
             let j = lineEnd(text, i, end);
@@ -885,6 +922,21 @@ class Scanner {
     }
 
     // strings
+    if (syn.shellStrings && (c === 92 || c === 34 || c === 96)) {
+      this.lastSpecialKind = 'string';
+      if (c === 92) {
+        // `\x` outside quotes: an escaped char (`\(`, `\'`), a line continuation
+        if (next === LF) this.line++;
+        return Math.min(end, i + 2);
+      }
+      const startLine = this.line;
+      const j = c === 34 ? this.skipShellDouble(i + 1, end) : this.skipShellBacktick(i + 1, end);
+      if (j < 0) {
+        this.warn(c === 34 ? '"' : '`', startLine);
+        return end;
+      }
+      return j;
+    }
     if (syn.luaLong && c === 91) {
       const m = /\[(=*)\[/y;
       m.lastIndex = i;
@@ -908,6 +960,11 @@ class Scanner {
         return this.stringOrWarn(i + r[0].length, end, str('"', true, '', true), '@"');
       }
       if (c === 64) return -1;
+    }
+    if (syn.perl && c === 36) {
+      // $) $( $] $[ $; $, $/ $\ $' $" … are variables, not brackets or quotes
+      this.lastSpecialKind = 'string';
+      return next < 128 && PERL_PUNCT_VARS[next] === 1 ? i + 2 : i + 1;
     }
     if (syn.sqlDollar && c === 36) {
       const m = /\$([A-Za-z_][A-Za-z_0-9]*)?\$/y;
@@ -1137,6 +1194,131 @@ class Scanner {
     return lineEnd(this.text, i, end);
   }
 
+  /**
+   * Perl quote-like operators: `m/…/`, `qw(…)`, `s{…}{…}`, `tr/a/b/` with any delimiter (bracket pairs nest).
+   * `start..wordEnd` is the word; returns the index after the construct and its modifiers, or -1.
+   */
+  private skipPerlQuote(start: number, wordEnd: number, end: number): number {
+    const text = this.text;
+    const word = text.slice(start, wordEnd);
+    if (!PERL_QUOTE_WORDS.has(word)) return -1;
+    const before = start > 0 ? text.charCodeAt(start - 1) : 0;
+    // `$s`, `%q`, `->s(`, `Foo::y` are names, not operators
+    if (before === 36 || before === 64 || before === 37 || before === 38 || before === 62 || before === 58) return -1;
+    let j = wordEnd;
+    while (j < end && (text.charCodeAt(j) === SP || text.charCodeAt(j) === TAB)) j++;
+    const d = text[j];
+    if (!d || /[\w\s;)=]/.test(d) || (j > wordEnd && (d === '#' || d === ',')) || text.startsWith('=>', j)) return -1;
+    const startLine = this.line;
+    const part = (from: number): number => {
+      const open = text[from];
+      const close = CLOSER_OF[open] ?? open;
+      let depth = 0;
+      for (let k = from + 1; k < end; k++) {
+        const c = text[k];
+        if (c === '\\') k++;
+        else if (c === '\n') this.line++;
+        else if (c === close && open !== close && depth > 0) depth--;
+        else if (c === close) return k + 1;
+        else if (c === open && open !== close) depth++;
+      }
+      return -1;
+    };
+    let k = part(j);
+    if (k >= 0 && (word === 's' || word === 'tr' || word === 'y')) {
+      if (CLOSER_OF[text[j]]) {
+        while (k < end && /\s/.test(text[k])) {
+          if (text[k] === '\n') this.line++;
+          k++;
+        }
+        k = part(k);
+      } else k = part(k - 1);
+    }
+    if (k < 0) {
+      this.warn(word + text[j], startLine);
+      return end;
+    }
+    while (k < end && isIdentPart(text.charCodeAt(k))) k++; // modifiers
+    return k;
+  }
+
+  /** Skips a shell double-quoted string body (after `"`): `$(…)` and backticks nest. -1 when unterminated. */
+  private skipShellDouble(i: number, end: number): number {
+    const text = this.text;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 92) {
+        if (text.charCodeAt(i + 1) === LF) this.line++;
+        i += 2;
+      } else if (c === 34) return i + 1;
+      else if (c === 96) {
+        i = this.skipShellBacktick(i + 1, end);
+        if (i < 0) return -1;
+      } else if (c === 36 && text.charCodeAt(i + 1) === 40) {
+        i = this.skipShellParen(i + 2, end);
+        if (i < 0) return -1;
+      } else {
+        if (c === LF) this.line++;
+        i++;
+      }
+    }
+    return -1;
+  }
+
+  /** Skips a backtick command substitution body (after the opening backtick). -1 when unterminated. */
+  private skipShellBacktick(i: number, end: number): number {
+    const text = this.text;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 92) {
+        if (text.charCodeAt(i + 1) === LF) this.line++;
+        i += 2;
+      } else if (c === 96) return i + 1;
+      else if (c === 34) {
+        i = this.skipShellDouble(i + 1, end);
+        if (i < 0) return -1;
+      } else if (c === 39) {
+        const q = text.indexOf("'", i + 1);
+        if (q === -1 || q >= end) return -1;
+        this.line += countLF(text, i, q);
+        i = q + 1;
+      } else {
+        if (c === LF) this.line++;
+        i++;
+      }
+    }
+    return -1;
+  }
+
+  /** Skips a `$(…)` body inside double quotes (after `$(`), quote-aware. -1 when unterminated. */
+  private skipShellParen(i: number, end: number): number {
+    const text = this.text;
+    let depth = 1;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 92) {
+        if (text.charCodeAt(i + 1) === LF) this.line++;
+        i += 2;
+        continue;
+      }
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) return i + 1;
+      else if (c === 34 || c === 96) {
+        i = c === 34 ? this.skipShellDouble(i + 1, end) : this.skipShellBacktick(i + 1, end);
+        if (i < 0) return -1;
+        continue;
+      } else if (c === 39) {
+        const q = text.indexOf("'", i + 1);
+        if (q === -1 || q >= end) return -1;
+        this.line += countLF(text, i, q);
+        i = q + 1;
+        continue;
+      } else if (c === LF) this.line++;
+      i++;
+    }
+    return -1;
+  }
+
   private skipLong(i: number, end: number, close: string, symbol: string): number {
     const j = this.text.indexOf(close, i);
     const startLine = this.line;
@@ -1203,7 +1385,12 @@ class Scanner {
   /** `<<WORD`, `<<-WORD`, `<<~WORD`, `<<'WORD'` (shell, Ruby, Perl) and `<<<WORD` (PHP). */
   private heredocStart(i: number, end: number, syn: Syntax): number {
     const text = this.text;
-    const re = syn.heredoc === 'php' ? /<<<[ \t]*(["']?)([A-Za-z_][A-Za-z_0-9]*)\1/y : /<<([-~]?)(["']?)([A-Za-z_][A-Za-z_0-9]*)\2/y;
+    const re =
+      syn.heredoc === 'php'
+        ? /<<<[ \t]*(["']?)([A-Za-z_][A-Za-z_0-9]*)\1/y
+        : syn.heredoc === 'sh'
+          ? /<<(-?)[ \t]*(["']?)\\?([A-Za-z_][A-Za-z_0-9]*)\2/y
+          : /<<([-~]?)(["']?)([A-Za-z_][A-Za-z_0-9]*)\2/y;
     re.lastIndex = i;
     const m = re.exec(text);
     if (!m) return -1;
@@ -1289,6 +1476,7 @@ export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Synta
   const text = s.text;
   const out = s.out;
   const stack: Array<{ name: string; line: number; offset: number }> = [];
+  let textBraces = 0;
   let i = from;
   while (i < end) {
     const c = text.charCodeAt(i);
@@ -1298,7 +1486,15 @@ export function scanMarkupInto(s: Scanner, from: number, end: number, syn: Synta
       continue;
     }
     if (c !== 60) {
-      if (isBracket(c)) emitBracket(s, c, i);
+      // text: `{…}` are template interpolations (Vue, Svelte, Angular, Jinja) and are checked with what
+      // they contain; other brackets in prose are not structure ("1) first", ":)")
+      if (c === 123) {
+        textBraces++;
+        emitBracket(s, c, i);
+      } else if (c === 125) {
+        if (textBraces > 0) textBraces--;
+        emitBracket(s, c, i);
+      } else if (textBraces > 0 && isBracket(c)) emitBracket(s, c, i);
       i++;
       continue;
     }
@@ -1471,17 +1667,17 @@ export function scanMarkdownInto(s: Scanner, from: number, end: number): void {
         }
         s.line++; // the fence line
         const info = m[2].toLowerCase();
-        const syn = syntaxFor(info ? (SYNTAX[info] || ALIASES[info] ? info : 'plaintext') : 'plaintext');
-        if (syn.kind === 'code') s.scanCode(bodyStart, Math.min(bodyEnd, end), syn);
-        else scanPlainInto(s, bodyStart, Math.min(bodyEnd, end));
+        // only fences in a known language are checked (output, logs and diagrams are not code)
+        const known = info && (SYNTAX[info] || ALIASES[info]) ? syntaxFor(info) : undefined;
+        if (known?.kind === 'code') s.scanCode(bodyStart, Math.min(bodyEnd, end), known);
+        else s.line += countLF(text, bodyStart, Math.min(bodyEnd, end));
         i = Math.min(after, end);
         if (bodyStart > end) i = end;
         continue;
       }
     }
-    if (c === 92) {
-      // a backslash escape: `\(` is not a bracket
-      i += text.charCodeAt(i + 1) === LF ? 1 : 2;
+    if (c === 92 && text.charCodeAt(i + 1) === 96) {
+      i += 2; // an escaped backtick does not start inline code (an escaped bracket is still a bracket)
       continue;
     }
     if (c === 60 && text.startsWith('<!--', i)) {

@@ -31,6 +31,11 @@ describe('analyzers: checkBalance', () => {
       ok('; (\n(defn f [] 1)\n', 'clojure');
       ok('{- ( -}\nf x = x -- [\n', 'haskell');
     });
+    it('shell: command substitutions nest inside double quotes; escapes outside quotes', () => {
+      ok('command="`grep -E "^Exec(\\[[^]=]*])?=" "$file" | cut -d= -f 2-`"\n', 'shellscript');
+      ok('x="$(echo "a ( b" | tr ")" x)"\ncase $o in\n  (*\\\'?*) echo q ;;\nesac\n', 'shellscript');
+      ok('cat << HERE_EOF\nIt\'s ( here\nHERE_EOF\n', 'shellscript');
+    });
     it('shell: $# and ${#x} are not comments, case patterns and heredocs', () => {
       ok('n=$#\nm=${#arr[@]}\n', 'shellscript');
       ok('case "$x" in\n  a|b) echo one ;;\n  (c) echo two ;;\nesac\n', 'shellscript');
@@ -51,6 +56,9 @@ describe('analyzers: checkBalance', () => {
     });
     it('C# verbatim strings', () => ok('var p = @"C:\\dir\\ ""q"" {";\nvar q = $"{a}";\n', 'csharp'));
     it('SQL doubled quotes and dollar quoting', () => ok("SELECT 'it''s (' FROM t;\nSELECT $$ ( $$;\n", 'sql'));
+    it('Perl: POD, quote-like operators, punctuation variables, __END__', () => {
+      ok("=head1 NAME\n\n( pod\n\n=cut\nsub new($$) { my $x = $]; }\n$s =~ s/\\([^\\)]*\\)//g;\nmy @w = qw( a } b );\n$t =~ m,(.*)[/\\\\],s;\n$u =~ s{ ( }{ ) }x;\nmy $n = $#list;\n__END__\n( data\n", 'perl');
+    });
     it('Ruby =begin blocks, PHP # comments and heredocs', () => {
       ok('=begin\n( block\n=end\nputs 1\n', 'ruby');
       ok("<?php\n# (\n#[Attr]\nfunction f() { return 'it\\'s'; }\n$s = <<<EOT\n( heredoc\nEOT;\n", 'php');
@@ -75,6 +83,11 @@ describe('analyzers: checkBalance', () => {
       const r = report("a = 'x\nb = 'y\nc = \"ok\"\n", 'python');
       assert.deepEqual(r.quote_warnings, [{ symbol: "'", count: 2, lines: [1, 2] }]);
     });
+    it('HTML prose brackets are not structure; {…} interpolations are checked', () => {
+      ok('<ol><li>1) first</li><li>:) smile</li></ol>\n', 'html');
+      assert.deepEqual(report('<p>{{ f(x }}</p>\n', 'vue').unbalanced, [{ symbol: '(', line: 1, col: 8, expected: ')' }]);
+    });
+    it('Markdown: fences without a known language are not checked', () => ok('```\n1) output (\n```\n', 'markdown'));
     it('no quote checks in Markdown, plain text, and no apostrophe problems in HTML/JSX text', () => {
       ok("It's a 'quote\n", 'markdown');
       ok("It's a \"quote\n", 'plaintext');
@@ -125,13 +138,17 @@ describe('analyzers: checkBalance', () => {
 
   describe('result shapes', () => {
     it('verbose report lists symbols, tags, tree and matched pairs in English', () => {
-      const r = checkBalance('<div>\n  <p>(x)</p>\n</div>\n', 'html', true);
+      const r = checkBalance('<div>\n  <p>{{ f(x) }} (prose</p>\n</div>\n', 'vue', true);
       assert.deepEqual(r, {
         mode: 'verbose',
-        symbols: '{\t(none)\n}\t(none)\n(\t2\n)\t2\n[\t(none)\n]\t(none)',
+        symbols: '{\t2 2\n}\t2 2\n(\t2\n)\t2\n[\t(none)\n]\t(none)',
         tags: '<p>  2:2\n<div>  1:3',
         tag_tree: 'depth\ttag\topen\tclose\n2\t  <p>\t2\t2\n1\t<div>\t1\t3',
-        matched: [{ symbol: '()', open_line: 2, close_line: 2, depth: 1 }],
+        matched: [
+          { symbol: '()', open_line: 2, close_line: 2, depth: 3 },
+          { symbol: '{}', open_line: 2, close_line: 2, depth: 2 },
+          { symbol: '{}', open_line: 2, close_line: 2, depth: 1 },
+        ],
         unbalanced: null,
         quote_warnings: null,
       });
