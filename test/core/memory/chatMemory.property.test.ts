@@ -45,6 +45,8 @@ describe('core/memory/ChatMemory properties', () => {
           };
           for (const op of ops) {
             const before = new Set(m.visibleMessages().map((x) => x.id));
+            const pinnedBefore = m.visibleMessages().filter((x) => x.pinned).map((x) => x.id);
+            let unpinned: string | undefined;
             let entered: MemoryMessage | undefined;
             switch (op.op) {
               case 'add':
@@ -65,7 +67,11 @@ describe('core/memory/ChatMemory properties', () => {
               case 'pin':
               case 'unpin': {
                 const target = pick(op.which);
-                if (target) (op.op === 'pin' ? m.pin(target.id) : m.unpin(target.id));
+                if (target && op.op === 'pin') m.pin(target.id);
+                if (target && op.op === 'unpin') {
+                  unpinned = target.id;
+                  m.unpin(target.id);
+                }
                 break;
               }
               case 'evict': {
@@ -113,7 +119,8 @@ describe('core/memory/ChatMemory properties', () => {
                 assert.notEqual(fp!.priority, 'high', `high-priority ${id} was evicted`);
               }
             }
-            for (const x of visible) if (x.pinned) assert.ok(visibleIds.has(x.id));
+            // pinned messages survive every operation (explicit evict refuses them; only an unpin frees one)
+            for (const id of pinnedBefore) if (id !== unpinned) assert.ok(visibleIds.has(id), `pinned ${id} left the window`);
             // no tool pair split
             for (const [c, r] of pairs) assert.equal(visibleIds.has(c), visibleIds.has(r), `pair ${c}/${r} split`);
             for (const x of visible) if (x.pairId) assert.equal(m.get(x.pairId)?.pairId, x.id);
