@@ -4,7 +4,7 @@ import type { LanguageSpec, NodeRule } from './languages';
 import type { OutlineSymbol, SymbolKind } from './types';
 
 const MAX_SIGNATURE = 160;
-const MAX_DOC = 100;
+const MAX_DOC = 80;
 const MEMBER_CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'struct', 'impl']);
 
 export interface Extracted {
@@ -120,7 +120,7 @@ function signature(node: Node): string {
     text = body && body.type === 'statement_block' ? node.text.slice(0, body.startIndex - node.startIndex) : cutAt(node.text, '=>', 2);
   } else if (value) {
     const head = node.text.slice(0, value.startIndex - node.startIndex);
-    text = head + clip(value.text.replace(/\s+/g, ' '), 40);
+    text = head + clip(value.text.replace(/\s+/g, ' '), 24);
   } else {
     const body = node.childForFieldName('body');
     text = body && body.startIndex > node.startIndex ? node.text.slice(0, body.startIndex - node.startIndex) : node.text;

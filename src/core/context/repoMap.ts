@@ -4,13 +4,14 @@
  * Aider's repo map does, and a renderer that fits a token budget by choosing how much to show.
  */
 import { promises as fsp } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { posix } from 'node:path';
 import { languageIdFromPath } from '../text/language';
 import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { clip } from './extract';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
-import { looksBinary, walkFiles } from './walk';
+import { looksBinary, walkFiles, walkFilesSync } from './walk';
 
 export const DEFAULT_OVERVIEW_BUDGET = 1024;
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
@@ -68,10 +69,18 @@ export interface RepoMapStats {
   fullGraphBuilds: number;
   partialGraphUpdates: number;
   refreshes: number;
+  /** Milliseconds of the last overview call: walk+stat, reading changed files, graph update, ranking, rendering. */
+  lastMs: { walk: number; read: number; graph: number; rank: number; render: number };
 }
 
 export class RepoMap {
-  readonly stats: RepoMapStats = { parsed: 0, fullGraphBuilds: 0, partialGraphUpdates: 0, refreshes: 0 };
+  readonly stats: RepoMapStats = {
+    parsed: 0,
+    fullGraphBuilds: 0,
+    partialGraphUpdates: 0,
+    refreshes: 0,
+    lastMs: { walk: 0, read: 0, graph: 0, rank: 0, render: 0 },
+  };
   private records = new Map<string, FileRecord>();
   private invalidated = new Set<string>();
   private totalRefs = new Map<string, number>();
@@ -108,7 +117,10 @@ export class RepoMap {
 
   private async doRefresh(): Promise<void> {
     this.stats.refreshes++;
-    const { files, truncated } = await walkFiles(this.root);
+    let t = performance.now();
+    // The first walk is async (it may take a while on a cold disk); later ones are mostly cached stat calls.
+    const { files, truncated } = this.records.size ? walkFilesSync(this.root) : await walkFiles(this.root);
+    this.stats.lastMs.walk = performance.now() - t;
     this.truncated = truncated;
     const seen = new Set<string>();
     const toRead: { rel: string; abs: string; size: number; mtimeMs: number }[] = [];
@@ -126,7 +138,10 @@ export class RepoMap {
       this.dropRefs(this.records.get(rel)!);
       this.records.delete(rel);
     }
+    t = performance.now();
     const fresh = await mapLimit(toRead, 16, (f) => this.readRecord(f));
+    this.stats.lastMs.read = performance.now() - t;
+    t = performance.now();
     for (const rec of fresh) {
       const old = this.records.get(rec.rel);
       if (old) this.dropRefs(old);
@@ -136,13 +151,17 @@ export class RepoMap {
       changed.push(rec.rel);
       this.stats.parsed++;
     }
-    if (!this.graph || defsChanged) {
+    const addedOrRemoved = removed.length > 0 || changed.some((rel) => !this.graph?.has(rel));
+    if (!this.graph || addedOrRemoved) {
       this.graph = buildGraph([...this.records.values()]);
       this.stats.fullGraphBuilds++;
     } else if (changed.length) {
+      // Same file set: update the changed files' definitions and the edges that depend on them.
       this.graph.updateFiles(changed.map((rel) => this.records.get(rel)!));
       this.stats.partialGraphUpdates++;
     }
+    void defsChanged;
+    this.stats.lastMs.graph = performance.now() - t;
   }
 
   private dropRefs(rec: FileRecord): void {
@@ -206,22 +225,21 @@ export class RepoMap {
     const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
     const all = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
     const terms = queryTerms(opts.query);
-    const ranks = this.graph!.rank((rec) => matchCount(rec, terms));
-
+    let t = performance.now();
+    const ranks = this.graph!.rank((rec) => matchCount(rec, terms), opts.query ?? '');
+    const byRel = this.records;
     const ranked: OverviewFile[] = all
       .map((r) => {
         const m = matchCount(r, terms);
         const base = ranks.get(r.rel) ?? 0;
-        return {
-          path: r.rel,
-          lines: r.lines,
-          summary: r.summary,
-          symbols: this.topSymbols(r, terms),
-          // Query matches move a file up; among equals, the reference rank decides, then size.
-          score: base * (1 + 4 * m) + (m > 0 ? 1 : 0),
-        };
+        // Query matches move a file up; among equals, the reference rank decides, then size.
+        return { path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: base * (1 + 4 * m) + (m > 0 ? 1 : 0) };
       })
       .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    // Symbols only for the files that can be shown (the budget allows a few hundred at most).
+    for (const f of ranked.slice(0, 400)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms);
+    this.stats.lastMs.rank = performance.now() - t;
+    t = performance.now();
 
     const totalLines = all.reduce((n, r) => n + r.lines, 0);
     const notes: string[] = [];
@@ -229,7 +247,12 @@ export class RepoMap {
     const folderLabel = folderRel || '.';
     const langs = languageBreakdown(all);
     const header = `overview of ${folderLabel} · ${all.length.toLocaleString('en-US')} files · ${totalLines.toLocaleString('en-US')} lines${langs ? ` · ${langs}` : ''}`;
-    const tree = (depth: number) => moduleTree(all, folderRel, depth);
+    const trees = new Map<number, string[]>();
+    const tree = (depth: number) => {
+      let t = trees.get(depth);
+      if (!t) trees.set(depth, (t = moduleTree(all, folderRel, depth)));
+      return t;
+    };
     const top = ranked[0]?.path;
     const hint = top
       ? `be-read {"file":"${top}","mode":"structure"} lists a file's symbols with line ranges; be-overview {"path":"<folder>"} zooms into a folder`
@@ -249,7 +272,20 @@ export class RepoMap {
       if (k < ranked.length) lines.push(`+${ranked.length - k} more files (be-overview with a folder path or a query shows others)`);
       return lines.join('\n');
     };
-    const fits = (s: string) => this.tokenizer.count(s) + this.tokenizer.count(hint) <= budget;
+    // Estimating from per-line counts (cached) keeps the search cheap; the chosen layout is checked exactly below.
+    const lineTokens = new Map<string, number>();
+    const estimate = (text: string) => {
+      let n = 0;
+      for (const l of text.split('\n')) {
+        let c = lineTokens.get(l);
+        if (c === undefined) lineTokens.set(l, (c = this.tokenizer.count(l + '\n')));
+        n += c;
+      }
+      return n;
+    };
+    const hintTokens = this.tokenizer.count(hint);
+    const fits = (s: string) => estimate(s) + hintTokens <= budget;
+    const fitsExactly = (s: string) => this.tokenizer.count(s) + hintTokens <= budget;
 
     // Most detail first; the first layout that shows enough files wins, else the one showing the most.
     const layouts: [number, boolean][] = [
@@ -262,7 +298,9 @@ export class RepoMap {
     const want = Math.min(ranked.length, 12);
     let best: { text: string; k: number } | undefined;
     for (const [depth, sym] of layouts) {
-      const k = maxFitting(ranked.length, (k) => fits(render(depth, k, sym)));
+      // A file line costs at least ~5 tokens: no need to try more files than the budget could hold.
+      let k = maxFitting(Math.min(ranked.length, Math.ceil(budget / 5)), (k) => fits(render(depth, k, sym)));
+      while (k >= 0 && !fitsExactly(render(depth, k, sym))) k--;
       if (k < 0) continue;
       if (!best || k > best.k) best = { text: render(depth, k, sym), k };
       if (k >= want) break;
@@ -275,6 +313,7 @@ export class RepoMap {
       notes.push('budget too small for a module tree');
     }
     const text = best.text + (notes.length ? '\n' + notes.map((n) => `note: ${n}`).join('\n') : '');
+    this.stats.lastMs.render = performance.now() - t;
     return {
       text,
       tokens: this.tokenizer.count(text),
@@ -410,28 +449,50 @@ class Graph {
   private index = new Map<string, number>();
   private files: FileRecord[];
   private defIndex = new Map<string, number[]>();
+  /** identifier → files that use it (to find whose edges a definition change affects). */
+  private refIndex = new Map<string, number[]>();
   private out: Map<number, number>[] = [];
+  private version = 0;
+  private rankCache: { version: number; query: string; ranks: Map<string, number> } | undefined;
 
   constructor(files: FileRecord[]) {
     this.files = files;
     files.forEach((f, i) => this.index.set(f.rel, i));
     files.forEach((f, i) => {
-      for (const d of f.tags?.defs ?? []) {
-        const list = this.defIndex.get(d);
-        if (list) list.push(i);
-        else this.defIndex.set(d, [i]);
-      }
+      for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
+      for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
     });
     this.out = files.map((_, i) => this.edgesFrom(i));
   }
 
+  has(rel: string): boolean {
+    return this.index.has(rel);
+  }
+
   updateFiles(recs: FileRecord[]): void {
+    const affected = new Set<number>();
     for (const r of recs) {
       const i = this.index.get(r.rel);
       if (i === undefined) continue;
+      const old = this.files[i]!;
+      const oldDefs = new Set(old.tags?.defs ?? []);
+      const newDefs = new Set(r.tags?.defs ?? []);
+      for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
+      for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
+      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) remove(this.refIndex, id, i);
+      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) push(this.refIndex, id, i);
       this.files[i] = r;
-      this.out[i] = this.edgesFrom(i);
+      affected.add(i);
     }
+    for (const i of affected) this.out[i] = this.edgesFrom(i);
+    this.version++;
+  }
+
+  /** A definition appeared or disappeared: every file using the name gets its edges recomputed. */
+  private changeDef(name: string, i: number, added: boolean, affected: Set<number>): void {
+    if (added) push(this.defIndex, name, i);
+    else remove(this.defIndex, name, i);
+    for (const j of this.refIndex.get(name) ?? []) affected.add(j);
   }
 
   private edgesFrom(i: number): Map<number, number> {
@@ -464,8 +525,9 @@ class Graph {
     return undefined;
   }
 
-  /** Personalised PageRank; `boost` gives query-matching files more restart weight. Returns rel → rank. */
-  rank(boost: (f: FileRecord) => number): Map<string, number> {
+  /** Personalised PageRank; `boost` gives query-matching files more restart weight. Returns rel → rank (cached per query). */
+  rank(boost: (f: FileRecord) => number, query: string): Map<string, number> {
+    if (this.rankCache && this.rankCache.version === this.version && this.rankCache.query === query) return this.rankCache.ranks;
     const n = this.files.length;
     const result = new Map<string, number>();
     if (n === 0) return result;
@@ -476,21 +538,32 @@ class Graph {
       ps += pers[i]!;
     }
     for (let i = 0; i < n; i++) pers[i]! /= ps;
+    // Flatten the edges once (CSR) so that the iterations run over typed arrays.
+    let m = 0;
+    for (const e of this.out) m += e.size;
+    const from = new Int32Array(m);
+    const to = new Int32Array(m);
+    const w = new Float64Array(m);
     const outW = new Float64Array(n);
-    for (let i = 0; i < n; i++) for (const w of this.out[i]!.values()) outW[i]! += w;
+    let k = 0;
+    this.out.forEach((edges, i) => {
+      for (const [j, wt] of edges) {
+        from[k] = i;
+        to[k] = j;
+        w[k] = wt;
+        outW[i]! += wt;
+        k++;
+      }
+    });
     let rank = Float64Array.from(pers);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
       const next = new Float64Array(n);
       let dangling = 0;
-      for (let i = 0; i < n; i++) {
-        const ri = rank[i]!;
-        if (outW[i] === 0) {
-          dangling += ri;
-          continue;
-        }
-        const share = (d * ri) / outW[i]!;
-        for (const [j, w] of this.out[i]!) next[j]! += share * w;
+      for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
+      for (let e = 0; e < m; e++) {
+        const i = from[e]!;
+        next[to[e]!]! += (d * rank[i]! * w[e]!) / outW[i]!;
       }
       let delta = 0;
       for (let i = 0; i < n; i++) {
@@ -501,8 +574,23 @@ class Graph {
       if (delta < 1e-9) break;
     }
     for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
+    this.rankCache = { version: this.version, query, ranks: result };
     return result;
   }
+}
+
+function push(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+function remove(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (!list) return;
+  const at = list.indexOf(i);
+  if (at >= 0) list.splice(at, 1);
+  if (!list.length) map.delete(key);
 }
 
 function buildGraph(files: FileRecord[]): Graph {

@@ -14,7 +14,7 @@ import { languageIdFromPath } from '../text/language';
 import { parseFileRange } from '../text/range';
 import { assertText, bomLength } from '../text/validate';
 import { DEFAULT_PAGE_TOKENS, nextCallHint, paginate } from './full';
-import { renderStructureText, rangeTag } from './render';
+import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
 import { structure } from './structure';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
@@ -161,7 +161,15 @@ export class ContextService {
     if (!st) throw new ToolError('not_found', `folder not found: ${this.deps.sandbox.display(abs)}. Give a folder inside the workspace, or omit path for the whole workspace.`);
     const folder = st.isDirectory() ? abs : dirname(abs);
     const map = this.repoMapFor(folder);
-    const res = await map.overview({ folder, budget: args.budget ?? this.settings.overviewBudget, query: args.query });
+    const budget = args.budget ?? this.settings.overviewBudget;
+    let res = await map.overview({ folder, budget, query: args.query });
+    // The budget covers the whole reply an agent receives, JSON fields included: shrink the map by the overhead.
+    const overhead = this.tokenizer.count(JSON.stringify({ ...this.overviewReply(folder, res), overview: '' }));
+    if (res.tokens + overhead > budget) res = await map.overview({ folder, budget: Math.max(128, budget - overhead), query: args.query });
+    return this.overviewReply(folder, res);
+  }
+
+  private overviewReply(folder: string, res: Awaited<ReturnType<RepoMap['overview']>>): OverviewReply {
     return {
       mode: 'overview',
       data_type: 'context_summary',
@@ -298,7 +306,7 @@ function structureHint(s: FileStructure): string {
   visit(s.symbols);
   const pick = all.filter((x) => x.kind === 'function' || x.kind === 'method').sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? all[0];
   const parts: string[] = [];
-  if (pick) parts.push(`be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name} (${rangeTag(pick)}); any @L range works the same way`);
-  parts.push(`${nextCallHint({ file: s.path })} reads all ${s.lines} lines (${s.tokensEstimated ? '≈' : ''}${s.tokens} tokens, paginated)`);
+  if (pick) parts.push(`be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name} (any @L range)`);
+  parts.push(`${nextCallHint({ file: s.path })}: all ${s.lines} lines, ${s.tokensEstimated ? '≈' : ''}${s.tokens} tokens`);
   return parts.join('; ');
 }
