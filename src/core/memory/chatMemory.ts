@@ -259,6 +259,11 @@ export class ChatMemory {
     if (this.isProtected(msg)) this.dequeue(partner);
   }
 
+  /** Counts with this memory's tokenizer without blocking the event loop (then pass the count to `add`). */
+  countTokensAsync(text: string): Promise<number> {
+    return this.tokenizer.countAsync(text);
+  }
+
   // ---------------------------------------------------------------- reading
 
   visibleMessages(): MemoryMessage[] {

@@ -92,9 +92,12 @@ export const beMemory = defineTool({
       case 'add': {
         if (!args.content?.trim()) throw new ToolError('invalid_argument', 'be-memory add: missing content. Expected {"action":"add","content":"…","kind":"note"}.');
         const constraint = args.kind === 'constraint';
+        // A large note is counted in slices (the extension host must not stall on it).
+        const tokens = await memory.countTokensAsync(args.content);
         const m = memory.add({
           kind: args.kind === 'user_query' ? 'user_query' : 'note',
           content: args.content,
+          tokens,
           priority: args.priority ?? (constraint ? 'high' : undefined),
           group: args.group ?? (constraint ? 'goal' : undefined),
           pinned: constraint ? true : undefined,
