@@ -374,6 +374,9 @@ for (const ch of '{.?:=+-*/%&|^<>)]') CONT_START[ch.charCodeAt(0)] = 1;
 /** A line ending with one of these continues into the next line. */
 const CONT_END = new Uint8Array(128);
 for (const ch of ',([=+-*/%&|^!~?:<>.@\\') CONT_END[ch.charCodeAt(0)] = 1;
+/** After a `}` on the same line, these continue a type in a signature: `} {`, `}>`, `}[]`, `} | X`, `} & Y`. */
+const TYPE_CONT = new Uint8Array(128);
+for (const ch of '{>[|&') TYPE_CONT[ch.charCodeAt(0)] = 1;
 const CONT_WORDS = new Set([
   'throws', 'where', 'extends', 'implements', 'const', 'noexcept', 'override', 'final', 'requires', 'with', 'and', 'or',
 ]);
@@ -562,6 +565,12 @@ class Scanner {
     // Rust/Swift/C# `where` clauses: their commas do not end the signature
     let whereClause = false;
 
+    let closedHeader = -1; // header of the block the last `}` closed, and where
+    let closedAt = -1;
+    const onlySpaceBetween = (a: number, b: number) => {
+      for (let k = a; k < b; k++) if (!isSpace(text.charCodeAt(k))) return false;
+      return true;
+    };
     const inBraceFrame = () => frameKinds.length === 0 || frameKinds[frameKinds.length - 1] === Tok.LBrace;
 
     /** Called for the first char of every code token (not comments/whitespace). */
@@ -581,7 +590,11 @@ class Scanner {
         }
         pendingNL = false;
       }
-      if (hdr === -1) hdr = i;
+      if (hdr === -1) {
+        // `): { a: T } {` and `<T extends { a: T }>(…) {`: a type literal inside a signature does not end it
+        hdr = closedAt >= 0 && TYPE_CONT[c] === 1 && onlySpaceBetween(closedAt + 1, i) ? closedHeader : i;
+      }
+      closedAt = -1;
     };
 
     const newline = (i: number) => {
@@ -617,8 +630,12 @@ class Scanner {
         if (frames.length) {
           const saved = frames.pop()!;
           frameKinds.pop();
-          // `)` and `]` belong to the statement; `}` ends it
+          // `)` and `]` belong to the statement; `}` ends it, unless a type continues it (see tokenStart)
           hdr = kind === Tok.RBrace ? -1 : saved;
+          if (kind === Tok.RBrace) {
+            closedHeader = saved;
+            closedAt = i;
+          }
         } else hdr = -1;
       }
     };

@@ -90,6 +90,7 @@ function assignedName(h: string): string | undefined {
 
 /** Classifies the statement header (text from the last boundary to the `{`). */
 export function classifyHeader(rawHeader: string, lineComments: string[] = ['//']): Classified {
+  if (rawHeader.length > 4000) rawHeader = rawHeader.slice(-4000); // signatures are short; bound the regex work
   const h = stripAnnotations(stripComments(rawHeader, lineComments).replace(/\s+/g, ' ').trim());
   if (!h) return { kind: 'block' };
   // arrow functions and lambdas
@@ -126,7 +127,7 @@ export function classifyHeader(rawHeader: string, lineComments: string[] = ['//'
   if (/(?:^|\s)new\s+[\w$.<>, ]+\([^)]*\)$/.test(h)) return { kind: 'class' }; // anonymous class
   if (CONTROL.has(words[0] ?? '') && !/^(?:static|async|const|default)$/.test(words[0])) return { kind: 'block' };
   // `name(params) [trailing]` — a method or a C-style function
-  const m = /(?:^|[^\w$.])(~?[A-Za-z_$][\w$]*(?:\s*::\s*~?[A-Za-z_$][\w$]*)*|operator\s*[^\s(]+)\s*(?:<[^()]*>)?\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\s*(:[^{};]*|[^(){};=]*)$/.exec(h);
+  const m = /(?:^|[^\w$.])(~?[A-Za-z_$][\w$]*(?:\s*::\s*~?[A-Za-z_$][\w$]*)*|operator\s*[^\s(]+)\s*(?:<[^()]*>)?\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\s*(:[^;]*|[^(){};=]*)$/.exec(h);
   if (m) {
     const qualified = m[1].replace(/\s+/g, '');
     const parts = qualified.split('::');

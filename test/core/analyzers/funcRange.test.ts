@@ -56,6 +56,11 @@ describe('analyzers: findFunctionRange', () => {
       assert.deepEqual(findFunctionRange(js, 2, 'javascript'), { start: 1, end: 6, kind: 'block' });
       assert.deepEqual(findFunctionRange(js, 9, 'javascript'), { start: 8, end: 10, kind: 'function' });
     });
+    it('type literals in generics and return types do not hide the signature', () => {
+      const t = src('function f<T extends { a: number }>(x: T): { b: string } {', "  return { b: 'x' };", '}', 'class A {', '  m(): { a: 1 } | null {', '    return null;', '  }', '}');
+      assert.deepEqual(findFunctionRange(t, 2, 'typescript'), { start: 1, end: 3, kind: 'function', name: 'f' });
+      assert.deepEqual(findFunctionRange(t, 6, 'typescript'), { start: 5, end: 7, kind: 'method', name: 'm' });
+    });
     it('statements without semicolons before a function do not join its signature', () => {
       const js = src('const a = 1', 'function foo() {', '  return a', '}');
       assert.deepEqual(findFunctionRange(js, 3, 'javascript'), { start: 2, end: 4, kind: 'function', name: 'foo' });
