@@ -335,6 +335,20 @@ export interface ScanResult {
   tagPairs: TagPair[];
   tagUnbalanced: UnbalancedItem[];
   lineCount: number;
+  /** code-level occurrences of the words asked for (scanText's `keywords`), for keyword-delimited blocks */
+  keywords: KeywordHit[];
+}
+
+export interface KeywordHit {
+  word: string;
+  offset: number;
+  line: number;
+  /** first code token of its line */
+  first: boolean;
+  /** char code just before the word (`.` in `x.end`, `:` in `:end`) */
+  before: number;
+  /** last significant code char before the word (0 at the start) */
+  lastSig: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -413,9 +427,11 @@ class Scanner {
   constructor(readonly text: string) {
     this.out = {
       kinds: this.kinds, offsets: this.offs, lines: this.lns, headers: this.hdrs,
-      unterminated: [], tagPairs: [], tagUnbalanced: [], lineCount: 0,
+      unterminated: [], tagPairs: [], tagUnbalanced: [], lineCount: 0, keywords: [],
     };
   }
+  /** words to report as KeywordHits (Ruby/Lua block keywords) */
+  keywords?: Set<string>;
 
   token(kind: number, offset: number, header: number): void {
     const n = this.count;
@@ -695,6 +711,12 @@ class Scanner {
           else if (syn.charTick && d === 39) i++; // Haskell primes: foldl'
           else if (syn.digitSeparator && d === 39 && isDigit(text.charCodeAt(start)) && isHex(text.charCodeAt(i + 1))) i++;
           else break;
+        }
+        if (this.keywords && i - start <= 8) {
+          const w = text.slice(start, i);
+          if (this.keywords.has(w)) {
+            this.out.keywords.push({ word: w, offset: start, line: this.line, first: !lineHasToken, before: start > 0 ? text.charCodeAt(start - 1) : 0, lastSig });
+          }
         }
         tokenStart(start, c, i);
         if (i - start === 5 && c === 119 && text.startsWith('where', start)) whereClause = true;
@@ -1725,9 +1747,10 @@ export function scanPlainInto(s: Scanner, from: number, end: number): void {
 }
 
 /** Scans a whole text with the scanner of `languageId`. */
-export function scanText(text: string, languageId: string): ScanResult {
+export function scanText(text: string, languageId: string, keywords?: Set<string>): ScanResult {
   const syn = syntaxFor(languageId);
   const s = new Scanner(text);
+  s.keywords = keywords;
   if (syn.kind === 'markup') scanMarkupInto(s, 0, text.length, syn);
   else if (syn.kind === 'markdown') scanMarkdownInto(s, 0, text.length);
   else if (syn.kind === 'plain') scanPlainInto(s, 0, text.length);

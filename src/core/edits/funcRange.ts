@@ -1,7 +1,7 @@
 /**
  * be-func-range and `target: function`: the innermost enclosing function or method of a line, or a named
  * definition. Brace languages use the balance scanner's `{}` pairs (strings and comments skipped) and classify
- * each block by its statement header; Python uses indentation.
+ * each block by its statement header; Python uses indentation; Ruby and Lua use `def`/`function` … `end`.
  *
  * A range starts at the signature's first line, which includes decorators/annotations written directly above
  * it (`@Override`, `#[test]`, `[HttpGet]`) but not doc comments; it ends at the closing `}` (or, for Python,
@@ -433,10 +433,83 @@ function pythonBlocks(text: string): Block[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Blocks for Ruby and Lua (keyword … end)
+
+const RUBY_KEYWORDS = new Set(['def', 'class', 'module', 'do', 'begin', 'case', 'if', 'unless', 'while', 'until', 'for', 'end']);
+const LUA_KEYWORDS = new Set(['function', 'if', 'for', 'while', 'do', 'repeat', 'until', 'end']);
+/** after these, `if`/`while`… start a statement (`x = if c`); elsewhere they are modifiers (`return if c`) */
+const STATEMENT_AFTER = new Set('=(,;|&![{'.split('').map((c) => c.charCodeAt(0)));
+
+function keywordBlocks(text: string, languageId: string): Block[] {
+  const ruby = languageId === 'ruby';
+  const scan = scanText(text, languageId, ruby ? RUBY_KEYWORDS : LUA_KEYWORDS);
+  const stack: Array<Block | undefined> = [];
+  const blocks: Block[] = [];
+  let loopLine = -1;
+  const at = (re: RegExp, offset: number) => {
+    re.lastIndex = offset;
+    return re.exec(text);
+  };
+  for (const k of scan.keywords) {
+    if (k.before === 46 || (ruby && k.before === 58)) continue; // `x.end`, `:end`
+    const w = k.word;
+    if (w === 'end' || (!ruby && w === 'until')) {
+      const b = stack.pop();
+      if (b) {
+        b.end = k.line;
+        blocks.push(b);
+      }
+      continue;
+    }
+    if (ruby && (w === 'if' || w === 'unless' || w === 'while' || w === 'until') && !(k.first || k.lastSig === 0 || STATEMENT_AFTER.has(k.lastSig))) {
+      continue; // modifier form
+    }
+    if (w === 'while' || w === 'until' || w === 'for') loopLine = k.line;
+    if (w === 'do' && loopLine === k.line) {
+      loopLine = -1; // `while c do`: the loop's own `do`
+      continue;
+    }
+    if (ruby && w === 'def' && at(/def\s+[\w.]+[?!]?\s*(?:\([^)]*\))?\s*=(?![=~>])/y, k.offset)) continue; // endless def
+    let block: Block | undefined;
+    if (w === 'def' || w === 'function') {
+      const m = ruby ? at(/def\s+(?:([\w:]+)\.)?([\w]+[?!=]?)/y, k.offset) : at(/function\s+([\w.]+[.:])?([\w]+)/y, k.offset);
+      let name = m?.[2];
+      let owner = m?.[1]?.replace(/[.:]$/, '');
+      if (!name && !ruby) {
+        const lineStart = text.lastIndexOf('\n', k.offset - 1) + 1;
+        name = /([\w]+)\s*=\s*$/.exec(text.slice(lineStart, k.offset))?.[1];
+      }
+      if (owner === 'self') owner = undefined;
+      const method = !ruby && !!m?.[1]?.endsWith(':');
+      block = { start: k.line, end: -1, open: k.offset, kind: method ? 'method' : 'function', name, owner, functionLike: true, classLike: false };
+    } else if (ruby && (w === 'class' || w === 'module')) {
+      const m = at(/(?:class|module)\s+([\w:]+)/y, k.offset);
+      block = { start: k.line, end: -1, open: k.offset, kind: 'class', name: m?.[1]?.split('::').pop(), functionLike: false, classLike: true };
+    }
+    stack.push(block);
+  }
+  blocks.sort((a, b) => a.open - b.open);
+  // Ruby: a def directly inside a class/module is a method
+  const open: Block[] = [];
+  for (const b of blocks) {
+    while (open.length && open[open.length - 1].end < b.start) open.pop();
+    let container: Block | undefined;
+    for (let p = open.length - 1; p >= 0 && !container; p--) if (open[p].functionLike || open[p].classLike) container = open[p];
+    if (b.functionLike && container?.classLike) {
+      b.kind = 'method';
+      b.owner ??= container.name;
+    }
+    open.push(b);
+  }
+  return blocks;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Public API
 
 const INDENT_LANGUAGES = new Set(['python', 'py']);
 const isIndentLanguage = (languageId: string) => INDENT_LANGUAGES.has((languageId || '').toLowerCase());
+const isKeywordLanguage = (languageId: string) => /^(ruby|lua)$/i.test(languageId || '');
 
 function toRange(b: Block): FunctionRange {
   const kind: FunctionKind = b.kind === 'container' ? 'block' : b.kind;
@@ -462,6 +535,9 @@ export function findFunctionRange(text: string, line: number, languageId: string
   if (isIndentLanguage(languageId)) {
     return pickInnermost(pythonBlocks(text).filter((b) => b.start <= line && line <= b.end));
   }
+  if (isKeywordLanguage(languageId)) {
+    return pickInnermost(keywordBlocks(text, languageId.toLowerCase()).filter((b) => b.start <= line && line <= b.end));
+  }
   return pickInnermost(new BraceIndex(text, languageId).containing(line));
 }
 
@@ -474,8 +550,12 @@ export function findFunctionByName(text: string, name: string, languageId: strin
   const simple = parts[parts.length - 1];
   const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
   if (!simple) return undefined;
-  const indent = isIndentLanguage(languageId);
-  const blocks = indent ? pythonBlocks(text) : new BraceIndex(text, languageId).mentioning(simple);
+  const indent = isIndentLanguage(languageId) || isKeywordLanguage(languageId);
+  const blocks = isIndentLanguage(languageId)
+    ? pythonBlocks(text)
+    : isKeywordLanguage(languageId)
+      ? keywordBlocks(text, languageId.toLowerCase())
+      : new BraceIndex(text, languageId).mentioning(simple);
   const named = blocks.filter((b) => b.name === simple && (b.functionLike || b.classLike) && (!owner || b.owner === owner));
   const hit = named.find((b) => b.functionLike) ?? named[0];
   if (hit) return toRange(hit);

@@ -122,6 +122,23 @@ describe('analyzers: findFunctionRange', () => {
     assert.deepEqual(findFunctionRange(php, 10, 'php'), { start: 10, end: 10, kind: 'function' });
   });
 
+  it('Ruby: def … end inside classes and modules; blocks, modifiers and loops do not confuse the ends', () => {
+    const rb = src('module Shop', '  class Cart', '    def initialize(items)', '      @items = items', '    end', '', '    def total', '      sum = 0', '      @items.each do |i|', '        sum += i.price if i.active?', '      end', '      while sum > 100 do', '        sum -= 1', '      end', '      sum', '    end', '', '    def self.empty? = true', '  end', 'end', 'puts "end"');
+    assert.deepEqual(findFunctionRange(rb, 4, 'ruby'), { start: 3, end: 5, kind: 'method', name: 'initialize' });
+    assert.deepEqual(findFunctionRange(rb, 13, 'ruby'), { start: 7, end: 16, kind: 'method', name: 'total' });
+    assert.deepEqual(findFunctionRange(rb, 18, 'ruby'), { start: 2, end: 19, kind: 'class', name: 'Cart' });
+    assert.equal(findFunctionRange(rb, 21, 'ruby'), undefined);
+    assert.deepEqual(findFunctionByName(rb, 'Cart.total', 'ruby'), { start: 7, end: 16, kind: 'method', name: 'total' });
+  });
+
+  it('Lua: function … end with if/for/repeat inside, methods with :', () => {
+    const lua = src('local M = {}', 'function M.add(a, b)', '  if a > b then', '    return a', '  end', '  for i = 1, 3 do', '    print(i)', '  end', '  return a + b', 'end', 'local function helper()', '  repeat', '    x = x + 1', '  until x > 3', 'end', 'function Account:deposit(v)', '  self.balance = self.balance + v', 'end', 'return M');
+    assert.deepEqual(findFunctionRange(lua, 7, 'lua'), { start: 2, end: 10, kind: 'function', name: 'add' });
+    assert.deepEqual(findFunctionRange(lua, 13, 'lua'), { start: 11, end: 15, kind: 'function', name: 'helper' });
+    assert.deepEqual(findFunctionRange(lua, 17, 'lua'), { start: 16, end: 18, kind: 'method', name: 'deposit' });
+    assert.equal(findFunctionRange(lua, 19, 'lua'), undefined);
+  });
+
   describe('Python (indentation)', () => {
     const py = src(
       'import os', // 1
