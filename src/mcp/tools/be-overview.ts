@@ -4,6 +4,26 @@ import { ToolError } from '../../core/errors';
 import type { ContextService } from '../../core/context/service';
 import type { ServerDeps } from '../deps';
 import { asRecord, defineTool } from './common';
+import { MemoryRegistry } from '../../core/memory/registry';
+
+/**
+ * Seed section 7: a small, dense file index kept in the window. Pinned, high priority, one per folder:
+ * a newer index of the same folder replaces the older one.
+ */
+function pinIndex(services: ServerDeps, sessionId: string, path: string, overview: string): string {
+  const registry = services.memory;
+  if (!(registry instanceof MemoryRegistry)) {
+    throw new ToolError('invalid_argument', 'be-overview pin: this server runs without a chat memory; call again without pin.');
+  }
+  const memory = registry.get(sessionId);
+  const id = `file-index:${path}`;
+  if (memory.get(id)) {
+    memory.unpin(id);
+    memory.evict(id);
+  }
+  memory.add({ id, kind: 'note', priority: 'high', group: 'file-index', pinned: true, content: `[file index: ${path}]\n${overview}` });
+  return id;
+}
 
 /** The context service, when the host composed one (`deps.context`). */
 export function contextOf(services: ServerDeps): ContextService | undefined {
@@ -25,11 +45,14 @@ export const beOverview = defineTool({
     path: z.string().optional().describe('folder (or a file: its folder); default the workspace'),
     budget: z.number().int().min(128).max(32000).optional().describe('token budget, default 1024'),
     query: z.string().optional().describe('words or identifiers to rank first'),
+    pin: z.boolean().optional().describe("pin the overview into this session's chat memory as its file index"),
   },
   annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { services }) {
+  async handler(args, { services, sessionId }) {
     const ctx = contextOf(services);
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
-    return asRecord(await ctx.overview(args));
+    const reply = await ctx.overview(args);
+    if (!args.pin) return asRecord(reply);
+    return { ...reply, pinned_id: pinIndex(services, sessionId, reply.path, reply.overview) };
   },
 });

@@ -10,6 +10,7 @@ import { createServices, type Services } from '../../../src/mcp/services';
 import { createServer } from '../../../src/mcp/server';
 import { registerContextResources } from '../../../src/mcp/resources/index';
 import { tmpWorkspace, type Workspace } from '../../mcp/helpers';
+import { MemoryRegistry } from '../../../src/core/memory/registry';
 
 const tk = getTokenizer();
 const FIXTURES = join(__dirname, '../../fixtures/context');
@@ -130,6 +131,19 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
       const oc = ov.structuredContent as Record<string, unknown>;
       assert.equal(oc.mode, 'overview');
       assert.ok(Number(oc.tokens) <= 300);
+
+      // Seed section 7: the overview pinned into the session's chat memory as its file index (replaced, not duplicated).
+      services.deps.memory = new MemoryRegistry();
+      for (let i = 0; i < 2; i++) {
+        const pinned = (await client.callTool({ name: 'be-overview', arguments: { path: 'src', pin: true } })) as CallToolResult;
+        assert.ok(!pinned.isError, JSON.stringify(pinned.content));
+        assert.equal((pinned.structuredContent as Record<string, unknown>).pinned_id, 'file-index:src');
+      }
+      const mem = (services.deps.memory as MemoryRegistry).get('ctx');
+      const index = mem.visibleMessages().filter((m) => m.group === 'file-index');
+      assert.equal(index.length, 1);
+      assert.ok(index[0]!.pinned);
+      assert.match(index[0]!.content, /^\[file index: src\]\noverview of src/);
 
       const target = (await client.callTool({ name: 'be-read', arguments: { file: 'src/small.ts', target: { kind: 'line', value: '5' } } })) as CallToolResult;
       assert.equal((target.structuredContent as Record<string, unknown>).mode, 'full');
