@@ -125,7 +125,7 @@ const SYNTAX: Record<string, Syntax> = {
   javascriptreact: JS,
   typescript: TS,
   typescriptreact: JS,
-  json: def({ lineComments: [], blockComments: [], strings: [str('"', false)] }),
+  json: def({ strings: [str('"', false)] }), // comments allowed: tsconfig.json and friends are JSONC
   jsonc: def({ strings: [str('"', false)] }),
   json5: def({}),
   c: C,
