@@ -51,6 +51,13 @@ async function rss(pid: number): Promise<{ rss: number; hwm: number }> {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
+/** CPU time (user + system, all threads) of a process, in ms; clock ticks are 10 ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+}
+
 async function connect(command: string, args: string[], cwd: string): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({ command, args, cwd, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
@@ -59,10 +66,29 @@ async function connect(command: string, args: string[], cwd: string): Promise<{ 
   return { client, pid: transport.pid! };
 }
 
-async function timed(f: () => Promise<void>): Promise<number> {
+type Who = 'ours' | 'edit_file' | 'floor';
+/** CPU ms spent per contestant and op over the measured calls (robust to a loaded machine, unlike wall time). */
+const cpuTotals: Record<Who, Record<Op, number>> = {
+  ours: { replace: 0, insert: 0, delete: 0 },
+  edit_file: { replace: 0, insert: 0, delete: 0 },
+  floor: { replace: 0, insert: 0, delete: 0 },
+};
+let pids: Record<'ours' | 'edit_file', number> = { ours: 0, edit_file: 0 };
+
+async function timed(f: () => Promise<void>, who?: Who, op?: Op, measured = false): Promise<number> {
+  const c0 = who === 'floor' ? process.cpuUsage() : who ? await cpuMs(pids[who]) : 0;
   const t = performance.now();
   await f();
-  return performance.now() - t;
+  const ms = performance.now() - t;
+  if (who && op && measured) {
+    if (who === 'floor') {
+      const d = process.cpuUsage(c0 as NodeJS.CpuUsage);
+      cpuTotals.floor[op] += (d.user + d.system) / 1000;
+    } else {
+      cpuTotals[who][op] += (await cpuMs(pids[who])) - (c0 as number);
+    }
+  }
+  return ms;
 }
 
 async function callOk(client: Client, name: string, args: Record<string, unknown>): Promise<void> {
@@ -94,6 +120,7 @@ async function floorEdit(file: string, needle: string, replacement: string): Pro
 interface SizeResult {
   size: number;
   ms: Record<'ours' | 'edit_file' | 'floor', Record<Op, number>>;
+  cpu: Record<'ours' | 'edit_file' | 'floor', Record<Op, number>>;
   peakAboveIdle: { ours: number; edit_file: number };
   cold: { ours: number; edit_file: number };
   idle: { ours: number; edit_file: number };
@@ -120,6 +147,8 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
   await callOk(ours.client, 'be-read', { file: 'tiny.txt' });
   await callOk(fsServer.client, 'read_text_file', { path: path.join(dir, 'tiny.txt') });
   const idle = { ours: (await rss(ours.pid)).rss, edit_file: (await rss(fsServer.pid)).rss };
+  pids = { ours: ours.pid, edit_file: fsServer.pid };
+  for (const who of Object.values(cpuTotals)) for (const op of OPS) who[op] = 0;
 
   const total = WARMUP + RUNS;
   const samples = {
@@ -135,30 +164,30 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
   let current = lineL;
   for (let i = 0; i < total; i++) {
     const next = `${lineL} // v${i}`;
-    keep(samples.ours.replace, i, await timed(() => callOk(ours.client, 'be-replace', { file: `${files.ours}:${L}`, content: next + '\n' })));
+    keep(samples.ours.replace, i, await timed(() => callOk(ours.client, 'be-replace', { file: `${files.ours}:${L}`, content: next + '\n' }), 'ours', 'replace', i >= WARMUP));
     keep(samples.edit_file.replace, i, await timed(() =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: current, newText: next }] }),
-    ));
-    keep(samples.floor.replace, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', next + '\n')));
+    'edit_file', 'replace', i >= WARMUP));
+    keep(samples.floor.replace, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', next + '\n'), 'floor', 'replace', i >= WARMUP));
     current = next;
   }
   // insert a line after L
   for (let i = 0; i < total; i++) {
     const ins = `// inserted ${i}`;
-    keep(samples.ours.insert, i, await timed(() => callOk(ours.client, 'be-insert', { file: `${files.ours}:${L}`, content: ins + '\n' })));
+    keep(samples.ours.insert, i, await timed(() => callOk(ours.client, 'be-insert', { file: `${files.ours}:${L}`, content: ins + '\n' }), 'ours', 'insert', i >= WARMUP));
     keep(samples.edit_file.insert, i, await timed(() =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: current, newText: `${current}\n${ins}` }] }),
-    ));
-    keep(samples.floor.insert, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', `${current}\n${ins}\n`)));
+    'edit_file', 'insert', i >= WARMUP));
+    keep(samples.floor.insert, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', `${current}\n${ins}\n`), 'floor', 'insert', i >= WARMUP));
   }
   // delete the line after L (the latest inserted one)
   for (let i = 0; i < total; i++) {
     const gone = `// inserted ${total - 1 - i}`;
-    keep(samples.ours.delete, i, await timed(() => callOk(ours.client, 'be-delete', { file: `${files.ours}:${L + 1}` })));
+    keep(samples.ours.delete, i, await timed(() => callOk(ours.client, 'be-delete', { file: `${files.ours}:${L + 1}` }), 'ours', 'delete', i >= WARMUP));
     keep(samples.edit_file.delete, i, await timed(() =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: `${current}\n${gone}\n`, newText: `${current}\n` }] }),
-    ));
-    keep(samples.floor.delete, i, await timed(() => floorEdit(path.join(dir, files.floor), `${gone}\n`, '')));
+    'edit_file', 'delete', i >= WARMUP));
+    keep(samples.floor.delete, i, await timed(() => floorEdit(path.join(dir, files.floor), `${gone}\n`, ''), 'floor', 'delete', i >= WARMUP));
   }
 
   // all three must have made the same change
@@ -173,6 +202,9 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
   return {
     size,
     ms: { ours: med('ours'), edit_file: med('edit_file'), floor: med('floor') },
+    cpu: Object.fromEntries(
+      (['ours', 'edit_file', 'floor'] as const).map((w) => [w, Object.fromEntries(OPS.map((op) => [op, cpuTotals[w][op] / RUNS]))]),
+    ) as SizeResult['cpu'],
     peakAboveIdle: { ours: peak.ours - idle.ours, edit_file: peak.edit_file - idle.edit_file },
     cold,
     idle,
@@ -197,6 +229,17 @@ async function main(): Promise<void> {
         console.log(
           `${(res.size / 1_000_000 + ' MB').padEnd(7)} ${op.padEnd(7)} ${f(o)} ${f(res.ms.edit_file[op])} ${f(res.ms.floor[op])} ` +
             `${r(o / res.ms.edit_file[op]).padStart(15)} ${r(o / res.ms.floor[op]).padStart(11)}`,
+        );
+      }
+    }
+    console.log('\nCPU ms per call (user+system of the server process, all threads; floor: this process)');
+    console.log('size    op        ours  edit_file    floor  ours/edit_file  ours/floor');
+    for (const res of results) {
+      for (const op of OPS) {
+        const o = res.cpu.ours[op];
+        console.log(
+          `${(res.size / 1_000_000 + ' MB').padEnd(7)} ${op.padEnd(7)} ${f(o)} ${f(res.cpu.edit_file[op])} ${f(res.cpu.floor[op])} ` +
+            `${r(o / res.cpu.edit_file[op]).padStart(15)} ${r(o / res.cpu.floor[op]).padStart(11)}`,
         );
       }
     }
