@@ -286,7 +286,7 @@ export function languageIdForPath(path: string): string {
 // Scanner output
 
 /** Bracket token kinds: openers are even, their closer is opener + 1. */
-export const enum Tok {
+export enum Tok {
   LBrace = 0,
   RBrace = 1,
   LBracket = 2,
