@@ -14,11 +14,11 @@ export interface TagRange {
 /**
  * Innermost paired tag whose lines contain `line` (1-based). `languageId` picks HTML rules (default;
  * also Vue/Svelte), XML rules (`xml`: no void elements, no raw-text elements) or JSX elements inside
- * JS/JSX/TSX code (where `a<b && c>d` is a comparison, not a tag). Self-closing JSX elements count when
- * they span lines.
+ * JS/JSX/TSX code (where `a<b && c>d` is a comparison, not a tag; plain TypeScript has no elements).
+ * Self-closing JSX elements count when they span lines. Other languages are scanned as HTML (templates).
  */
 export function findTagRange(text: string, line: number, languageId = 'html'): TagRange | undefined {
-  const id = /^(xml|xsl|svg|vue|svelte|astro|javascript|javascriptreact|typescriptreact)$/i.test(languageId) ? languageId : 'html';
+  const id = /^(xml|xsl|svg|vue|svelte|astro|javascript|javascriptreact|typescript|typescriptreact)$/i.test(languageId) ? languageId : 'html';
   const { tagPairs } = scanText(text, id);
   let best: TagRange | undefined;
   let bestOffset = -1;

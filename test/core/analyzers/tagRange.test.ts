@@ -70,6 +70,7 @@ describe('analyzers: findTagRange', () => {
   it('JSX in TSX: elements are tags, comparisons are not', () => {
     const tsx = src('export function App() {', '  if (a<b && c>d) return null;', '  return (', '    <Layout', '      title="x">', "      <p>Don't</p>", '      <Item', '        id={1}', '      />', '    </Layout>', '  );', '}');
     assert.equal(findTagRange(tsx, 2, 'typescriptreact'), undefined);
+    assert.equal(findTagRange('if (a<b && c>d) {\n  go();\n}\n', 2, 'typescript'), undefined);
     assert.deepEqual(findTagRange(tsx, 5, 'typescriptreact'), { start: 4, end: 10, tag: 'layout' });
     assert.deepEqual(findTagRange(tsx, 8, 'typescriptreact'), { start: 7, end: 9, tag: 'item' });
   });
