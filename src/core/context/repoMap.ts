@@ -87,6 +87,9 @@ export class RepoMap {
   private graph: Graph | undefined;
   private truncated = false;
   private refreshing: Promise<void> | undefined;
+  /** Bumped whenever a refresh saw a change; keys the memo of the last overview. */
+  private generation = 0;
+  private memo: { key: string; result: OverviewResult } | undefined;
   private readonly tokenizer: TokenCounter;
 
   constructor(
@@ -131,6 +134,7 @@ export class RepoMap {
     }
     this.invalidated.clear();
     const removed = [...this.records.keys()].filter((rel) => !seen.has(rel));
+    if (toRead.length || removed.length) this.generation++;
 
     let defsChanged = removed.length > 0;
     const changed: string[] = [];
@@ -222,6 +226,16 @@ export class RepoMap {
     await this.refresh();
     const budget = Math.max(128, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
     const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
+    // Nothing changed since the same question: the same answer.
+    const key = `${this.generation}\0${folderRel}\0${budget}\0${opts.query ?? ''}`;
+    if (this.memo?.key === key) return this.memo.result;
+    const result = this.compute(folderRel, budget, opts.query);
+    this.memo = { key, result };
+    return result;
+  }
+
+  private compute(folderRel: string, budget: number, query: string | undefined): OverviewResult {
+    const opts = { query };
     const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
     const all = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
     const terms = queryTerms(opts.query);
