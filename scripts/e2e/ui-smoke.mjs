@@ -128,6 +128,23 @@ try {
   });
   await shot('mcp-servers.png');
 
+  await step('palette: "Better Edit: Show Token Window" shows the session of layer 1 (restored from disk)', async () => {
+    await palette('Better Edit: Show Token Window');
+    // Webviews live in nested iframes overlaid on the part; look through every frame for the rendered view.
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      let text = '';
+      for (const frame of page.frames()) {
+        const t = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        if (/budget/i.test(t) && /tool_result/.test(t)) text = t;
+      }
+      if (text) { lap(`token window: "${norm(text).slice(0, 120)}…"`); break; }
+      if (Date.now() > deadline) throw new Error('the Token Window webview did not render a session');
+      await page.waitForTimeout(500);
+    }
+  });
+  await shot('token-window.png');
+
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
   await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
     await palette('Developer: Reload Window');
@@ -137,6 +154,22 @@ try {
     await again.waitFor({ timeout: 60000 });
     await page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first().waitFor({ timeout: 60000 });
   });
+
+  await step('view title "Clear Chips" (confirmed) empties the tree and shows the welcome view', async () => {
+    await page.keyboard.press('Escape');
+    const header = page.locator('.part.sidebar .pane-header', { hasText: /chips/i }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Clear Chips"]').click({ timeout: 10000 });
+    // The modal confirmation (auto-accepted only in the payload connection of the smoke-test driver).
+    const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Clear$/ }).first();
+    if (await confirm.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
+      await shot('clear-confirm.png');
+      await confirm.click();
+    }
+    await page.locator('.part.sidebar .welcome-view-content', { hasText: 'No chips yet' }).waitFor({ timeout: 20000 });
+    await page.locator('.statusbar-item', { hasText: /BE\s*0/ }).first().waitFor({ timeout: 10000 });
+  });
+  await shot('chips-empty.png');
 
   lap(`UI PASS: ${steps.length} steps`);
   await close();

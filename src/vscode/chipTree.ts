@@ -50,8 +50,12 @@ export class ChipTreeProvider implements vscode.TreeDataProvider<ChipRecord>, vs
     return this.filterText;
   }
 
+  private readonly filterChanged = new vscode.EventEmitter<string>();
+  readonly onDidChangeFilter = this.filterChanged.event;
+
   setFilter(text: string): void {
     this.filterText = text;
+    this.filterChanged.fire(text);
     void vscode.commands.executeCommand('setContext', 'betterEditTools.chipsFiltered', !!text);
     this.refresh();
   }
@@ -104,6 +108,7 @@ export class ChipTreeProvider implements vscode.TreeDataProvider<ChipRecord>, vs
     this.subscription.dispose();
     this.changed.dispose();
     this.countChanged.dispose();
+    this.filterChanged.dispose();
   }
 }
 

@@ -19,6 +19,7 @@ import { McpHostController } from './mcpHost';
 import { registerMcpProvider } from './mcpProvider';
 import type { SaveAfterEdit } from './vscodeFileStore';
 import { StatusBar } from './statusBar';
+import { registerTokenWindow } from './tokenWindow';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 export interface ExtensionApi {
@@ -78,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   let current: Composition = await withMemory();
   const serverDeps = liveDeps(() => current);
   const observers = [memoryObserver(memory)];
+  registerTokenWindow(context, memory);
 
   const host = new McpHostController(
     () => startHttpHost({
@@ -98,6 +100,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push(tree.onDidChangeCount((n) => {
     statusBar.setChipCount(n);
     view.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} chips', n) } : undefined;
+  }));
+  context.subscriptions.push(tree.onDidChangeFilter((f) => {
+    view.message = f ? vscode.l10n.t('Filtered by "{0}" — use the filter button to clear.', f) : undefined;
   }));
   tree.refresh();
 

@@ -53,7 +53,8 @@ describe('Better Edit Tools in a real VS Code', () => {
   it('activates and contributes its commands and the MCP provider', async () => {
     const commands = await vscode.commands.getCommands(true);
     for (const id of ['betterEditTools.recoverChip', 'betterEditTools.restoreLastDeleted', 'betterEditTools.showServerInfo',
-      'betterEditTools.restartServer', 'betterEditTools.copyConfig.claudeCode', 'betterEditTools.chips.insertAtCursor']) {
+      'betterEditTools.restartServer', 'betterEditTools.copyConfig.claudeCode', 'betterEditTools.chips.insertAtCursor',
+      'betterEditTools.showTokenWindow']) {
       assert.ok(commands.includes(id), `command ${id} is registered`);
     }
     const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;
