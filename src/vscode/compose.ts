@@ -6,12 +6,14 @@
  */
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
+import { ContextService } from '../core/context/service';
 import { ToolError } from '../core/errors';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { workspaceHistoryDir } from '../core/history/store';
 import type { EditsPort, ServerDeps } from '../mcp/deps';
 import { createServices } from '../mcp/services';
 import type { LogOutputChannel } from 'vscode';
+import { DocumentSymbolProvider } from './documentSymbols';
 import { VscodeFileStore, type SaveAfterEdit } from './vscodeFileStore';
 
 export interface ComposeOptions {
@@ -64,6 +66,14 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
     ...chipOptions,
     lang: o.lang,
     log: warn,
+  });
+  // Context modes (be-overview, structure): tree-sitter where a grammar is bundled, VS Code's own document symbol
+  // providers (whatever language extensions are installed) for the rest.
+  services.deps.context ??= new ContextService({
+    sandbox: services.sandbox,
+    files,
+    fallbackSymbols: new DocumentSymbolProvider(),
+    upstreamRead: (args) => services.edits.read(args),
   });
   return { deps: services.deps, chips: services.chips, close: () => services.close() };
 }

@@ -206,6 +206,20 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.ok(sessions[0].usedTokens > 0);
   });
 
+  it('context modes work from the packaged bundle: be-read structure (tree-sitter from dist/wasm) and be-overview', async () => {
+    // Python: no Python extension in this VS Code, so the symbols can only come from the bundled grammar.
+    const structure = await invoke('be-read', { file: 'src/math.py', mode: 'structure' });
+    assert.equal(structure.threw, false, structure.text);
+    assert.match(structure.text, /"mode":"structure"/);
+    assert.match(structure.text, /\badd\b/);
+    assert.match(structure.text, /\bmul\b/);
+    assert.doesNotMatch(structure.text, /indent/i, `tree-sitter, not the indentation fallback: ${structure.text.slice(0, 300)}`);
+    const overview = await invoke('be-overview', { budget: 512 });
+    assert.equal(overview.threw, false, overview.text);
+    assert.match(overview.text, /"mode":"overview"/);
+    assert.match(overview.text, /greet\.ts/);
+  });
+
   it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
     const dir = api.chipDir();
     assert.ok(dir.includes('globalStorage'), dir);
