@@ -1,3 +1,4 @@
 export * from './fileStore';
 export * from './sandbox';
 export * from './nodeFileStore';
+export * from './fileLock';
