@@ -213,6 +213,7 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.match(structure.text, /"mode":"structure"/);
     assert.match(structure.text, /\badd\b/);
     assert.match(structure.text, /\bmul\b/);
+    console.log(`structure of math.py: ${structure.text.slice(0, 400)}`);
     assert.doesNotMatch(structure.text, /indent/i, `tree-sitter, not the indentation fallback: ${structure.text.slice(0, 300)}`);
     const overview = await invoke('be-overview', { budget: 512 });
     assert.equal(overview.threw, false, overview.text);
