@@ -14,6 +14,7 @@ import type { EditsPort, ServerDeps } from '../mcp/deps';
 import { createServices } from '../mcp/services';
 import type { LogOutputChannel } from 'vscode';
 import { DocumentSymbolProvider } from './documentSymbols';
+import type { ContextModeSettings } from './settings';
 import { VscodeFileStore, type SaveAfterEdit } from './vscodeFileStore';
 
 export interface ComposeOptions {
@@ -26,11 +27,17 @@ export interface ComposeOptions {
   /** Tool descriptions and messages: 'zh' when VS Code runs in Chinese. */
   lang: 'en' | 'zh';
   log: LogOutputChannel;
+  /** be-read's default mode, the auto threshold, page and overview budgets (settings `betterEditTools.context.*`). */
+  context?: ContextModeSettings;
+  /** The host feeds ContextService.invalidate from VS Code's file watcher: no watcher of our own, no mtime sweep. */
+  watched?: boolean;
 }
 
 export interface Composition {
   deps: ServerDeps;
   chips: ChipStore;
+  /** Undefined with no folder open. */
+  context?: ContextService;
   close(): Promise<void>;
 }
 
@@ -66,16 +73,22 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
     ...chipOptions,
     lang: o.lang,
     log: warn,
+    // Context modes (be-overview, structure): tree-sitter where a grammar is bundled, VS Code's own document symbol
+    // providers (whatever language extensions are installed) for the rest. VS Code's watcher replaces fs.watch.
+    ...{ context: { settings: o.context, fallbackSymbols: new DocumentSymbolProvider(), watch: !o.watched } },
   });
-  // Context modes (be-overview, structure): tree-sitter where a grammar is bundled, VS Code's own document symbol
-  // providers (whatever language extensions are installed) for the rest.
-  services.deps.context ??= new ContextService({
+  const context = (services.deps.context as ContextService | undefined) ?? new ContextService({
     sandbox: services.sandbox,
     files,
     fallbackSymbols: new DocumentSymbolProvider(),
+    settings: o.context,
     upstreamRead: (args) => services.edits.read(args),
   });
-  return { deps: services.deps, chips: services.chips, close: () => services.close() };
+  services.deps.context = context;
+  if (o.context) context.updateSettings(o.context);
+  // Skips the mtime sweep of every file on a warm overview (when the context core supports it).
+  if (o.watched) (context as { setWatched?(watched: boolean): void }).setWatched?.(true);
+  return { deps: services.deps, chips: services.chips, context, close: () => services.close() };
 }
 
 /** ServerDeps that always read the current composition (sessions outlive a recomposition). */

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ChipStore } from '../core/chips/store';
 import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
+import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { setGrammarDir } from '../core/context/treeSitter';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { startHttpHost } from '../mcp/httpHost';
@@ -19,8 +20,10 @@ import { chipDirOf, compose, liveDeps, type Composition } from './compose';
 import { McpHostController } from './mcpHost';
 import { registerMcpProvider } from './mcpProvider';
 import type { SaveAfterEdit } from './vscodeFileStore';
+import { contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
 import { StatusBar } from './statusBar';
 import { registerTokenWindow } from './tokenWindow';
+import { lmSummarizer } from './tokenWindow/lmSummarizer';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 export interface ExtensionApi {
@@ -46,6 +49,8 @@ function config() {
   };
 }
 
+const settingGetter: SettingGetter = (key, fallback) => vscode.workspace.getConfiguration('betterEditTools').get(key, fallback);
+
 function workspaceRoots(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
@@ -64,16 +69,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const storageDir = context.globalStorageUri.fsPath;
   const chipDir = chipDirOf(storageDir);
   let roots = workspaceRoots();
+  // VS Code's file watcher tells the context service which paths changed, so a warm overview does not stat every
+  // file (the watcher is created before the first composition and lives as long as the extension).
+  let current!: Composition; // set once the first composition is done (the watcher may fire before)
+  const fileWatcher = vscode.workspace.createFileSystemWatcher('**/*');
+  const invalidate = (uri: vscode.Uri) => {
+    if (uri.scheme === 'file') (current as Composition | undefined)?.context?.invalidate(uri.fsPath);
+  };
+  context.subscriptions.push(fileWatcher, fileWatcher.onDidChange(invalidate), fileWatcher.onDidCreate(invalidate), fileWatcher.onDidDelete(invalidate));
   const composeNow = () => {
     const c = config();
     return compose({
       roots, storageDir, capacity: c.capacity, ttlDays: c.ttlDays, thresholdBytes: c.threshold,
       saveAfterEdit: () => config().saveAfterEdit, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log,
+      context: contextSettings(settingGetter), watched: true,
     });
   };
   // ChatMemory per MCP session (be-memory, the token window), saved under globalStorage per workspace.
+  // memoryOptions is the registry's own object: updating it in place applies to sessions created later.
+  const memorySetup = memorySettings(settingGetter);
+  const memoryOptions = { ...memorySetup.options };
+  let lmSummary = memorySetup.lmSummary;
+  let modelSummarizer: ReturnType<typeof lmSummarizer> | undefined;
   const memory = await MemoryRegistry.open({
     dir: path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)'])),
+    memoryOptions,
+    deps: { summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary) },
     onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
   });
   const withMemory = async () => {
@@ -81,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     c.deps.memory = memory;
     return c;
   };
-  let current: Composition = await withMemory();
+  current = await withMemory();
   const serverDeps = liveDeps(() => current);
   const observers = [memoryObserver(memory)];
   registerTokenWindow(context, memory);
@@ -172,6 +193,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
     if (e.affectsConfiguration('betterEditTools.chips')) await recompose('chip settings changed');
     if (e.affectsConfiguration('betterEditTools.server.enabled')) await host.restart();
+    if (e.affectsConfiguration('betterEditTools.context')) {
+      current.context?.updateSettings(contextSettings(settingGetter));
+      log.info(`context settings: ${JSON.stringify(contextSettings(settingGetter))}`);
+    }
+    if (e.affectsConfiguration('betterEditTools.memory')) {
+      const m = memorySettings(settingGetter);
+      lmSummary = m.lmSummary;
+      Object.assign(memoryOptions, m.options); // sessions created from now on (the tokenizer too)
+      const { maxTokens, reserveRatio, recentKeep } = m.options;
+      for (const s of memory.sessions()) {
+        try {
+          memory.peek(s.sessionId)?.setBudget({ maxTokens, reserveRatio, recentKeep });
+        } catch (err) {
+          log.warn(`memory budget of ${s.sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      log.info(`memory settings: ${JSON.stringify(m)}`);
+    }
   }));
 
   log.info(`roots: ${roots.join(', ') || '(none)'}; chips: ${chipDir}`);

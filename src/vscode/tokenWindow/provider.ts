@@ -8,7 +8,7 @@ import type { MemoryRegistry, SessionChange } from '../../core/memory/registry';
 import type { Priority } from '../../core/memory/types';
 import { newNonce, renderTokenWindowHtml, TOKEN_WINDOW_STRINGS } from './html';
 import type { HostToWebview, InitMessage, WebviewToHost } from './protocol';
-import { ChartHistory, deltaOf, fingerprintView, FINGERPRINTS_SHOWN, messageView } from './views';
+import { ChartHistory, deltaOf, fingerprintView, FINGERPRINTS_SHOWN, messageView, seedChart } from './views';
 
 export const TOKEN_WINDOW_VIEW_ID = 'betterEditTools.tokenWindow';
 export const SHOW_TOKEN_WINDOW_COMMAND = 'betterEditTools.showTokenWindow';
@@ -90,15 +90,26 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
       messages: memory ? memory.visibleMessages().map(messageView) : [],
       summary: memory?.summary() ?? '',
       fingerprints: memory ? memory.fingerprints().slice(-FINGERPRINTS_SHOWN).map(fingerprintView) : [],
-      chart: sessionId !== undefined ? this.chart.get(sessionId) : [],
+      chart: sessionId !== undefined ? this.chartOf(sessionId) : [],
       now: Date.now(),
     };
     this.post(init);
   }
 
+  /** The session's chart; a session with no recorded points (restored from disk) gets its past rebuilt once. */
+  private chartOf(sessionId: string): ReturnType<ChartHistory['get']> {
+    const memory = this.registry.peek(sessionId);
+    if (!this.chart.has(sessionId) && memory) {
+      this.chart.seed(sessionId, seedChart(memory.visibleMessages(), memory.fingerprints(), memory.stats().usedTokens));
+    }
+    return this.chart.get(sessionId);
+  }
+
   private onMemoryChange(e: SessionChange): void {
     const point = { t: Date.now(), used: e.change.stats.usedTokens, evicted: e.change.evicted?.length ?? 0 };
-    this.chart.push(e.sessionId, point);
+    // A session without history yet (restored from disk): rebuilt from its state, which already includes this change.
+    if (this.chart.has(e.sessionId)) this.chart.push(e.sessionId, point);
+    else this.chartOf(e.sessionId);
     if (!this.view) return;
     if (this.sessionId === undefined) {
       this.showSession(e.sessionId); // first activity: follow it

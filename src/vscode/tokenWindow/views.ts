@@ -63,7 +63,51 @@ export class ChartHistory {
     if (list.length > this.max * 2) list.splice(0, list.length - this.max);
   }
 
+  has(sessionId: string): boolean {
+    return (this.points.get(sessionId)?.length ?? 0) > 0;
+  }
+
   get(sessionId: string): ChartPoint[] {
     return (this.points.get(sessionId) ?? []).slice(-this.max);
   }
+
+  /** A session restored from disk (or recorded before the panel existed) starts from a history rebuilt from its state. */
+  seed(sessionId: string, points: readonly ChartPoint[]): void {
+    if (!this.has(sessionId)) for (const p of points) this.push(sessionId, p);
+  }
+}
+
+/**
+ * The chart's past rebuilt from a memory's state: every message the memory still knows about (visible ones, and
+ * evicted ones through their fingerprints, which keep the original time) adds its tokens when it arrived; an
+ * eviction subtracts them and leaves a mark. The last point is the memory's current `usedTokens` (which also counts
+ * the summary), so the line ends where the live updates continue.
+ */
+export function seedChart(
+  messages: readonly { time: number; tokens: number }[],
+  fingerprints: readonly { time: number; evictedAt: number; tokens: number }[],
+  usedTokens: number,
+): ChartPoint[] {
+  const events = [
+    ...messages.map((m) => ({ t: m.time, delta: m.tokens, evicted: 0 })),
+    ...fingerprints.map((f) => ({ t: f.time, delta: f.tokens, evicted: 0 })),
+    ...fingerprints.map((f) => ({ t: f.evictedAt, delta: -f.tokens, evicted: 1 })),
+  ].sort((a, b) => a.t - b.t || b.delta - a.delta); // at the same instant, arrivals before evictions
+  if (events.length === 0) return [];
+  const points: ChartPoint[] = [];
+  let used = 0;
+  for (const e of events) {
+    used = Math.max(0, used + e.delta);
+    const last = points[points.length - 1];
+    // One point per instant and kind: a slide evicts several messages at once.
+    if (last && last.t === e.t && (e.evicted > 0) === (last.evicted > 0)) {
+      last.used = used;
+      last.evicted += e.evicted;
+    } else {
+      points.push({ t: e.t, used, evicted: e.evicted });
+    }
+  }
+  const end = points[points.length - 1]!;
+  if (end.used !== usedTokens) points.push({ t: end.t, used: usedTokens, evicted: 0 });
+  return points;
 }
