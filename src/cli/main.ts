@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<void> {
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
   if (memory) services.deps.memory = memory;
-  const observers = memory ? [memoryObserver(memory)] : [];
+  const observers = memory ? [memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })] : [];
   const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
 
   if (opts.http) {

@@ -19,6 +19,8 @@ export interface MemoryObserverOptions {
   maxArgChars?: number;
   /** Tools not recorded: be-memory manages the memory itself, recording it would echo recaps back in. */
   skipTools?: readonly string[];
+  /** Recording failures land here; they never reach the call. */
+  onError?: (err: unknown) => void;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 8_000;
@@ -32,6 +34,37 @@ export function truncateMiddle(text: string, max: number): string {
   return `${text.slice(0, head)}\n… [${text.length - head - tail} characters omitted] …\n${text.slice(text.length - tail)}`;
 }
 
+/** String arguments longer than this are kept as a head + tail excerpt with their size. */
+export const DEFAULT_MAX_STRING_ARG_CHARS = 2_048;
+
+/**
+ * A copy of the arguments with every long string replaced by its head and tail and its original size:
+ * the memory holds what a model would be shown, not the 10 MB `content` of an edit. Walking the
+ * arguments costs microseconds; stringifying or tokenizing a multi-MB argument would cost the call.
+ */
+export function excerptArgs(value: unknown, maxString = DEFAULT_MAX_STRING_ARG_CHARS, depth = 0): unknown {
+  if (typeof value === 'string') {
+    if (value.length <= maxString) return value;
+    const tail = Math.floor(maxString * 0.25);
+    const head = maxString - tail;
+    return `${value.slice(0, head)}… [${value.length} characters in all, ${value.length - head - tail} omitted] …${value.slice(value.length - tail)}`;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 6) return '[…]';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, 100).map((v) => excerptArgs(v, maxString, depth + 1));
+    if (value.length > 100) items.push(`… ${value.length - 100} more items`);
+    return items;
+  }
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (++n > 100) break;
+    out[k] = excerptArgs(v, maxString, depth + 1);
+  }
+  return out;
+}
+
 function compactJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? '';
@@ -40,40 +73,78 @@ function compactJson(value: unknown): string {
   }
 }
 
-export function memoryObserver(registry: MemoryRegistry, options: MemoryObserverOptions = {}): CallObserver {
+interface PendingCall {
+  tool: string;
+  content: string;
+  references: ReturnType<typeof referencesFromArgs>;
+}
+
+/**
+ * Records calls into the memory without adding to the call's latency: `onToolCall` only keeps an
+ * excerpt of the arguments (no stringify of large values, no tokenizing); the call and its result
+ * are added together after the response went out (setImmediate runs after the SDK's send), in call
+ * order, with token counts from `countAsync` (which yields on large texts). The registry debounces
+ * the session's file write. `settled()` resolves when every recorded call is in the memory.
+ */
+export interface MemoryCallObserver extends CallObserver {
+  settled(): Promise<void>;
+}
+
+export function memoryObserver(registry: MemoryRegistry, options: MemoryObserverOptions = {}): MemoryCallObserver {
   const maxResult = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const maxArgs = options.maxArgChars ?? DEFAULT_MAX_ARG_CHARS;
   const skip = new Set(options.skipTools ?? ['be-memory']);
-  // Call ids are UUIDs; the memory's own short ids (m12) are cheaper for an agent to read and type.
   // The server reports every call's result (failures included), so entries do not accumulate.
-  const pending = new Map<string, string>();
+  const pending = new Map<string, PendingCall>();
+  // One chain for all sessions keeps records in call order; a failed record does not stop the next.
+  let queue: Promise<void> = Promise.resolve();
+  const afterResponse = (task: () => Promise<void>): void => {
+    queue = queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(task)
+      .catch((err: unknown) => options.onError?.(err));
+  };
   return {
-    onToolCall({ sessionId, callId, tool, args }) {
+    onToolCall({ callId, tool, args }) {
       if (skip.has(tool)) return;
-      const message = registry.get(sessionId).add({
-        kind: 'tool_call',
-        priority: 'medium',
+      const excerpt = excerptArgs(args);
+      pending.set(callId, {
         tool,
-        content: `${tool} ${truncateMiddle(compactJson(args), maxArgs)}`,
-        references: referencesFromArgs(args),
+        content: `${tool} ${truncateMiddle(compactJson(excerpt), maxArgs)}`,
+        references: referencesFromArgs(excerpt),
       });
-      pending.set(callId, message.id);
     },
-    onToolResult({ sessionId, callId, tool, args, result, isError }) {
+    onToolResult({ sessionId, callId, tool, result, isError }) {
       if (skip.has(tool)) return;
-      const memory = registry.get(sessionId);
-      const callMessageId = pending.get(callId);
+      const call = pending.get(callId);
       pending.delete(callId);
-      const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-      memory.add({
-        kind: 'tool_result',
-        priority: 'low',
-        tool,
-        status: isError ? 'error' : 'ok',
-        content: truncateMiddle(text, maxResult),
-        references: referencesFromArgs(args),
-        ...(callMessageId !== undefined ? { pairId: callMessageId } : {}),
+      // Only the kept head and tail of each text part is joined (a be-read result can be megabytes).
+      const text = truncateMiddle(
+        result.content.map((c) => (c.type === 'text' ? truncateMiddle(c.text, maxResult) : `[${c.type}]`)).join('\n'),
+        maxResult,
+      );
+      afterResponse(async () => {
+        const memory = registry.get(sessionId);
+        let callMessageId: string | undefined;
+        if (call) {
+          const tokens = await memory.countTokensAsync(call.content);
+          callMessageId = memory.add({ kind: 'tool_call', priority: 'medium', tool: call.tool, content: call.content, references: call.references, tokens }).id;
+        }
+        const tokens = await memory.countTokensAsync(text);
+        memory.add({
+          kind: 'tool_result',
+          priority: 'low',
+          tool,
+          status: isError ? 'error' : 'ok',
+          content: text,
+          references: call?.references ?? [],
+          tokens,
+          ...(callMessageId !== undefined ? { pairId: callMessageId } : {}),
+        });
       });
+    },
+    settled() {
+      return queue;
     },
   };
 }

@@ -11,7 +11,7 @@
  *   slices of work. Pausing between two pre-tokens of the full text cannot change the result, so the
  *   async count always equals the one-shot count.
  */
-import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+import type { TiktokenBPE } from 'js-tiktoken/lite';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 
@@ -37,8 +37,13 @@ const CACHE_ENTRIES_MAX = 100_000;
 
 interface Encoding {
   patStr: string;
-  /** js-tiktoken's map from comma-joined byte values to rank. */
-  rankMap: Map<string, number>;
+  /**
+   * Token bytes → rank, the key being the bytes as a latin1 string (one char per byte). js-tiktoken's
+   * own Tiktoken keeps comma-joined byte strings plus a rank → Uint8Array map and builds both through a
+   * 200k-key intermediate object: ~150 MB and ~1.5 s for o200k. This map holds the same pairs in ~15 MB
+   * and lets the merge loop look up plain substrings instead of re-joining byte arrays.
+   */
+  ranks: Map<string, number>;
 }
 
 const encodings = new Map<TokenEncoding, Encoding>();
@@ -56,17 +61,28 @@ function loadRanks(encoding: TokenEncoding): TiktokenBPE {
   return 'default' in mod ? mod.default : mod;
 }
 
+/**
+ * Parses js-tiktoken's compressed rank format, as its Tiktoken constructor does: each line is
+ * `<name> <first rank> <base64 token> <base64 token> …`, ranks counting up from the first.
+ */
+export function parseRanks(bpeRanks: string): Map<string, number> {
+  const ranks = new Map<string, number>();
+  for (const line of bpeRanks.split('\n')) {
+    if (!line) continue;
+    const parts = line.split(' ');
+    const offset = Number.parseInt(parts[1]!, 10);
+    for (let i = 2; i < parts.length; i++) {
+      ranks.set(Buffer.from(parts[i]!, 'base64').toString('latin1'), offset + i - 2);
+    }
+  }
+  return ranks;
+}
+
 function load(encoding: TokenEncoding): Encoding {
   let entry = encodings.get(encoding);
   if (!entry) {
-    const ranks = loadRanks(encoding);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-    const tiktoken = new Tiktoken(ranks) as Tiktoken & { rankMap?: Map<string, number> };
-    if (!(tiktoken.rankMap instanceof Map)) {
-      throw new Error('js-tiktoken changed its internals (no rankMap); pin js-tiktoken ^1.0.21 or update tokenizer.ts');
-    }
-    entry = { patStr: ranks.pat_str, rankMap: tiktoken.rankMap };
+    const bpe = loadRanks(encoding);
+    entry = { patStr: bpe.pat_str, ranks: parseRanks(bpe.bpe_ranks) };
     encodings.set(encoding, entry);
   }
   return entry;
@@ -89,7 +105,6 @@ export function getTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer 
 
 class TiktokenTokenizer implements Tokenizer {
   private readonly cache = new Map<string, number>();
-  private readonly utf8 = new TextEncoder();
 
   constructor(readonly encoding: TokenEncoding) {}
 
@@ -131,9 +146,9 @@ class TiktokenTokenizer implements Tokenizer {
   private countPiece(piece: string): number {
     const cached = this.cache.get(piece);
     if (cached !== undefined) return cached;
-    const { rankMap } = load(this.encoding);
-    const bytes = this.utf8.encode(piece);
-    const n = bytes.length <= 1 || rankMap.has(bytes.join(',')) ? 1 : mergedPartCount(bytes, rankMap);
+    const { ranks } = load(this.encoding);
+    const bytes = Buffer.from(piece, 'utf8').toString('latin1');
+    const n = bytes.length <= 1 || ranks.has(bytes) ? 1 : mergedPartCount(bytes, ranks);
     if (piece.length <= CACHE_PIECE_MAX) {
       if (this.cache.size >= CACHE_ENTRIES_MAX) this.cache.clear();
       this.cache.set(piece, n);
@@ -147,12 +162,12 @@ class TiktokenTokenizer implements Tokenizer {
  * have the lowest rank (leftmost on ties) until no pair is a token. Pair ranks are recomputed only
  * next to the merge instead of for every pair on every round; the merge order is the same.
  */
-function mergedPartCount(bytes: Uint8Array, rankMap: Map<string, number>): number {
+function mergedPartCount(bytes: string, ranks: Map<string, number>): number {
   const starts: number[] = [];
   for (let i = 0; i <= bytes.length; i++) starts.push(i); // part k = bytes[starts[k], starts[k+1])
   const rankOf = (k: number): number => {
     if (k < 0 || k + 2 >= starts.length) return Infinity;
-    return rankMap.get(bytes.subarray(starts[k]!, starts[k + 2]!).join(',')) ?? Infinity;
+    return ranks.get(bytes.slice(starts[k]!, starts[k + 2]!)) ?? Infinity;
   };
   const pairRanks: number[] = [];
   for (let k = 0; k + 1 < starts.length - 1; k++) pairRanks.push(rankOf(k));

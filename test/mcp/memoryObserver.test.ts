@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { MemoryRegistry } from '../../src/core/memory/registry';
+import { excerptArgs, memoryObserver } from '../../src/mcp/memoryObserver';
+
+describe('mcp/memoryObserver (off the call path)', () => {
+  it('keeps a head+tail excerpt of large string arguments with their size', () => {
+    const big = 'x'.repeat(5_000_000);
+    const out = excerptArgs({ file: 'a.ts:3', content: big, nested: [{ content: big }] }) as Record<string, unknown>;
+    assert.equal(out.file, 'a.ts:3');
+    assert.ok((out.content as string).length < 2_200);
+    assert.match(out.content as string, /5000000 characters in all/);
+    assert.ok(JSON.stringify(out).length < 5_000);
+  });
+
+  it('records nothing during the call, then the call and its result in order once settled', async () => {
+    const registry = new MemoryRegistry();
+    const obs = memoryObserver(registry);
+    const big = 'line\n'.repeat(2_000_000); // 10 MB
+    obs.onToolCall({ sessionId: 's', callId: 'c1', tool: 'be-replace', args: { file: 'a.ts:1', content: big } });
+    obs.onToolResult({ sessionId: 's', callId: 'c1', tool: 'be-replace', args: { file: 'a.ts:1', content: big }, result: { content: [{ type: 'text', text: big }] }, isError: false, durationMs: 1 });
+    obs.onToolCall({ sessionId: 's', callId: 'c2', tool: 'be-read', args: { file: 'b.ts:1' } });
+    obs.onToolResult({ sessionId: 's', callId: 'c2', tool: 'be-read', args: { file: 'b.ts:1' }, result: { content: [{ type: 'text', text: 'ok' }] }, isError: false, durationMs: 1 });
+    assert.equal(registry.has('s'), false, 'nothing is recorded synchronously');
+    await obs.settled();
+    const msgs = registry.get('s').visibleMessages();
+    assert.deepEqual(msgs.map((m) => `${m.kind}:${m.tool}`), ['tool_call:be-replace', 'tool_result:be-replace', 'tool_call:be-read', 'tool_result:be-read']);
+    assert.ok(msgs.every((m) => m.content.length < 10_000), 'no message holds the 10 MB text');
+    assert.equal(msgs[0]!.pairId, msgs[1]!.id);
+    assert.deepEqual(msgs[0]!.references, [{ path: 'a.ts', start: 1, end: 1 }]);
+  });
+});
