@@ -18,6 +18,8 @@ import {
 import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
 import type { ServerDeps } from './deps';
+import type { ContextService } from '../core/context/service';
+import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
 import { toolTable } from './tools/index';
 import type { CallObserver, ToolModule } from './types';
@@ -117,6 +119,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
       const obj = await tool.handler(parsed.data, { services: deps, sessionId: opts.sessionId, signal: extra.signal });
+      await invalidateWritten(deps, tool, parsed.data);
       result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
     } catch (e) {
       const message = errorText(toolName, e);
@@ -147,6 +150,10 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
     handleCall,
   );
 
+  // Context levels as resources (betools://overview, betools://structure/{path}) wherever the host composed a
+  // context service. Read through deps on every request: the VS Code host may recompose it.
+  if (deps.context) registerContextResources(server, { get context() { return deps.context as ContextService; } });
+
   // Session end (stdin closed, HTTP DELETE, host shutdown) reaches observers once.
   let closedNotified = false;
   server.onclose = () => {
@@ -167,6 +174,17 @@ export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang)
     inputSchema: schema as Tool['inputSchema'],
     annotations: t.annotations,
   };
+}
+
+/**
+ * A tool that may have written a file tells the context service right away, so that the next overview sees the
+ * edit even before the file watcher's event arrives (or when there is no watcher).
+ */
+async function invalidateWritten(deps: ServerDeps, tool: ToolModule<ServerDeps>, args: unknown): Promise<void> {
+  const ctx = deps.context as ContextService | undefined;
+  if (!ctx || tool.annotations?.readOnlyHint === true) return;
+  const file = (args as { file?: unknown } | null)?.file;
+  if (typeof file === 'string') await ctx.invalidateInput(file);
 }
 
 function notify(observers: CallObserver[], log: (m: string) => void, call: (o: CallObserver) => void): void {

@@ -2,6 +2,7 @@
  * Composes the core for a host that edits files on disk (the stdio CLI, tests, benches).
  * The VS Code host composes its own (a FileStore over documents) and passes the same ServerDeps shape.
  */
+import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
 import type { Clock } from '../core/clock';
@@ -10,6 +11,8 @@ import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
+import { ContextService, type ContextSettings } from '../core/context/service';
+import type { SymbolProvider } from '../core/context/types';
 import type { ServerDeps } from './deps';
 
 export interface ServicesOptions {
@@ -27,7 +30,33 @@ export interface ServicesOptions {
   limits?: Partial<EditLimits>;
   lang?: 'en' | 'zh';
   log?: (message: string) => void;
+  /**
+   * Context modes (be-read `mode`, be-overview, betools:// resources). Default: a ContextService with the
+   * settings the VS Code host uses and a recursive file watcher on each root. `false` leaves deps.context unset
+   * (a host that composes its own).
+   */
+  context?: false | ContextOptions;
 }
+
+export interface ContextOptions {
+  settings?: Partial<ContextSettings>;
+  /** Symbols for languages without a tree-sitter grammar (VS Code: the document symbol providers). */
+  fallbackSymbols?: SymbolProvider;
+  /**
+   * Watch the roots (fs.watch recursive) and tell the context service which paths changed, so a warm overview
+   * re-reads only those instead of stat-ing every file. Default true. When watching fails (ENOSPC: out of inotify
+   * watches, unsupported platform), overviews fall back to mtime checks of every file.
+   */
+  watch?: boolean;
+}
+
+/** The settings the VS Code host uses too (src/vscode/compose.ts): auto up to 2,000 tokens, 8,000-token pages. */
+export const CLI_CONTEXT_SETTINGS: Partial<ContextSettings> = {
+  defaultMode: 'auto',
+  autoThresholdTokens: 2000,
+  pageTokens: 8000,
+  overviewBudget: 1024,
+};
 
 export interface Services {
   deps: ServerDeps;
@@ -36,6 +65,10 @@ export interface Services {
   chips: ChipStore;
   history: HistoryStore;
   edits: EditService;
+  /** Undefined when created with `context: false`. */
+  context?: ContextService;
+  /** True while a file watcher feeds the context service (false: overviews check mtimes). */
+  watching: boolean;
   close(): Promise<void>;
 }
 
@@ -65,13 +98,69 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     lang: opts.lang,
     limits: opts.limits,
   });
+  const deps: ServerDeps = { edits, chips };
+  let context: ContextService | undefined;
+  let watchers: FSWatcher[] = [];
+  if (opts.context !== false) {
+    const co = opts.context ?? {};
+    context = new ContextService({
+      sandbox,
+      files,
+      fallbackSymbols: co.fallbackSymbols,
+      settings: { ...CLI_CONTEXT_SETTINGS, ...co.settings },
+      upstreamRead: (args) => edits.read(args),
+    });
+    deps.context = context;
+    if (co.watch !== false) watchers = watchRoots(sandbox.roots, context, opts.log ?? (() => {}));
+  }
   return {
-    deps: { edits, chips },
+    deps,
     sandbox,
     files,
     chips,
     history,
     edits,
-    close: async () => {},
+    context,
+    get watching() {
+      return watchers.length > 0 && context?.watched === true;
+    },
+    close: async () => {
+      for (const w of watchers) w.close();
+      watchers = [];
+      context?.setWatched(false);
+    },
   };
+}
+
+/**
+ * One recursive fs.watch per root; every event invalidates the changed path in the context service. The service
+ * trusts the watcher (no mtime walk on warm overviews) only while all roots are watched; on any watcher error it
+ * goes back to mtime checks for good and the failure is logged once.
+ */
+export function watchRoots(roots: readonly string[], context: ContextService, log: (m: string) => void): FSWatcher[] {
+  const watchers: FSWatcher[] = [];
+  let failed = false;
+  const fail = (e: unknown) => {
+    if (failed) return;
+    failed = true;
+    context.setWatched(false);
+    for (const w of watchers) w.close();
+    const code = (e as NodeJS.ErrnoException)?.code;
+    log(`file watching is off (${code ?? (e instanceof Error ? e.message : String(e))}); overviews check file times instead`);
+  };
+  for (const root of roots) {
+    try {
+      const w = watch(root, { recursive: true, persistent: false }, (_event, name) => {
+        // No name: the platform could not say what changed; forget the whole root.
+        context.invalidate(name ? path.join(root, name.toString()) : root);
+      });
+      w.on('error', fail);
+      watchers.push(w);
+    } catch (e) {
+      fail(e);
+      return [];
+    }
+  }
+  if (!failed && watchers.length) context.setWatched(true);
+  return watchers;
 }

@@ -3,7 +3,7 @@
  * (lines, defined names, used identifiers, summaries), a reference graph ranked with PageRank as
  * Aider's repo map does, and a renderer that fits a token budget by choosing how much to show.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { posix } from 'node:path';
 import { languageIdFromPath } from '../text/language';
@@ -11,7 +11,7 @@ import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { clip } from './extract';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
-import { looksBinary, walkFiles, walkFilesSync } from './walk';
+import { isWalkedPath, looksBinary, SKIP_DIRS, walkFiles, walkFilesSync, type WalkedFile } from './walk';
 
 export const DEFAULT_OVERVIEW_BUDGET = 1024;
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
@@ -65,6 +65,9 @@ export interface OverviewResult {
 export interface RepoMapStats {
   /** Files read and tagged since creation (cold + incremental). */
   parsed: number;
+  /** Warm refreshes that walked every file (mtime checks) vs. those that looked only at watcher-reported paths. */
+  walks: number;
+  watchedRefreshes: number;
   /** Graph rebuilds from scratch vs. updates of a few files' edges. */
   fullGraphBuilds: number;
   partialGraphUpdates: number;
@@ -76,6 +79,8 @@ export interface RepoMapStats {
 export class RepoMap {
   readonly stats: RepoMapStats = {
     parsed: 0,
+    walks: 0,
+    watchedRefreshes: 0,
     fullGraphBuilds: 0,
     partialGraphUpdates: 0,
     refreshes: 0,
@@ -91,6 +96,14 @@ export class RepoMap {
   private generation = 0;
   private memo: { key: string; result: OverviewResult } | undefined;
   private readonly tokenizer: TokenCounter;
+  /**
+   * Set while a file watcher reports every change under the root through invalidate(). Then a warm refresh
+   * looks only at the invalidated paths; without a watcher (or after it failed) every refresh walks the folder
+   * and compares mtimes and sizes. The first refresh always walks.
+   */
+  watched = false;
+  /** A path the watcher could not place (a new folder, a changed .gitignore): the next refresh walks. */
+  private needsWalk = false;
 
   constructor(
     readonly root: string,
@@ -102,6 +115,12 @@ export class RepoMap {
   /** Forget what is known about `absPath` (a file, or a folder and everything under it); re-read on the next call. */
   invalidate(absPath: string): void {
     this.invalidated.add(absPath);
+  }
+
+  /** Set `watched` to false when the watcher stops; the next refresh walks everything once to catch up. */
+  setWatched(on: boolean): void {
+    if (this.watched && !on) this.needsWalk = true;
+    this.watched = on;
   }
 
   /** Walk the folder, re-read only files whose mtime/size changed (or were invalidated), update the graph. */
@@ -118,22 +137,79 @@ export class RepoMap {
     return false;
   }
 
+  /**
+   * Watched warm refresh: only the invalidated paths are looked at. Known files are re-stat'ed; a new file is
+   * added when the walk would list it (ignore rules checked for its folders only); a vanished path (an editor's
+   * temp file) is nothing to do. A folder event, a .gitignore change or a truncated index makes it walk instead.
+   */
+  private changedFromInvalidations(): { toRead: WalkedFile[]; removed: string[] } | undefined {
+    if (!this.watched || this.needsWalk || !this.records.size || this.truncated) return undefined;
+    const toRead: WalkedFile[] = [];
+    const removed: string[] = [];
+    const root = this.root.endsWith('/') ? this.root : this.root + '/';
+    for (const abs of this.invalidated) {
+      if (abs === this.root) return undefined;
+      if (!abs.startsWith(root)) continue;
+      const rel = abs.slice(root.length).split('\\').join('/');
+      const parts = rel.split('/');
+      if (parts.some((p) => SKIP_DIRS.has(p))) continue;
+      if (parts[parts.length - 1] === '.gitignore') return undefined;
+      let st: ReturnType<typeof statSync> | undefined;
+      try {
+        st = statSync(abs);
+      } catch {
+        st = undefined;
+      }
+      const old = this.records.get(rel);
+      if (!st) {
+        if (old) removed.push(rel);
+        else if (this.hasRecordsUnder(rel)) return undefined; // a folder went away
+        continue;
+      }
+      if (st.isDirectory()) return undefined;
+      if (!st.isFile()) continue;
+      if (old) {
+        if (old.mtimeMs !== st.mtimeMs || old.size !== st.size) toRead.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
+      } else if (isWalkedPath(this.root, rel)) {
+        toRead.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
+      }
+    }
+    return { toRead, removed };
+  }
+
+  private hasRecordsUnder(rel: string): boolean {
+    const prefix = rel + '/';
+    for (const k of this.records.keys()) if (k.startsWith(prefix)) return true;
+    return false;
+  }
+
   private async doRefresh(): Promise<void> {
     this.stats.refreshes++;
     let t = performance.now();
-    // The first walk is async (it may take a while on a cold disk); later ones are mostly cached stat calls.
-    const { files, truncated } = this.records.size ? walkFilesSync(this.root) : await walkFiles(this.root);
-    this.stats.lastMs.walk = performance.now() - t;
-    this.truncated = truncated;
-    const seen = new Set<string>();
-    const toRead: { rel: string; abs: string; size: number; mtimeMs: number }[] = [];
-    for (const f of files) {
-      seen.add(f.rel);
-      const old = this.records.get(f.rel);
-      if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
+    let toRead: WalkedFile[];
+    let removed: string[];
+    const fromWatcher = this.changedFromInvalidations();
+    if (fromWatcher) {
+      ({ toRead, removed } = fromWatcher);
+      this.stats.watchedRefreshes++;
+    } else {
+      // No watcher (or it could not place a change): walk and compare mtimes. The first walk is async (it may take
+      // a while on a cold disk); later ones are mostly cached stat calls.
+      const { files, truncated } = this.records.size ? walkFilesSync(this.root) : await walkFiles(this.root);
+      this.stats.walks++;
+      this.needsWalk = false;
+      this.truncated = truncated;
+      const seen = new Set<string>();
+      toRead = [];
+      for (const f of files) {
+        seen.add(f.rel);
+        const old = this.records.get(f.rel);
+        if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
+      }
+      removed = [...this.records.keys()].filter((rel) => !seen.has(rel));
     }
+    this.stats.lastMs.walk = performance.now() - t;
     this.invalidated.clear();
-    const removed = [...this.records.keys()].filter((rel) => !seen.has(rel));
     if (toRead.length || removed.length) this.generation++;
 
     let defsChanged = removed.length > 0;
@@ -152,7 +228,9 @@ export class RepoMap {
       if (!old || old.defsKey !== rec.defsKey) defsChanged = true;
       this.records.set(rec.rel, rec);
       this.addRefs(rec);
-      changed.push(rec.rel);
+      // Same names defined, same identifiers used as often, same imports: its edges and the ranking stay.
+      if (old && sameTags(old, rec)) this.graph?.replaceRecord(rec);
+      else changed.push(rec.rel);
       this.stats.parsed++;
     }
     const addedOrRemoved = removed.length > 0 || changed.some((rel) => !this.graph?.has(rel));
@@ -483,6 +561,12 @@ class Graph {
     return this.index.has(rel);
   }
 
+  /** A re-read file whose tags did not change: keep edges and ranks, point at the fresh record. */
+  replaceRecord(rec: FileRecord): void {
+    const i = this.index.get(rec.rel);
+    if (i !== undefined) this.files[i] = rec;
+  }
+
   updateFiles(recs: FileRecord[]): void {
     const affected = new Set<number>();
     for (const r of recs) {
@@ -591,6 +675,16 @@ class Graph {
     this.rankCache = { version: this.version, query, ranks: result };
     return result;
   }
+}
+
+function sameTags(a: FileRecord, b: FileRecord): boolean {
+  if (a.defsKey !== b.defsKey || a.binary !== b.binary) return false;
+  const ta = a.tags;
+  const tb = b.tags;
+  if (!ta || !tb) return !ta && !tb;
+  if (ta.refs.size !== tb.refs.size || ta.imports.length !== tb.imports.length) return false;
+  for (const [id, n] of ta.refs) if (tb.refs.get(id) !== n) return false;
+  return ta.imports.every((x, i) => tb.imports[i] === x);
 }
 
 function push(map: Map<string, number[]>, key: string, i: number): void {

@@ -128,6 +128,7 @@ export class ContextService {
   readonly settings: ContextSettings;
   private readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
+  private watchedRoots = false;
 
   constructor(private readonly deps: ContextServiceDeps) {
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
@@ -145,6 +146,7 @@ export class ContextService {
     let map = this.maps.get(key);
     if (!map) {
       map = new RepoMap(key, { tokenizer: this.tokenizer });
+      map.watched = this.watchedRoots;
       this.maps.set(key, map);
     }
     return map;
@@ -153,6 +155,28 @@ export class ContextService {
   /** A file or folder changed (a watcher or an edit tool saw it): the next overview re-reads it. */
   invalidate(abs: string): void {
     for (const m of this.maps.values()) if (abs === m.root || abs.startsWith(m.root + '/')) m.invalidate(abs);
+  }
+
+  /** invalidate() for a tool argument (`path`, `path:S-E`, relative or absolute); ignores what does not resolve. */
+  async invalidateInput(file: string): Promise<void> {
+    try {
+      this.invalidate(await this.deps.sandbox.resolve(parseFileRange(file).path));
+    } catch {
+      // outside the roots or malformed: nothing cached for it
+    }
+  }
+
+  /**
+   * A watcher reports every change under the roots (true) or not (false, the default). While true, warm
+   * overviews look only at invalidated paths; otherwise they stat every file and compare mtimes.
+   */
+  setWatched(on: boolean): void {
+    this.watchedRoots = on;
+    for (const m of this.maps.values()) m.setWatched(on);
+  }
+
+  get watched(): boolean {
+    return this.watchedRoots;
   }
 
   async overview(args: { path?: string; budget?: number; query?: string } = {}): Promise<OverviewReply> {
@@ -198,8 +222,12 @@ export class ContextService {
     const abs = await this.deps.sandbox.resolve(fr.path);
     const st = await fsp.stat(abs).catch(() => undefined);
     if (st?.isDirectory()) {
-      if (requested === 'full') {
-        throw new ToolError('invalid_argument', `${this.deps.sandbox.display(abs)} is a folder; full reads need a file. Use mode "overview" or be-overview for folders.`);
+      // Only an explicit overview maps a folder; otherwise refuse as upstream be-read does, naming the call that works.
+      if (requested !== 'overview') {
+        throw new ToolError(
+          'invalid_argument',
+          `${this.deps.sandbox.display(abs)} is a directory; be-read reads files. For a map of the folder call be-overview {"path":"${this.deps.sandbox.display(abs)}"} or be-read with mode "overview".`,
+        );
       }
       return this.overview({ path: abs });
     }

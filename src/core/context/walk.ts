@@ -176,3 +176,25 @@ export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): {
   visit(root, []);
   return { files, truncated };
 }
+
+/**
+ * Would walkFiles(root) list `rel`? Checks the skip lists and the .gitignore files of its folders only, so that a
+ * watcher-reported new file can join the index without a walk.
+ */
+export function isWalkedPath(root: string, rel: string): boolean {
+  const parts = rel.split('/');
+  const name = parts[parts.length - 1]!;
+  if (SKIP_FILES.has(name) || isBinaryName(name)) return false;
+  if (parts.slice(0, -1).some((p) => SKIP_DIRS.has(p))) return false;
+  const scopes: Scope[] = [];
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dirRel = parts.slice(0, depth).join('/');
+    if (depth > 0 && ignoredBy(scopes, dirRel, true)) return false;
+    try {
+      scopes.push({ dirRel, ig: ignore().add(readFileSync(join(root, dirRel, '.gitignore'), 'utf8')) });
+    } catch {
+      // no .gitignore in this folder
+    }
+  }
+  return !ignoredBy(scopes, rel, false);
+}
