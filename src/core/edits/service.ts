@@ -50,7 +50,7 @@ import type {
   WriteResult,
 } from './types';
 import { sha256Parts } from './hasher';
-import { ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { prefixDigest, rangeDigest, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface EditLimits {
   /** Files larger than this are refused by every operation. */
@@ -246,7 +246,7 @@ export class EditService {
         `file has mixed line endings (${doc.crlfCount} CRLF, ${doc.lfCount} LF); edits keep each untouched line's own ending`,
       );
     }
-    const rec = await this.viewed.issue(ld.abs, doc, start, end);
+    const rec = await this.viewed.issue(ld.display, doc, start, end);
     const result: ReadResult = {
       status: 'ok',
       file: ld.display,
@@ -440,10 +440,10 @@ export class EditService {
         `viewed_code_id ${id} is unknown or expired; nothing was changed. Re-read ${ld.display} with be-read and use the new viewed_code_id.`,
       );
     }
-    if (rec.file !== ld.abs) {
+    if (rec.file !== ld.display) {
       throw new ToolError(
         'conflict',
-        `viewed_code_id ${id} belongs to ${this.sandbox.display(rec.file)}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
+        `viewed_code_id ${id} belongs to ${rec.file}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
       );
     }
     const viewedStart = rec.start === 0 ? 1 : rec.start;
@@ -456,7 +456,7 @@ export class EditService {
     }
     const { doc } = ld;
     const prefixEnd = rec.end >= 1 && rec.end <= doc.lineCount ? doc.lineEnd(rec.end) : -1;
-    if (prefixEnd >= 0 && (await sha256Parts(doc.bytes.subarray(0, prefixEnd))) === rec.prefixHash) return;
+    if (prefixEnd >= 0 && (await prefixDigest(doc, rec.end)) === rec.prefixHash) return;
     if (rec.total === 0 && doc.lineCount === 0) return;
     throw new ToolError('conflict', this.describeViewedChange(rec, ld), {
       viewed: { start: rec.start, end: rec.end, total: rec.total },
@@ -489,9 +489,36 @@ export class EditService {
           }
         }
       }
+    } else if (rec.start >= 1 && rec.rangeHash) {
+      // An id from an earlier server process: the lines as read are not known here, their hash is.
+      if (rangeDigest(doc, rec.start, rec.end) === rec.rangeHash) {
+        parts.push(`Lines ${rec.start}-${rec.end} are the same, but lines above them changed.`);
+      } else {
+        const n = rec.end - rec.start + 1;
+        const moved = doc.bytes.length <= this.limits.maxAnalyzeBytes ? this.findRangeByHash(doc, n, rec) : [];
+        parts.push(
+          moved.length > 0
+            ? `Lines ${rec.start}-${rec.end} changed; the text you read is now at ${moved.map((s) => `lines ${s}-${s + n - 1}`).join(', ')}.`
+            : `Lines ${rec.start}-${rec.end} changed; the text you read is no longer in the file as it was.`,
+        );
+        if (rec.end <= doc.lineCount) {
+          const now = doc.lines(rec.start, Math.min(rec.end, rec.start + 19));
+          parts.push(`Lines ${rec.start}-${rec.start + now.length - 1} now:\n${now.map((l) => `+ ${l}`).join('\n')}`);
+        }
+      }
     }
     parts.push(`Re-read ${ld.display} and retry with the new viewed_code_id.`);
     return parts.join('\n');
+  }
+
+  /** Start lines where `n` lines hash like the range read (ranges of equal byte size only; at most 5). */
+  private findRangeByHash(doc: Loaded['doc'], n: number, rec: ViewedRecord): number[] {
+    const out: number[] = [];
+    for (let s = 1; s + n - 1 <= doc.lineCount && out.length < 5; s++) {
+      if (doc.lineEnd(s + n - 1) - doc.lineStart(s) !== rec.rangeBytes) continue;
+      if (rangeDigest(doc, s, s + n - 1) === rec.rangeHash) out.push(s);
+    }
+    return out;
   }
 
   private checkOld(ld: Loaded, start: number, end: number, old: string): void {

@@ -233,18 +233,56 @@ describe('core/edits viewed_code_id', () => {
     }
   });
 
-  it('the registry is bounded and can be shared between services', async () => {
+  it('the registry is a bounded cache shared between services; an evicted id still verifies from itself', async () => {
     const reg = new ViewedCodeRegistry({ maxRecords: 2 });
     const sandbox = new Sandbox([ws.root]);
     const a = new EditService({ files: new NodeFileStore(), sandbox, viewed: reg });
     const b = new EditService({ files: new NodeFileStore(), sandbox, viewed: reg });
     ws.write('a.txt', 'a\n');
+    ws.write('b.txt', 'b\n');
+    ws.write('c.txt', 'c\n');
     const first = (await a.read({ file: 'a.txt' })).viewed_code_id;
-    const second = (await a.read({ file: 'a.txt' })).viewed_code_id;
-    await b.replace({ file: 'a.txt:1', content: 'a', viewed_code_id: second });
-    await a.read({ file: 'a.txt' });
+    await a.read({ file: 'b.txt' });
+    await a.read({ file: 'c.txt' });
     assert.equal(reg.size, 2);
-    await rejectsCode(b.replace({ file: 'a.txt:1', content: 'x', viewed_code_id: first }), 'conflict', /unknown or expired/);
+    await b.replace({ file: 'a.txt:1', content: 'x', viewed_code_id: first });
+    assert.equal(ws.read('a.txt'), 'x\n');
+    await rejectsCode(b.replace({ file: 'a.txt:1', content: 'y', viewed_code_id: first }), 'conflict', /changed since it was read/);
+  });
+
+  it('spec §14: viewed_code_id survives a restart — a new EditService accepts a fresh id and still rejects stale ones', async () => {
+    const sandbox = new Sandbox([ws.root]);
+    const fresh = () => new EditService({ files: new NodeFileStore(), sandbox }); // own registry: nothing shared
+    ws.write('a.txt', 'one\ntwo\nthree\nfour\n');
+    const id = (await fresh().read({ file: 'a.txt:2-3' })).viewed_code_id;
+    assert.match(id, /^v1\.[A-Za-z0-9_-]+$/);
+    await fresh().replace({ file: 'a.txt:2', content: 'TWO', viewed_code_id: id });
+    assert.equal(ws.read('a.txt'), 'one\nTWO\nthree\nfour\n');
+
+    // changed range: refused by another new service, saying what is there now
+    const stale = (await fresh().read({ file: 'a.txt:2-3' })).viewed_code_id;
+    fs.writeFileSync(ws.p('a.txt'), 'one\nSOMEONE ELSE\nthree\nfour\n');
+    const changed = await rejectsCode(fresh().replace({ file: 'a.txt:2', content: 'B', viewed_code_id: stale }), 'conflict', /changed since it was read/);
+    assert.match(changed.message, /Lines 2-3 changed/);
+    assert.match(changed.message, /\+ SOMEONE ELSE/);
+    assert.equal(ws.read('a.txt'), 'one\nSOMEONE ELSE\nthree\nfour\n');
+
+    // shifted: lines inserted above; the message says where the text went
+    const before = (await fresh().read({ file: 'a.txt:3-4' })).viewed_code_id;
+    fs.writeFileSync(ws.p('a.txt'), 'new\none\nSOMEONE ELSE\nthree\nfour\n');
+    const shifted = await rejectsCode(fresh().replace({ file: 'a.txt:3', content: 'x', viewed_code_id: before }), 'conflict');
+    assert.match(shifted.message, /now at lines 4-5/);
+
+    // lines above changed, range identical
+    const above = (await fresh().read({ file: 'a.txt:4-5' })).viewed_code_id;
+    fs.writeFileSync(ws.p('a.txt'), 'NEW\none\nSOMEONE ELSE\nthree\nfour\n');
+    await rejectsCode(fresh().replace({ file: 'a.txt:4', content: 'x', viewed_code_id: above }), 'conflict', /lines above them changed/);
+
+    // other file, and a tampered id
+    ws.write('b.txt', 'b\n');
+    const idB = (await fresh().read({ file: 'b.txt' })).viewed_code_id;
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB }), 'conflict', /belongs to b\.txt, not a\.txt/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: 'v1.' + idB.slice(5) }), 'conflict', /unknown or expired/);
   });
 
   it('an empty file read gives an id that a replace accepts', async () => {
