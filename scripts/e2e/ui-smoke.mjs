@@ -143,6 +143,48 @@ try {
       await page.waitForTimeout(500);
     }
   });
+
+  await step('Token Window: be-* tool_call rows with their token counts, and the chart of the restored session', async () => {
+    // Pick layer 1's session (the one with the most messages; VS Code's reconnected client may have opened a newer one).
+    for (const frame of page.frames()) {
+      const value = await frame.evaluate(() => {
+        const select = document.querySelector('#session');
+        if (!select) return undefined;
+        const msgs = (o) => Number((/(\d+) msgs/.exec(o.textContent ?? '') ?? [])[1] ?? 0);
+        const best = [...select.options].sort((x, y) => msgs(y) - msgs(x))[0];
+        return best && best.value !== select.value ? best.value : undefined;
+      }).catch(() => undefined);
+      if (value) {
+        await frame.selectOption('#session', value);
+        lap(`token window: selected session ${value}`);
+      }
+    }
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      let found;
+      for (const frame of page.frames()) {
+        const r = await frame.evaluate(() => {
+          const rows = [...document.querySelectorAll('#messages li.msg')].map((li) => ({
+            kind: li.querySelector('.kind')?.textContent ?? '',
+            tok: li.querySelector('.tok')?.textContent ?? '',
+          }));
+          const calls = rows.filter((r) => /^tool_call be-[a-z-]+/.test(r.kind));
+          const points = (document.querySelector('#chart polyline')?.getAttribute('points') ?? '').split(' ').filter(Boolean).length;
+          return rows.length ? { rows: rows.length, calls, points } : undefined;
+        }).catch(() => undefined);
+        if (r) found = r;
+      }
+      if (found) {
+        const counted = found.calls.filter((c) => Number(c.tok.replace(/[^0-9]/g, '')) > 0);
+        if (counted.length > 0 && found.points >= 2) {
+          lap(`token window: ${found.rows} rows, ${counted.length} be-* calls with tokens (e.g. "${counted[0].kind}: ${counted[0].tok}"), chart of ${found.points} points`);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`Token Window: want a be-* tool_call with tokens > 0 and a chart; got ${JSON.stringify(found).slice(0, 300)}`);
+      } else if (Date.now() > deadline) throw new Error('Token Window: no message rows');
+      await page.waitForTimeout(500);
+    }
+  });
   await shot('token-window.png');
 
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.

@@ -66,9 +66,10 @@ describe('vscode/tokenWindow seedChart', () => {
     for (let i = 0; i < 12; i++) memory.add({ kind: i % 2 ? 'tool_result' : 'tool_call', tool: 'be-read', content: `message ${i} `.repeat(5 + i) });
     const restored = ChatMemory.fromJSON(memory.toJSON());
     const points = seedChart(restored.visibleMessages(), restored.fingerprints(), restored.stats().usedTokens);
-    assert.equal(points.length, 12);
+    assert.equal(points.length, 13, 'the empty start, then one point per message');
+    assert.equal(points[0]!.used, 0);
     assert.equal(points.at(-1)!.used, restored.stats().usedTokens);
-    for (let i = 1; i < points.length; i++) assert.ok(points[i]!.used > points[i - 1]!.used && points[i]!.t > points[i - 1]!.t);
+    for (let i = 1; i < points.length; i++) assert.ok(points[i]!.used > points[i - 1]!.used && (i === 1 || points[i]!.t > points[i - 1]!.t));
     assert.ok(points.every((p) => p.evicted === 0));
   });
 
@@ -91,6 +92,7 @@ describe('vscode/tokenWindow seedChart', () => {
 
   it('an empty memory has no points; ChartHistory.seed fills only an empty history', () => {
     assert.deepEqual(seedChart([], [], 0), []);
+    assert.deepEqual(seedChart([{ time: 7, tokens: 30 }], [], 30), [{ t: 7, used: 0, evicted: 0 }, { t: 7, used: 30, evicted: 0 }]);
     const h = new ChartHistory();
     h.seed('s', [{ t: 1, used: 5, evicted: 0 }]);
     h.seed('s', [{ t: 2, used: 9, evicted: 0 }]);

@@ -94,13 +94,14 @@ export function seedChart(
     ...fingerprints.map((f) => ({ t: f.evictedAt, delta: -f.tokens, evicted: 1 })),
   ].sort((a, b) => a.t - b.t || b.delta - a.delta); // at the same instant, arrivals before evictions
   if (events.length === 0) return [];
-  const points: ChartPoint[] = [];
+  // The line starts from an empty window, so even a single message draws a visible rise.
+  const points: ChartPoint[] = [{ t: events[0]!.t, used: 0, evicted: 0 }];
   let used = 0;
   for (const e of events) {
     used = Math.max(0, used + e.delta);
     const last = points[points.length - 1];
     // One point per instant and kind: a slide evicts several messages at once.
-    if (last && last.t === e.t && (e.evicted > 0) === (last.evicted > 0)) {
+    if (points.length > 1 && last && last.t === e.t && (e.evicted > 0) === (last.evicted > 0)) {
       last.used = used;
       last.evicted += e.evicted;
     } else {

@@ -221,6 +221,54 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.match(overview.text, /greet\.ts/);
   });
 
+  it('context settings are honoured: be-read of a big file is structure under "auto", full under defaultReadMode "full"; the file watcher updates the overview', async function () {
+    this.timeout(90000);
+    const big = ws('src/big.ts');
+    const body = Array.from({ length: 400 }, (_, i) => `export function compute${i}(order: { amount: number }): number {\n  return order.amount * ${i + 1} + ${i};\n}\n`).join('\n');
+    fs.writeFileSync(big, body);
+    const config = vscode.workspace.getConfiguration('betterEditTools');
+    const auto = await invoke('be-read', { file: 'src/big.ts' });
+    assert.equal(auto.threw, false, auto.text);
+    assert.match(auto.text, /"mode":"structure"/, `auto: a big file answers with its structure: ${auto.text.slice(0, 200)}`);
+    // VS Code's file watcher invalidated the new file: a warm overview finds it.
+    const overview = await until('big.ts in the overview', async () => {
+      const r = await invoke('be-overview', { budget: 2048, query: 'compute big' });
+      return !r.threw && /big\.ts/.test(r.text) ? r : undefined;
+    }, 20000);
+    assert.match(overview.text, /"mode":"overview"/);
+    await config.update('context.defaultReadMode', 'full', vscode.ConfigurationTarget.Global);
+    try {
+      const full = await until('be-read in full mode', async () => {
+        const r = await invoke('be-read', { file: 'src/big.ts' });
+        return /"mode":"full"/.test(r.text) ? r : undefined;
+      }, 15000);
+      assert.equal(full.threw, false, full.text);
+      assert.match(full.text, /compute0/);
+      console.log(`be-read under defaultReadMode=full: ${full.text.slice(0, 160)}`);
+    } finally {
+      await config.update('context.defaultReadMode', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const back = await until('be-read back to auto', async () => {
+      const r = await invoke('be-read', { file: 'src/big.ts' });
+      return /"mode":"structure"/.test(r.text) ? r : undefined;
+    }, 15000);
+    assert.equal(back.threw, false);
+  });
+
+  it('memory settings apply live: memory.maxTokens changes the budget of the open sessions', async function () {
+    this.timeout(30000);
+    const config = vscode.workspace.getConfiguration('betterEditTools');
+    const session = api.memory.sessions().find((s) => !s.sessionId.startsWith('vscode-ui'));
+    assert.ok(session);
+    await config.update('memory.maxTokens', 20000, vscode.ConfigurationTarget.Global);
+    try {
+      await until('the new budget', () => api.memory.peek(session.sessionId)?.stats().maxTokens === 20000 || undefined, 10000);
+    } finally {
+      await config.update('memory.maxTokens', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await until('the default budget again', () => api.memory.peek(session.sessionId)?.stats().maxTokens === 40000 || undefined, 10000);
+  });
+
   it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
     const dir = api.chipDir();
     assert.ok(dir.includes('globalStorage'), dir);
