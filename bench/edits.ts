@@ -58,6 +58,17 @@ async function cpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
 }
 
+/** Waits until the process used no CPU for 300 ms (at most 15 s). */
+async function quiet(pid: number): Promise<void> {
+  let last = await cpuMs(pid);
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await cpuMs(pid);
+    if (now === last) return;
+    last = now;
+  }
+}
+
 async function connect(command: string, args: string[], cwd: string): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({ command, args, cwd, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
@@ -146,6 +157,9 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
   await fs.writeFile(path.join(dir, 'tiny.txt'), 'a\nb\n');
   await callOk(ours.client, 'be-read', { file: 'tiny.txt' });
   await callOk(fsServer.client, 'read_text_file', { path: path.join(dir, 'tiny.txt') });
+  // work a server does after answering (ours records the call into ChatMemory then) belongs to idle too
+  await quiet(ours.pid);
+  await quiet(fsServer.pid);
   const idle = { ours: (await rss(ours.pid)).rss, edit_file: (await rss(fsServer.pid)).rss };
   pids = { ours: ours.pid, edit_file: fsServer.pid };
   for (const who of Object.values(cpuTotals)) for (const op of OPS) who[op] = 0;

@@ -738,6 +738,9 @@ export class EditService {
       afterHash: afterHash ?? '',
       afterSize: newSize,
     }, warnings);
+    // Written, hashed and recorded (the history keeps a copy of the removed bytes): nothing holds the old
+    // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one.
+    this.files.release?.(doc.bytes);
     if (warnings.length) result.warnings = warnings;
     return result;
   }

@@ -37,4 +37,9 @@ export interface FileStore {
   writeParts?(absPath: string, parts: readonly Uint8Array[], opts?: WriteOptions): Promise<FileStat>;
   /** Remove a file (used by be-trx rollback of a creation). */
   remove(absPath: string): Promise<void>;
+  /**
+   * Optional: hands back the bytes of a `read` that the caller no longer references anywhere (not even
+   * a subarray), so the next read of a similar size can reuse the memory instead of allocating anew.
+   */
+  release?(bytes: Uint8Array): void;
 }

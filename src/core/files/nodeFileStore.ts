@@ -55,9 +55,11 @@ async function fsyncDir(dir: string): Promise<void> {
  * Reads the whole file with one positional read into a buffer of its size (one thread-pool job, where
  * readFile takes one per 512 KiB). Falls back to readFile when the file shrank while being read.
  */
-async function readWhole(fh: fs.promises.FileHandle, size: number): Promise<Buffer> {
+async function readWhole(fh: fs.promises.FileHandle, size: number, spare?: Buffer): Promise<Buffer> {
   if (size === 0) return fh.readFile();
-  const bytes = Buffer.allocUnsafe(size);
+  // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
+  const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size;
+  const bytes = (spare ?? Buffer.allocUnsafe(capacity)).subarray(0, size);
   let off = 0;
   while (off < size) {
     const { bytesRead } = await fh.read(bytes, off, size - off, off);
@@ -86,6 +88,10 @@ export interface NodeFileStoreOptions {
   syncDirectory?: boolean;
 }
 
+const SPARE_MIN = 256 * 1024;
+const SPARE_MAX = 256 * 1024 * 1024;
+const SPARE_SLACK = 1024 * 1024;
+
 export class NodeFileStore implements FileStore {
   /** Writes to one target are serialised in this process, so the mtime check and the rename cannot interleave. */
   private readonly locks = new FileLocks();
@@ -101,7 +107,7 @@ export class NodeFileStore implements FileStore {
       fh = await fs.promises.open(absPath, 'r');
       const st = await fh.stat();
       if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      const bytes = await readWhole(fh, st.size);
+      const bytes = await readWhole(fh, st.size, this.takeSpare(st.size));
       return { bytes, stat: toStat(st) };
     } catch (e) {
       if (e instanceof ToolError) throw e;
@@ -109,6 +115,28 @@ export class NodeFileStore implements FileStore {
     } finally {
       await fh?.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * One spare read buffer. A fresh multi-MB buffer per edit is external memory that V8 frees only when
+   * its external-allocation threshold (~64 MB) triggers a GC, so repeated edits of a 10 MB file peaked
+   * at ~7× the file size; reusing the last released buffer keeps the peak near one copy.
+   */
+  private spare: Buffer | undefined;
+
+  private takeSpare(size: number): Buffer | undefined {
+    const spare = this.spare;
+    if (!spare || spare.length < size || spare.length > size * 2 + SPARE_SLACK) return undefined;
+    this.spare = undefined;
+    return spare;
+  }
+
+  release(bytes: Uint8Array): void {
+    // only a whole buffer we allocated (not a slice of Node's shared pool) and not absurdly large
+    const whole = bytes.buffer.byteLength;
+    if (bytes.byteOffset !== 0 || whole < SPARE_MIN || whole > SPARE_MAX) return;
+    if (this.spare && this.spare.length >= whole) return;
+    this.spare = Buffer.from(bytes.buffer, 0, whole);
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {
