@@ -6,11 +6,71 @@ export function rangeTag(s: { start: number; end: number }): string {
   return s.start === s.end ? `@L${s.start}` : `@L${s.start}-${s.end}`;
 }
 
+/** Outline lines stay one line each: longer signatures and doc lines are cut (the range reads the rest). */
+const MAX_SIGNATURE_CHARS = 100;
+const MAX_DOC_CHARS = 60;
+/** Modifiers that say little in an outline (visibility, readonly, export): dropped. `static`, `async` stay. */
+const QUIET_MODIFIERS = /(^|[\s(,])(?:public|private|protected|override|declare|export|default)\s+(?=[\w$@#*[(<{'"])/g;
+/** `readonly` of parameter properties and fields only; `readonly T[]` in a type stays. */
+const QUIET_READONLY = /(^|[(,]\s*)readonly\s+(?=[\w$])/g;
+
+/**
+ * The signature as an outline line shows it: no visibility/readonly/export modifiers, no parameter default values
+ * (the parameter becomes `name?`), no initializer after a declared type, no padding inside parentheses; cut at
+ * MAX_SIGNATURE_CHARS. The `signature` field keeps the declaration as written.
+ */
+export function compactSignature(sig: string): string {
+  let out = sig;
+  for (let i = 0; i < 2; i++) out = out.replace(QUIET_MODIFIERS, '$1').replace(QUIET_READONLY, '$1');
+  out = stripDefaults(out);
+  // `const X: T = …`: the type says enough.
+  out = out.replace(/^((?:const|let|var|static)\s+[\w$]+\s*:\s*[^=]+?)\s*=\s.*$/, '$1');
+  out = out.replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').replace(/\s{2,}/g, ' ');
+  return out.length <= MAX_SIGNATURE_CHARS ? out : out.slice(0, MAX_SIGNATURE_CHARS - 1) + '…';
+}
+
+/** `f(a: T = x, b = 2)` → `f(a?: T, b?)`: defaults inside the first top-level parameter list. */
+function stripDefaults(sig: string): string {
+  const open = sig.indexOf('(');
+  if (open < 0) return sig;
+  let depth = 0;
+  let out = sig.slice(0, open);
+  let skipping = false;
+  let name = '';
+  for (let i = open; i < sig.length; i++) {
+    const c = sig[i]!;
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c) && !(c === '>' && sig[i - 1] === '=')) depth--;
+    if (depth === 0 && c === ')') return out + ')' + sig.slice(i + 1);
+    if (depth === 1 && (c === ',' || c === '(')) {
+      skipping = false;
+      name = '';
+      out += c;
+      continue;
+    }
+    if (skipping) continue;
+    if (depth === 1 && c === '=' && sig[i + 1] !== '>' && sig[i - 1] !== '=' && sig[i - 1] !== '!') {
+      // Mark the parameter optional unless it already is or has a type (then `name?: T`).
+      const trimmed = out.replace(/\s+$/, '');
+      const colon = name.indexOf(':');
+      if (colon >= 0) {
+        const at = trimmed.length - (name.trimEnd().length - colon);
+        out = /\?\s*$/.test(trimmed.slice(0, at)) ? trimmed : trimmed.slice(0, at) + '?' + trimmed.slice(at);
+      } else out = trimmed.endsWith('?') ? trimmed : trimmed + '?';
+      skipping = true;
+      continue;
+    }
+    out += c;
+    if (depth >= 1) name += c;
+  }
+  return sig; // unbalanced: leave it as written
+}
+
 function symbolLines(syms: OutlineSymbol[], depth: number, maxDepth: number, out: string[]): number {
   let hidden = 0;
   for (const s of syms) {
-    const doc = s.doc ? ` — ${s.doc}` : '';
-    out.push(`${'  '.repeat(depth)}${s.signature || s.name} ${rangeTag(s)}${doc}`);
+    const doc = s.doc ? ` — ${s.doc.length <= MAX_DOC_CHARS ? s.doc : s.doc.slice(0, MAX_DOC_CHARS - 1) + '…'}` : '';
+    out.push(`${'  '.repeat(depth)}${compactSignature(s.signature || s.name)} ${rangeTag(s)}${doc}`);
     if (s.children?.length) {
       if (depth + 1 <= maxDepth) hidden += symbolLines(s.children, depth + 1, maxDepth, out);
       else hidden += countAll(s.children);
@@ -33,11 +93,13 @@ export interface RenderOptions {
   maxTokens?: number;
   tokenizer?: TokenCounter;
   maxDepth?: number;
+  /** Start with the header line (path · language · lines · tokens); off when the reply carries those as fields. */
+  header?: boolean;
 }
 
 export function renderStructureText(s: FileStructure, opts: RenderOptions = {}): string {
   const render = (maxDepth: number, keep?: number): string => {
-    const head = [structureHeader(s)];
+    const head = opts.header === false ? [] : [structureHeader(s)];
     if (s.imports.length) head.push(`imports: ${s.imports.join(', ')}`);
     const body: string[] = [];
     const hidden = symbolLines(s.symbols, 0, maxDepth, body);

@@ -251,7 +251,8 @@ export class ContextService {
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
-    const outline = renderStructureText(s, { maxTokens: this.settings.pageTokens, tokenizer: this.tokenizer });
+    // The reply's fields carry path, lines and tokens: the outline starts with the imports and symbols.
+    const outline = renderStructureText(s, { maxTokens: this.settings.pageTokens, tokenizer: this.tokenizer, header: false });
     const reply: StructureReply = {
       mode: 'structure',
       data_type: 'context_summary',
@@ -335,6 +336,6 @@ function structureHint(s: FileStructure): string {
   const pick = all.filter((x) => x.kind === 'function' || x.kind === 'method').sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? all[0];
   const parts: string[] = [];
   if (pick) parts.push(`be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name} (any @L range)`);
-  parts.push(`${nextCallHint({ file: s.path })}: all ${s.lines} lines, ${s.tokensEstimated ? '≈' : ''}${s.tokens} tokens`);
+  parts.push(`mode "full" reads all ${s.lines} lines`);
   return parts.join('; ');
 }

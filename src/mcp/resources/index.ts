@@ -70,7 +70,8 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
       if (uri.startsWith(STRUCTURE_PREFIX)) {
         const path = decodeURIComponent(uri.slice(STRUCTURE_PREFIX.length));
         const r = await deps.context.structure(path);
-        return { contents: [{ uri, mimeType: 'text/plain', text: `${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
+        const head = `${r.file} · ${r.total.toLocaleString('en-US')} lines · ${r.file_tokens.toLocaleString('en-US')} tokens`;
+        return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }
     } catch (e) {
       if (isToolError(e)) throw new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });

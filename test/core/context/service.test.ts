@@ -156,7 +156,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
       assert.ok(templates.resourceTemplates.some((t) => t.uriTemplate === 'betools://structure/{path}'));
       const res = await client.readResource({ uri: 'betools://structure/src%2Fsmall.ts' });
       const first = res.contents[0] as { text: string; _meta?: Record<string, unknown> };
-      assert.match(first.text, /^src\/small\.ts · typescript · 48 lines/);
+      assert.match(first.text, /^src\/small\.ts · 48 lines · \d+ tokens\nimports: /);
       assert.equal(first._meta?.data_type, 'context_summary');
       const ovr = await client.readResource({ uri: 'betools://overview' });
       assert.match((ovr.contents[0] as { text: string }).text, /^overview of \. · /);
