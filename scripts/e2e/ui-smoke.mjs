@@ -185,7 +185,15 @@ try {
       await page.waitForTimeout(500);
     }
   });
+  // Collapse the Chips view for the screenshot so the Token Window has the side bar's height (chart and messages).
+  const chipsHeader = page.locator('.part.sidebar .pane-header', { hasText: /chips/i }).first();
+  const chipsExpanded = async () => (await chipsHeader.getAttribute('aria-expanded').catch(() => null)) === 'true';
+  if (await chipsExpanded()) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
+  for (const frame of page.frames()) {
+    await frame.evaluate(() => document.getElementById('budget-title')?.scrollIntoView()).catch(() => undefined);
+  }
   await shot('token-window.png');
+  if (!(await chipsExpanded())) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
 
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
   await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
