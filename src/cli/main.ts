@@ -66,7 +66,13 @@ export async function main(argv: string[]): Promise<void> {
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
   if (memory) services.deps.memory = memory;
-  const observers = memory ? [memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })] : [];
+  const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
+  const observers = recorder ? [recorder] : [];
+  // calls are recorded after their response: let the last ones land before the final save
+  const closeMemory = async () => {
+    await recorder?.settled();
+    await memory?.dispose();
+  };
   const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
 
   if (opts.http) {
@@ -78,7 +84,7 @@ export async function main(argv: string[]): Promise<void> {
     });
     log(`HTTP: ${host.url}`);
     log(`token: ${host.token}`);
-    const stop = () => void host.close().then(() => memory?.dispose()).then(() => process.exit(0));
+    const stop = () => void host.close().then(closeMemory).then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     return;
@@ -97,7 +103,7 @@ export async function main(argv: string[]): Promise<void> {
   const previousOnClose = server.onclose;
   server.onclose = () => {
     previousOnClose?.();
-    void Promise.allSettled([services.close(), memory?.dispose()]).finally(() => process.exit(0));
+    void Promise.allSettled([services.close(), closeMemory()]).finally(() => process.exit(0));
   };
   await server.connect(transport);
 }
