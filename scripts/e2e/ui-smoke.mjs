@@ -189,9 +189,7 @@ try {
   const chipsHeader = page.locator('.part.sidebar .pane-header', { hasText: /chips/i }).first();
   const chipsExpanded = async () => (await chipsHeader.getAttribute('aria-expanded').catch(() => null)) === 'true';
   if (await chipsExpanded()) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
-  for (const frame of page.frames()) {
-    await frame.evaluate(() => document.getElementById('budget-title')?.scrollIntoView()).catch(() => undefined);
-  }
+  for (const frame of page.frames()) await frame.evaluate(() => window.scrollTo(0, 0)).catch(() => undefined);
   await shot('token-window.png');
   if (!(await chipsExpanded())) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
 
