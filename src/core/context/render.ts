@@ -8,7 +8,7 @@ export function rangeTag(s: { start: number; end: number }): string {
 
 /** Outline lines stay one line each: longer signatures and doc lines are cut (the range reads the rest). */
 const MAX_SIGNATURE_CHARS = 100;
-const MAX_DOC_CHARS = 60;
+const MAX_DOC_CHARS = 48;
 /** Modifiers that say little in an outline (visibility, readonly, export): dropped. `static`, `async` stay. */
 const QUIET_MODIFIERS = /(^|[\s(,])(?:public|private|protected|override|declare|export|default)\s+(?=[\w$@#*[(<{'"])/g;
 /** `readonly` of parameter properties and fields only; `readonly T[]` in a type stays. */
@@ -26,6 +26,8 @@ export function compactSignature(sig: string): string {
   // `const X: T = …`: the type says enough.
   out = out.replace(/^((?:const|let|var|static)\s+[\w$]+\s*:\s*[^=]+?)\s*=\s.*$/, '$1');
   out = out.replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').replace(/\s{2,}/g, ' ');
+  // `async f(): Promise<T>` says it twice.
+  if (/\):\s*Promise</.test(out)) out = out.replace(/(^|\s)async\s+/, '$1');
   return out.length <= MAX_SIGNATURE_CHARS ? out : out.slice(0, MAX_SIGNATURE_CHARS - 1) + '…';
 }
 
@@ -100,7 +102,8 @@ export interface RenderOptions {
 export function renderStructureText(s: FileStructure, opts: RenderOptions = {}): string {
   const render = (maxDepth: number, keep?: number): string => {
     const head = opts.header === false ? [] : [structureHeader(s)];
-    if (s.imports.length) head.push(`imports: ${s.imports.join(', ')}`);
+    // Relative prefixes (./, ../../) repeat on every import and say little in an outline.
+    if (s.imports.length) head.push(`imports: ${s.imports.map((i) => i.replace(/^(\.\.?\/)+/, '')).join(', ')}`);
     const body: string[] = [];
     const hidden = symbolLines(s.symbols, 0, maxDepth, body);
     let lines = body;

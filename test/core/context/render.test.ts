@@ -14,8 +14,9 @@ describe('context/render: compact outline lines', () => {
     assert.equal(compactSignature('function f(y: A<B, C> = new Map(), cb: (x: number) => void): void'), 'function f(y?: A<B, C>, cb: (x: number) => void): void');
   });
 
-  it('keeps what carries meaning: static, async, readonly in types, arrow functions, Python defaults as optional', () => {
-    assert.equal(compactSignature('static async fromJSON(data: Record<string, unknown>): Promise<Order>'), 'static async fromJSON(data: Record<string, unknown>): Promise<Order>');
+  it('keeps what carries meaning: static, async without a Promise type, readonly in types, arrow functions, Python defaults as optional', () => {
+    assert.equal(compactSignature('static async fromJSON(data: Record<string, unknown>): Promise<Order>'), 'static fromJSON(data: Record<string, unknown>): Promise<Order>');
+    assert.equal(compactSignature('async run(): void'), 'async run(): void');
     assert.equal(compactSignature('getLines(): readonly OrderLine[]'), 'getLines(): readonly OrderLine[]');
     assert.equal(compactSignature('const double = (x: number): number =>'), 'const double = (x: number): number =>');
     assert.equal(compactSignature('def f(a, b=2, *c, d: int = 3) -> int'), 'def f(a, b?, *c, d?: int) -> int');
@@ -29,7 +30,7 @@ describe('context/render: compact outline lines', () => {
       symbols: [{ kind: 'function', name: 'g', signature: long, start: 10, end: 42, doc: 'x'.repeat(200) }],
     };
     const line = renderStructureText(s, { header: false });
-    assert.match(line, /^function g\(p0: number, .{60,}… @L10-42 — x{59}…$/);
+    assert.match(line, /^function g\(p0: number, .{60,}… @L10-42 — x{47}…$/);
     assert.ok(line.length < 180, line);
     assert.match(renderStructureText(s), /^a\.ts · typescript · 50 lines · 400 tokens\n/);
   });
