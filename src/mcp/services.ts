@@ -101,6 +101,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const deps: ServerDeps = { edits, chips };
   let context: ContextService | undefined;
   let watchers: FSWatcher[] = [];
+  let closed = false;
   if (opts.context !== false) {
     const co = opts.context ?? {};
     context = new ContextService({
@@ -111,7 +112,13 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       upstreamRead: (args) => edits.read(args),
     });
     deps.context = context;
-    if (co.watch !== false) watchers = watchRoots(sandbox.roots, context, opts.log ?? (() => {}));
+    // Started with the first overview (the cold walk), not at startup: a recursive watch walks every folder.
+    if (co.watch !== false) {
+      const ctx = context;
+      ctx.whenFirstMapped(() => {
+        if (!closed) watchers = watchRoots(sandbox.roots, ctx, opts.log ?? (() => {}));
+      });
+    }
   }
   return {
     deps,
@@ -125,6 +132,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       return watchers.length > 0 && context?.watched === true;
     },
     close: async () => {
+      closed = true;
       for (const w of watchers) w.close();
       watchers = [];
       context?.setWatched(false);

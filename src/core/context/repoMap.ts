@@ -95,6 +95,15 @@ export class RepoMap {
   /** Bumped whenever a refresh saw a change; keys the memo of the last overview. */
   private generation = 0;
   private memo: { key: string; result: OverviewResult } | undefined;
+  /**
+   * Bumped when the ranking can change: a graph build or update (definitions, references or imports changed) or
+   * files added/removed. A file re-read with the same tags keeps the ranked list; only its lines and summary are
+   * refreshed in place (the tie-break by size among equal scores may then lag until the next rank change).
+   */
+  private rankGen = 0;
+  private rankedMemo: { key: string; ranked: OverviewFile[] } | undefined;
+  /** Token counts of rendered overview lines, kept across calls (most lines survive an edit). */
+  private lineTokens = new Map<string, number>();
   private readonly tokenizer: TokenCounter;
   /**
    * Set while a file watcher reports every change under the root through invalidate(). Then a warm refresh
@@ -234,6 +243,7 @@ export class RepoMap {
       this.stats.parsed++;
     }
     const addedOrRemoved = removed.length > 0 || changed.some((rel) => !this.graph?.has(rel));
+    if (!this.graph || addedOrRemoved || changed.length) this.rankGen++;
     if (!this.graph || addedOrRemoved) {
       this.graph = buildGraph([...this.records.values()]);
       this.stats.fullGraphBuilds++;
@@ -318,18 +328,9 @@ export class RepoMap {
     const all = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
     const terms = queryTerms(opts.query);
     let t = performance.now();
-    const ranks = this.graph!.rank((rec) => matchCount(rec, terms), opts.query ?? '');
-    const byRel = this.records;
-    const ranked: OverviewFile[] = all
-      .map((r) => {
-        const m = matchCount(r, terms);
-        const base = ranks.get(r.rel) ?? 0;
-        // Query matches move a file up; among equals, the reference rank decides, then size.
-        return { path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: base * (1 + 4 * m) + (m > 0 ? 1 : 0) };
-      })
-      .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
-    // Symbols only for the files that can be shown (the budget allows a few hundred at most).
-    for (const f of ranked.slice(0, 400)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms);
+    const rankKey = `${this.rankGen}\0${folderRel}\0${opts.query ?? ''}`;
+    const ranked = this.rankedMemo?.key === rankKey ? this.refreshRanked(this.rankedMemo.ranked) : this.rankFiles(all, terms, opts.query);
+    this.rankedMemo = { key: rankKey, ranked };
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
 
@@ -365,7 +366,8 @@ export class RepoMap {
       return lines.join('\n');
     };
     // Estimating from per-line counts (cached) keeps the search cheap; the chosen layout is checked exactly below.
-    const lineTokens = new Map<string, number>();
+    const lineTokens = this.lineTokens;
+    if (lineTokens.size > 50_000) lineTokens.clear();
     const estimate = (text: string) => {
       let n = 0;
       for (const l of text.split('\n')) {
@@ -417,6 +419,30 @@ export class RepoMap {
       hint,
       notes,
     };
+  }
+
+  /** Rank the files from the (cached) PageRank; symbols only for those that can be shown. */
+  private rankFiles(all: FileRecord[], terms: string[], query: string | undefined): OverviewFile[] {
+    const ranks = this.graph!.rank((rec) => matchCount(rec, terms), query ?? '');
+    const ranked: OverviewFile[] = all
+      .map((r) => {
+        const m = matchCount(r, terms);
+        const base = ranks.get(r.rel) ?? 0;
+        // Query matches move a file up; among equals, the reference rank decides, then size.
+        return { path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: base * (1 + 4 * m) + (m > 0 ? 1 : 0) };
+      })
+      .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    // The budget allows a few hundred files at most.
+    for (const f of ranked.slice(0, 400)) f.symbols = this.topSymbols(this.records.get(f.path)!, terms);
+    return ranked;
+  }
+
+  /** Same ranking, fresh line counts and summaries (files re-read without a tag change). */
+  private refreshRanked(ranked: OverviewFile[]): OverviewFile[] {
+    return ranked.map((f) => {
+      const r = this.records.get(f.path);
+      return r && (r.lines !== f.lines || r.summary !== f.summary) ? { ...f, lines: r.lines, summary: r.summary } : f;
+    });
   }
 
   /** Up to three defined names of a file, those most used elsewhere (and matching the query) first. */

@@ -129,6 +129,7 @@ export class ContextService {
   private readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
   private watchedRoots = false;
+  private firstUse: (() => void) | undefined;
 
   constructor(private readonly deps: ContextServiceDeps) {
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
@@ -145,6 +146,9 @@ export class ContextService {
     const key = root ?? abs;
     let map = this.maps.get(key);
     if (!map) {
+      const start = this.firstUse;
+      this.firstUse = undefined;
+      start?.();
       map = new RepoMap(key, { tokenizer: this.tokenizer });
       map.watched = this.watchedRoots;
       this.maps.set(key, map);
@@ -173,6 +177,14 @@ export class ContextService {
   setWatched(on: boolean): void {
     this.watchedRoots = on;
     for (const m of this.maps.values()) m.setWatched(on);
+  }
+
+  /**
+   * Run `fn` once, just before the first repository map is created (the first overview). The CLI starts its file
+   * watcher there: setting up a recursive watch walks every folder, which a server that only edits need not pay.
+   */
+  whenFirstMapped(fn: () => void): void {
+    this.firstUse = fn;
   }
 
   get watched(): boolean {

@@ -83,10 +83,11 @@ describe('context/watch: invalidation-driven warm overviews', () => {
     await map.overview();
     map.setWatched(true);
     const builds = map.stats.fullGraphBuilds + map.stats.partialGraphUpdates;
-    await touch(path.join(root, 'src/a.ts'), 'export function alpha(): number {\n  return 10 * 2;\n}\n');
+    await touch(path.join(root, 'src/a.ts'), 'export function alpha(): number {\n  return 10 *\n    2;\n}\n');
     map.invalidate(path.join(root, 'src/a.ts'));
-    await map.overview();
+    const kept = await map.overview();
     assert.equal(map.stats.fullGraphBuilds + map.stats.partialGraphUpdates, builds);
+    assert.match(kept.text, /src\/a\.ts 4L/, 'the kept ranking shows the fresh line count');
     await touch(path.join(root, 'src/a.ts'), 'export function alpha(): number {\n  return 1;\n}\nexport function alphaTwo(): number {\n  return 2;\n}\n');
     map.invalidate(path.join(root, 'src/a.ts'));
     await map.overview();
@@ -110,8 +111,9 @@ describe('context/watch: invalidation-driven warm overviews', () => {
     const svc = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), log: (m) => logs.push(m) });
     try {
       assert.ok(svc.context && svc.deps.context === svc.context);
-      assert.equal(svc.watching, true);
+      assert.equal(svc.watching, false, 'the watcher starts with the first overview, not at startup');
       const before = await svc.context.overview({});
+      assert.equal(svc.watching, true);
       await fs.appendFile(path.join(root, 'src/a.ts'), '// a\n// b\n');
       let lines = before.lines;
       for (let i = 0; i < 40 && lines === before.lines; i++) {
