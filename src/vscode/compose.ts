@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
-import { ContextService } from '../core/context/service';
+import type { ContextService } from '../core/context/service';
 import { ToolError } from '../core/errors';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { workspaceHistoryDir } from '../core/history/store';
@@ -75,19 +75,12 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
     log: warn,
     // Context modes (be-overview, structure): tree-sitter where a grammar is bundled, VS Code's own document symbol
     // providers (whatever language extensions are installed) for the rest. VS Code's watcher replaces fs.watch.
-    ...{ context: { settings: o.context, fallbackSymbols: new DocumentSymbolProvider(), watch: !o.watched } },
+    context: { settings: o.context, fallbackSymbols: new DocumentSymbolProvider(), watch: !o.watched },
   });
-  const context = (services.deps.context as ContextService | undefined) ?? new ContextService({
-    sandbox: services.sandbox,
-    files,
-    fallbackSymbols: new DocumentSymbolProvider(),
-    settings: o.context,
-    upstreamRead: (args) => services.edits.read(args),
-  });
-  services.deps.context = context;
-  if (o.context) context.updateSettings(o.context);
-  // Skips the mtime sweep of every file on a warm overview (when the context core supports it).
-  if (o.watched) (context as { setWatched?(watched: boolean): void }).setWatched?.(true);
+  // createServices composed the context service (context modes are on unless `context: false`).
+  const context = services.context!;
+  // VS Code's file watcher invalidates changed paths: warm overviews skip the mtime sweep of every file.
+  if (o.watched) context.setWatched(true);
   return { deps: services.deps, chips: services.chips, context, close: () => services.close() };
 }
 

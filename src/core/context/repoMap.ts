@@ -9,7 +9,6 @@ import { posix } from 'node:path';
 import { languageIdFromPath } from '../text/language';
 import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
-import { clip } from './extract';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { isWalkedPath, looksBinary, SKIP_DIRS, walkFiles, walkFilesSync, type WalkedFile } from './walk';
 

@@ -13,7 +13,7 @@ import { contentToLines } from '../text/content';
 import { languageIdFromPath } from '../text/language';
 import { parseFileRange } from '../text/range';
 import { assertText, bomLength } from '../text/validate';
-import { DEFAULT_PAGE_TOKENS, nextCallHint, paginate } from './full';
+import { DEFAULT_PAGE_TOKENS, paginate } from './full';
 import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
 import { structure } from './structure';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { asRecord, brief, defineTool } from './common';
-import { contextOf } from './be-overview';
+import { asRecord, defineTool } from './common';
+import { contextOf } from './beOverview';
 
 export const beRead = defineTool({
   name: 'be-read',

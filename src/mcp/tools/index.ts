@@ -12,8 +12,8 @@ import { beReplace } from './beReplace';
 import { beTagRange } from './beTagRange';
 import { beTrx } from './beTrx';
 import { beWrite } from './beWrite';
-import { beOverview } from './be-overview';
-import { beMemory } from './be-memory';
+import { beOverview } from './beOverview';
+import { beMemory } from './beMemory';
 
 export const toolTable: ToolModule<ServerDeps>[] = [
   beRead,
