@@ -17,6 +17,7 @@ fail_infra() { e2e_log "INFRASTRUCTURE FAILURE: $*"; exit 2; }
 fail_test() { e2e_log "TEST FAILURE: $*"; exit 1; }
 
 # 1. The extension artifact (with the system Node: vsce 3.9.2 runs on Node 20).
+mkdir -p "$ROOT/.e2e" # a clean checkout has no .e2e/ yet (it is git-ignored)
 if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
   e2e_log "build + package"
   npm run -s package >"$ROOT/.e2e/package.log" 2>&1 || { tail -30 "$ROOT/.e2e/package.log"; fail_test "npm run package failed"; }
