@@ -13,6 +13,7 @@ import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
 import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
+import { treeSitterSymbols } from '../core/context/structure';
 import type { ServerDeps } from './deps';
 
 export interface ServicesOptions {
@@ -97,6 +98,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     clock: opts.clock,
     lang: opts.lang,
     limits: opts.limits,
+    // Function ranges from tree-sitter where a grammar is bundled (unless context modes are off).
+    symbols: opts.context === false ? undefined : treeSitterSymbols,
   });
   const deps: ServerDeps = { edits, chips };
   let context: ContextService | undefined;

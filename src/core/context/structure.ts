@@ -164,3 +164,19 @@ export function findSymbol(symbols: OutlineSymbol[], query: string): OutlineSymb
   visit(symbols, []);
   return out;
 }
+
+/**
+ * Tree-sitter function ranges for the edit tools (be-func-range, be-read's `function` target), as the
+ * EditService's SymbolLocator port. Answers undefined where there is no grammar, so the brace/indent
+ * analyzers decide there.
+ */
+export const treeSitterSymbols = {
+  enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId),
+  async byName(text: string, name: string, languageId: string): Promise<EnclosingSymbol | undefined> {
+    if (!hasGrammar(languageId)) return undefined;
+    const s = await structure(text, languageId, { tokenizer: { count: () => 0 } });
+    const found = findSymbol(s.symbols ?? [], name);
+    const best = found.find((sym) => CALLABLE.has(sym.kind)) ?? found[0];
+    return best && { start: best.start, end: best.end, kind: best.kind, name: best.name };
+  },
+};

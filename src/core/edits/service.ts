@@ -87,6 +87,14 @@ export interface EditServiceDeps {
   limits?: Partial<EditLimits>;
   /** How chips are rendered for be-insert-chip (default: core/chips/render.ts renderChip). */
   renderChip?: ChipRenderer;
+  /** Function ranges from a syntax tree (tree-sitter, core/context); the brace/indent analyzers answer otherwise. */
+  symbols?: SymbolLocator;
+}
+
+/** Finds functions in a parsed file. `undefined` means "no grammar or no match here": the analyzers decide then. */
+export interface SymbolLocator {
+  enclosing(text: string, line: number, languageId: string): Promise<FuncRangeResult | undefined>;
+  byName(text: string, name: string, languageId: string): Promise<FuncRangeResult | undefined>;
 }
 
 interface Loaded {
@@ -119,6 +127,7 @@ export class EditService {
   private readonly lang: Lang;
   private readonly limits: EditLimits;
   private readonly renderChipFn?: ChipRenderer;
+  private readonly symbols?: SymbolLocator;
   private readonly locks = new FileLocks();
 
   constructor(deps: EditServiceDeps) {
@@ -130,6 +139,7 @@ export class EditService {
     this.limits = { ...DEFAULT_LIMITS, ...deps.limits };
     this.viewed = deps.viewed ?? new ViewedCodeRegistry({ clock: deps.clock ?? systemClock });
     this.renderChipFn = deps.renderChip;
+    this.symbols = deps.symbols;
   }
 
   // ---------------------------------------------------------------- loading
@@ -191,7 +201,7 @@ export class EditService {
     let end: number;
     let whole = false;
     if (args.target) {
-      ({ start, end } = this.resolveTarget(ld, args.target));
+      ({ start, end } = await this.resolveTarget(ld, args.target));
     } else {
       const spec = fr.spec;
       if (spec.kind === 'none' || spec.kind === 'all' || (spec.kind === 'line' && spec.line === 0)) {
@@ -270,7 +280,7 @@ export class EditService {
     return Math.max(start, Math.min(doc.lineCount, line));
   }
 
-  private resolveTarget(ld: Loaded, target: NonNullable<ReadArgs['target']>): { start: number; end: number } {
+  private async resolveTarget(ld: Loaded, target: NonNullable<ReadArgs['target']>): Promise<{ start: number; end: number }> {
     const { doc } = ld;
     const total = doc.lineCount;
     const value = String(target.value ?? '').trim();
@@ -303,11 +313,11 @@ export class EditService {
         if (numeric) {
           const n = Number(value);
           checkLine(n);
-          const r = findFunctionRange(text, n, ld.languageId);
+          const r = (await this.symbols?.enclosing(text, n, ld.languageId)) ?? findFunctionRange(text, n, ld.languageId);
           if (!r) throw new ToolError('invalid_argument', `line ${n} of ${ld.display} is not inside any function or block`);
           return { start: r.start, end: r.end };
         }
-        const r = findFunctionByName(text, value, ld.languageId);
+        const r = (await this.symbols?.byName(text, value, ld.languageId)) ?? findFunctionByName(text, value, ld.languageId);
         if (!r) throw new ToolError('invalid_argument', `function not found in ${ld.display}: ${value}`);
         return { start: r.start, end: r.end };
       }
@@ -863,7 +873,8 @@ export class EditService {
   async funcRange(args: LineArgs): Promise<FuncRangeResult> {
     const ld = await this.load(args.file);
     const line = this.checkLine(ld, args.line);
-    const r = findFunctionRange(this.analyzableText(ld), line, ld.languageId);
+    const text = this.analyzableText(ld);
+    const r = (await this.symbols?.enclosing(text, line, ld.languageId)) ?? findFunctionRange(text, line, ld.languageId);
     if (!r) throw new ToolError('invalid_argument', `line ${line} of ${ld.display} is not inside any function or block`);
     const out: FuncRangeResult = { start: r.start, end: r.end, kind: r.kind };
     if (r.name) out.name = r.name;
