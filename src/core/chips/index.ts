@@ -5,4 +5,4 @@ export { renderChip, commentSyntax } from './render';
 export type { CommentSyntax } from './render';
 export { defaultChipDir, workspaceChipDir, workspaceKey, APP_DIR_NAME } from './paths';
 export { originalTextOf, previewOf } from './content';
-export type { Disposable } from './emitter';
+export type { Disposable } from '../emitter';

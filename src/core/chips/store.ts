@@ -19,7 +19,7 @@ import { ToolError } from '../errors';
 import { errnoCode, errorText, writeFileAtomic } from './atomicFile';
 import { failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
 import { withDirLock, Mutex } from './dirLock';
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../emitter';
 import { CHIP_ID_PATTERN, newShortId } from './ids';
 import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
 import type { ChipChangeEvent, ChipRecord, ChipSaveResult, ChipSink } from './types';

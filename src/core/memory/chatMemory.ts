@@ -20,7 +20,7 @@
 import { ToolError } from '../errors';
 import type { Clock } from '../clock';
 import { systemClock } from '../clock';
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../emitter';
 import { fingerprintOf } from './fingerprint';
 import { ExtractiveSummarizer, extractiveCondense, type EvictionAggregate, type Summarizer } from './summarizer';
 import { getTokenizer, type TokenEncoding, type Tokenizer } from './tokenizer';

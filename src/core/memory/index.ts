@@ -5,4 +5,4 @@ export * from './summarizer';
 export * from './registry';
 export { referencesFromArgs, parseFileReference, formatReference } from './references';
 export { fingerprintOf, keyIdentifiers, headOf } from './fingerprint';
-export type { Disposable } from './emitter';
+export type { Disposable } from '../emitter';

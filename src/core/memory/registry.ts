@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../chips/atomicFile';
 import { systemClock, type Clock } from '../clock';
 import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../emitter';
 import type { MemoryChange } from './types';
 
 export interface MemoryRegistryOptions {

@@ -11,7 +11,12 @@ export class Emitter<T> {
     return { dispose: () => void this.listeners.delete(listener) };
   };
 
-  /** A throwing listener must not break the store nor the other listeners. */
+  /** Lets hot paths skip building an event nobody listens to. */
+  hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** A throwing listener (a view, a recorder) must break neither the emitter's owner nor the other listeners. */
   fire(e: T, onError?: (err: unknown) => void): void {
     for (const listener of [...this.listeners]) {
       try {
