@@ -9,13 +9,15 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  // Only looked up with require.resolve (grammar files next to node_modules); the extension sets its own dir.
+  external: ['tree-sitter-wasms/package.json', 'web-tree-sitter/tree-sitter.wasm'],
 };
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 if (existsSync('src/vscode/extension.ts')) {
-  entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: [...common.external, 'vscode'] });
 }
 
 await Promise.all(entries.map((e) => build({ ...common, ...e })));

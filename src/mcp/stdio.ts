@@ -30,6 +30,9 @@ export class LineStdioServerTransport implements Transport {
   private skipping?: { bytes: number; head: Buffer; tail: Buffer };
   private started = false;
   private closed = false;
+  /** Ids of requests not answered yet: at the end of input they are answered before the transport closes. */
+  private readonly inFlight = new Set<string | number>();
+  private inputEnded = false;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -49,7 +52,11 @@ export class LineStdioServerTransport implements Transport {
   }
 
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
-  private readonly onEnd = () => void this.close();
+  /** A client may write its requests and close stdin at once (a shell pipe): answer them all, then close. */
+  private readonly onEnd = () => {
+    this.inputEnded = true;
+    if (this.inFlight.size === 0) void this.close();
+  };
 
   private readonly onData = (chunk: Buffer | string) => {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
@@ -117,6 +124,8 @@ export class LineStdioServerTransport implements Transport {
       this.log('dropped a message that is not JSON-RPC 2.0');
       return;
     }
+    const msg = parsed.data as { id?: string | number; method?: string };
+    if (msg.id !== undefined && msg.method !== undefined) this.inFlight.add(msg.id);
     try {
       this.onmessage?.(parsed.data);
     } catch (e) {
@@ -133,8 +142,12 @@ export class LineStdioServerTransport implements Transport {
     if (id !== undefined) void this.sendRaw({ jsonrpc: '2.0', id, error: { code: -32600, message } });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.sendRaw(message);
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.sendRaw(message);
+    const m = message as { id?: string | number; method?: string };
+    if (m.id !== undefined && m.method === undefined && this.inFlight.delete(m.id) && this.inputEnded && this.inFlight.size === 0) {
+      await this.close();
+    }
   }
 
   private sendRaw(message: unknown): Promise<void> {

@@ -25,6 +25,26 @@ function setup(maxLineBytes?: number) {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('mcp/stdio LineStdioServerTransport', () => {
+  it('answers every request written before stdin ended, then closes (a client that pipes and hangs up)', async () => {
+    const { stdin, t, out } = setup();
+    let closed = false;
+    t.onclose = () => (closed = true);
+    const pending: number[] = [];
+    t.onmessage = (m) => pending.push((m as { id: number }).id);
+    await t.start();
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await tick();
+    await tick();
+    assert.deepEqual(pending, [1, 2]);
+    assert.equal(closed, false, 'must not close while requests are unanswered');
+    await t.send({ jsonrpc: '2.0', id: 2, result: {} });
+    assert.equal(closed, false);
+    await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await tick();
+    assert.deepEqual(out.map((m) => m.id), [2, 1]);
+    assert.equal(closed, true, 'closes once the last answer is out');
+  });
+
   it('splits messages across arbitrary chunk boundaries, CRLF and blank lines included', async () => {
     const { stdin, t, got } = setup();
     await t.start();
