@@ -1,4 +1,5 @@
 // Bundles the stdio CLI and (when present) the VS Code extension into dist/.
+import process from 'node:process';
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -16,7 +17,8 @@ const common = {
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
-if (existsSync('src/vscode/extension.ts')) {
+// `node esbuild.mjs cli` builds the stdio CLI only (the MCP tests use it).
+if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
   entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: [...common.external, 'vscode'] });
 }
 

@@ -1,9 +1,8 @@
 /** Shared fixtures for the MCP tests: temp workspaces, the built CLI, SDK clients over stdio, HTTP and memory. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { build } from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,19 +31,13 @@ export const TOOL_NAMES = [
 ];
 
 let built: Promise<void> | undefined;
-/** Builds dist/cli.js once per test run (the CLI entry only, as esbuild.mjs does, so others' mid-edit files don't matter). */
+/** Builds dist/cli.js once per test run with the project's own esbuild.mjs, CLI entry only. */
 export function buildCli(): Promise<void> {
-  built ??= build({
-    entryPoints: [path.join(REPO, 'src/cli/main.ts')],
-    outfile: CLI,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: true,
-    logLevel: 'warning',
-    banner: { js: '#!/usr/bin/env node' },
-  }).then(() => undefined);
+  built ??= new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['esbuild.mjs', 'cli'], { cwd: REPO }, (err, _out, stderr) =>
+      err ? reject(new Error(`building the CLI failed: ${stderr || err.message}`)) : resolve(),
+    );
+  });
   return built;
 }
 
