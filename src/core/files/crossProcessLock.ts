@@ -215,9 +215,8 @@ export class CrossProcessLocks {
     const me = currentOwner();
     const claimBody = JSON.stringify({ pid: me.pid, start: me.start, host: this.host, token: 'claim', path: file, since: Date.now() });
     if (!(await this.createExclusive(claim, claimBody))) {
-      // another waiter is breaking it; if that waiter died while doing so, clear its claim for the next round
-      await this.removeIfDead(claim);
-      return false;
+      // another waiter is breaking it; if that waiter died while doing so, clear its claim and claim it ourselves
+      if (!(await this.removeIfDead(claim)) || !(await this.createExclusive(claim, claimBody))) return false;
     }
     try {
       if ((await this.identityOf(file)) !== identity) return false;
@@ -229,12 +228,14 @@ export class CrossProcessLocks {
     }
   }
 
-  private async removeIfDead(claim: string): Promise<void> {
+  /** True when `claim` was a dead breaker's and is gone now. */
+  private async removeIfDead(claim: string): Promise<boolean> {
     const s = await this.look(claim).catch(() => ({ kind: 'missing' }) as const);
     const dead =
       (s.kind === 'owner' && s.record.host === this.host && !(await isOwnerAlive(s.record))) ||
       (s.kind === 'unreadable' && s.ageMs > UNREADABLE_GRACE_MS);
     if (dead) await fsp.unlink(claim).catch(() => undefined);
+    return dead;
   }
 
   private async release(file: string, token: string): Promise<void> {
