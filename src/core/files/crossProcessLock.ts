@@ -80,16 +80,16 @@ export class CrossProcessLocks {
     let pause = 1;
     let last: LockRecord | undefined;
     for (;;) {
-      if (await this.createExclusive(file, body)) return () => this.release(file, record.token);
+      if (await this.tryCreate(file, body)) return () => this.release(file, record.token);
       const seen = await this.look(file);
-      if (seen.kind === 'missing') continue; // released meanwhile: try again at once
+      if (seen.kind === 'missing' && performance.now() <= deadline) continue; // released meanwhile: try again at once
       if (seen.kind === 'owner') {
         last = seen.record;
         if (seen.record.host === this.host && !(await isOwnerAlive(seen.record))) {
           await this.breakAbandoned(file, seen.record.token, seen.record);
           continue;
         }
-      } else if (seen.ageMs > UNREADABLE_GRACE_MS) {
+      } else if (seen.kind === 'unreadable' && seen.ageMs > UNREADABLE_GRACE_MS) {
         await this.breakAbandoned(file, seen.identity);
         continue;
       }
@@ -152,6 +152,20 @@ export class CrossProcessLocks {
       }
     })();
     return this.ready;
+  }
+
+  /** createExclusive, with the folder made again if someone removed it meanwhile (a cache clean-up). */
+  private async tryCreate(file: string, body: string): Promise<boolean> {
+    try {
+      return await this.createExclusive(file, body);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new ToolError('io', `cannot take the edit lock in ${this.dir}: ${(e as Error).message}. Nothing was changed.`);
+      }
+      this.ready = undefined;
+      await this.ensureDir();
+      return this.createExclusive(file, body);
+    }
   }
 
   /** Creates `file` with `body` unless it exists; never leaves a partly written lock behind. */

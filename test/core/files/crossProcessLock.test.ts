@@ -198,6 +198,14 @@ describe('core/files CrossProcessLocks', function () {
     assert.equal(fs.existsSync(probe.lockFileOf('/live')), true);
   });
 
+  it('a lock folder removed while the server runs (a cache clean-up) is made again', async () => {
+    const locks = new CrossProcessLocks({ dir: lockDir });
+    await (await locks.acquire('/a'))();
+    fs.rmSync(lockDir, { recursive: true });
+    await (await locks.acquire('/a'))();
+    assert.equal(fs.statSync(lockDir).mode & 0o777, 0o700);
+  });
+
   it('refuses a lock folder that is not a private directory of this user', async () => {
     fs.mkdirSync(path.join(tmp, 'state'), { recursive: true });
     fs.writeFileSync(lockDir, 'not a folder');
