@@ -12,6 +12,7 @@ import { LineStdioServerTransport } from '../mcp/stdio';
 import { startHttpHost } from '../mcp/httpHost';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, workspaceChipDir } from '../core/chips/paths';
+import { defaultLockDir } from '../core/files/lockDir';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
 import { MemoryRegistry } from '../core/memory/registry';
@@ -54,7 +55,8 @@ export async function main(argv: string[]): Promise<void> {
   const historyDir = opts.historyDir
     ? path.resolve(opts.historyDir)
     : defaultHistoryDir(cacheBase, roots);
-  const services = await createServices({ roots, chipDir, historyDir, log });
+  const lockDir = defaultLockDir(process.env, process.platform, os.homedir());
+  const services = await createServices({ roots, chipDir, historyDir, lockDir, log });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}`);
   // ChatMemory per MCP session, saved beside the chips: <cache>/better-edit-tools-mcp/memory/<workspace key>/,
   // or a `chat-memory` sibling of an explicit --chip-dir.

@@ -24,6 +24,11 @@ export interface ServicesOptions {
   /** Absolute directory for be-trx snapshots. */
   historyDir: string;
   files?: FileStore;
+  /**
+   * The folder of the cross-process edit locks for the default disk store (core/files/lockDir.ts
+   * defaultLockDir: the same for every server process of the user). Without it, edits lock per process only.
+   */
+  lockDir?: string;
   clock?: Clock;
   chipCapacity?: number;
   chipTtlMs?: number;
@@ -80,7 +85,9 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots);
-  const files = opts.files ?? new NodeFileStore();
+  const files = opts.files ?? new NodeFileStore({ lockDir: opts.lockDir });
+  // locks and temp files left by crashed servers (bounded work; a failure only leaves them for the next writer)
+  await files.recover?.().catch((e: unknown) => opts.log?.(`recovering after crashed writers failed: ${(e as Error).message}`));
   const chips = await ChipStore.open({
     dir: opts.chipDir,
     capacity: opts.chipCapacity,

@@ -4,10 +4,12 @@
  * Recomposed when the workspace folders or chip settings change; MCP sessions see the current composition
  * through a stable facade.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
 import type { ContextService } from '../core/context/service';
 import { ToolError } from '../core/errors';
+import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { workspaceHistoryDir } from '../core/history/store';
 import type { EditsPort, ServerDeps } from '../mcp/deps';
@@ -20,6 +22,8 @@ import { VscodeFileStore, type SaveAfterEdit } from './vscodeFileStore';
 export interface ComposeOptions {
   roots: string[];
   storageDir: string; // context.globalStorageUri.fsPath
+  /** The cross-process edit lock folder (default: the one stdio servers use, core/files/lockDir.ts). */
+  lockDir?: string;
   capacity: number;
   ttlDays: number;
   thresholdBytes: number;
@@ -64,7 +68,9 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
     const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn });
     return { deps: { edits: NO_FOLDER, chips }, chips, close: async () => undefined };
   }
-  const files = new VscodeFileStore(new NodeFileStore(), { saveAfterEdit: o.saveAfterEdit, log: o.log });
+  // edit locks shared with stdio servers of this user (another agent's CLI may edit the same files)
+  const disk = new NodeFileStore({ lockDir: o.lockDir ?? defaultLockDir(process.env, process.platform, os.homedir()) });
+  const files = new VscodeFileStore(disk, { saveAfterEdit: o.saveAfterEdit, log: o.log });
   const services = await createServices({
     roots: o.roots,
     chipDir: chipDirOf(o.storageDir),

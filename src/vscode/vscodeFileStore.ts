@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ToolError } from '../core/errors';
 import { commonAffixes } from './commonAffixes';
-import type { FileContent, FileStat, FileStore, WriteOptions } from '../core/files/fileStore';
+import type { FileContent, FileStat, FileStore, ReadOptions, WriteOptions } from '../core/files/fileStore';
 
 export type SaveAfterEdit = 'always' | 'whenNotDirty' | 'never';
 
@@ -36,12 +36,12 @@ export class VscodeFileStore implements FileStore {
     return inTab || vscode.window.visibleTextEditors.some((e) => e.document === doc) ? doc : undefined;
   }
 
-  async read(absPath: string): Promise<FileContent> {
+  async read(absPath: string, opts?: ReadOptions): Promise<FileContent> {
     const doc = this.openDocument(absPath);
-    if (!doc || !doc.isDirty) return this.disk.read(absPath);
+    if (!doc || !doc.isDirty) return this.disk.read(absPath, opts);
     // Unsaved buffer: its text is the truth. Keep the disk file's BOM so EOL/BOM detection stays right.
     const onDisk = await this.disk.stat(absPath);
-    const hasBom = onDisk ? (await this.disk.read(absPath)).bytes.subarray(0, 3).equals(BOM) : false;
+    const hasBom = onDisk ? (await this.disk.read(absPath, opts)).bytes.subarray(0, 3).equals(BOM) : false;
     const text = Buffer.from(doc.getText(), 'utf8');
     const bytes = hasBom ? Buffer.concat([BOM, text]) : text;
     return { bytes, stat: { size: bytes.length, mtimeMs: onDisk?.mtimeMs ?? 0, mode: onDisk?.mode ?? 0o644 } };
@@ -56,7 +56,14 @@ export class VscodeFileStore implements FileStore {
     if (!doc) return this.disk.write(absPath, bytes, opts);
 
     const before = await this.disk.stat(absPath);
-    if (opts?.expectedMtimeMs !== undefined && before && before.mtimeMs !== opts.expectedMtimeMs) {
+    if (opts?.expectedContent) {
+      // the document is the truth here: the user may have typed since the edit read it
+      let expected = Buffer.from(opts.expectedContent);
+      if (expected.subarray(0, 3).equals(BOM)) expected = expected.subarray(3);
+      if (expected.toString('utf8') !== doc.getText()) {
+        throw new ToolError('conflict', `${absPath} changed in the editor since it was read; nothing was written. Read it again and retry.`);
+      }
+    } else if (opts?.expectedMtimeMs !== undefined && before && before.mtimeMs !== opts.expectedMtimeMs) {
       throw new ToolError('conflict', `${absPath} changed on disk since it was read; read it again and retry.`);
     }
     let text = Buffer.from(bytes).toString('utf8');
@@ -80,6 +87,15 @@ export class VscodeFileStore implements FileStore {
 
   remove(absPath: string): Promise<void> {
     return this.disk.remove(absPath);
+  }
+
+  /** The disk store's lock (shared with stdio servers): an edit routed through a document holds it too. */
+  lock<T>(absPath: string, fn: () => Promise<T>): Promise<T> {
+    return this.disk.lock ? this.disk.lock(absPath, fn) : fn();
+  }
+
+  async recover(): Promise<void> {
+    await this.disk.recover?.();
   }
 }
 

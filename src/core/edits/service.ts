@@ -157,7 +157,7 @@ export class EditService {
     this.checkFileSize(display, st.size);
     let content;
     try {
-      content = await this.files.read(abs);
+      content = await this.files.read(abs, { maxBytes: this.limits.maxFileBytes });
     } catch (e) {
       if (e instanceof ToolError && e.code === 'not_found') {
         throw new ToolError('not_found', `file not found: ${display}`);
@@ -179,8 +179,9 @@ export class EditService {
     }
   }
 
+  /** The store's edit lock (shared with other server processes) where it has one. */
   private withLock<T>(abs: string, fn: () => Promise<T>): Promise<T> {
-    return this.locks.run(abs, fn);
+    return this.files.lock ? this.files.lock(abs, fn) : this.locks.run(abs, fn);
   }
 
   /** Resolve once, then run `fn(abs)` holding the file's lock. */
@@ -726,7 +727,8 @@ export class EditService {
     }
     let afterHash: string | undefined;
     try {
-      const opts = { expectedMtimeMs: ld.stat.mtimeMs };
+      // under the lock, the file must still hold the bytes this edit was computed from
+      const opts = { expectedMtimeMs: ld.stat.mtimeMs, expectedContent: doc.bytes };
       const written = this.files.writeParts
         ? this.files.writeParts(ld.abs, parts, opts)
         : this.files.write(ld.abs, Buffer.concat(parts, newSize), opts);
@@ -823,7 +825,7 @@ export class EditService {
       let oldDoc: TextBuffer | undefined;
       if (st) {
         this.checkFileSize(display, st.size);
-        const content = await this.files.read(abs);
+        const content = await this.files.read(abs, { maxBytes: this.limits.maxFileBytes });
         old = content.bytes;
         try {
           assertText(old, display);
@@ -846,7 +848,7 @@ export class EditService {
         warnings.push('the file already has this content; it was not written');
       } else {
         const [, afterHash] = await Promise.all([
-          this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs }),
+          this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs, expectedContent: st ? old : null }),
           this.history ? sha256Parts(bytes) : undefined,
         ]);
         await this.record(result, {

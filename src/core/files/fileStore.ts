@@ -15,9 +15,22 @@ export interface FileContent {
   stat: FileStat;
 }
 
+export interface ReadOptions {
+  /** Refuse with ToolError('too_large') once more than this many bytes have been read (counted, not stat'ed). */
+  maxBytes?: number;
+}
+
 export interface WriteOptions {
-  /** Reject with ToolError('conflict') if the file's mtime is no longer this (another writer got there first). */
+  /**
+   * Reject with ToolError('conflict') if the file's mtime is no longer this (another writer got there first).
+   * Ignored when `expectedContent` is given: the content decides then.
+   */
   expectedMtimeMs?: number;
+  /**
+   * The bytes the edit was computed from: just before the rename, under the file's lock, the file on disk must
+   * still hold exactly these, else ToolError('conflict') saying what changed. `null`: the file must not exist.
+   */
+  expectedContent?: Uint8Array | null;
   /** Mode for a new file (default 0o644 minus umask); an existing file keeps its own bits. */
   mode?: number;
   /** Create missing parent directories. */
@@ -25,10 +38,18 @@ export interface WriteOptions {
 }
 
 export interface FileStore {
-  /** Throws ToolError('not_found') when missing, ToolError('io') when unreadable. */
-  read(absPath: string): Promise<FileContent>;
+  /**
+   * Throws ToolError('not_found') when missing, ToolError('io') when unreadable, ToolError('invalid_argument')
+   * for anything that is not a regular file (nothing else is opened), ToolError('conflict') when the path is a
+   * symlink now (it changed after the Sandbox resolved it).
+   */
+  read(absPath: string, opts?: ReadOptions): Promise<FileContent>;
+  /** Undefined when missing; refuses what `read` refuses. */
   stat(absPath: string): Promise<FileStat | undefined>;
-  /** Whole-or-nothing write of the new bytes; keeps permission bits; writes through a symlink to its target. */
+  /**
+   * Whole-or-nothing write of the new bytes to exactly `absPath` (a real path: a symlink there, or a folder on the
+   * way swapped for one, is refused, never followed); keeps permission bits.
+   */
   write(absPath: string, bytes: Uint8Array, opts?: WriteOptions): Promise<FileStat>;
   /**
    * Optional: the same as `write` of the concatenation of `parts`, without building it (an edit of a large
@@ -37,6 +58,13 @@ export interface FileStore {
   writeParts?(absPath: string, parts: readonly Uint8Array[], opts?: WriteOptions): Promise<FileStat>;
   /** Remove a file (used by be-trx rollback of a creation). */
   remove(absPath: string): Promise<void>;
+  /**
+   * Optional: runs `fn` holding the file's edit lock, shared with other server processes, so a read-modify-write
+   * cycle is not interleaved with another one. Writes to the same path inside `fn` use the held lock.
+   */
+  lock?<T>(absPath: string, fn: () => Promise<T>): Promise<T>;
+  /** Optional, at start: clean up after crashed writers (their locks and temp files). */
+  recover?(): Promise<void>;
   /**
    * Optional: hands back the bytes of a `read` that the caller no longer references anywhere (not even
    * a subarray), so the next read of a similar size can reuse the memory instead of allocating anew.

@@ -2,3 +2,4 @@ export * from './fileStore';
 export * from './sandbox';
 export * from './nodeFileStore';
 export * from './fileLock';
+export * from './lockDir';

@@ -1,21 +1,32 @@
 /**
- * FileStore on the local disk. A write is atomic: a temp file in the same directory with a per-process unique
- * name, written, fsynced, given the old file's mode (and owner, when we can), renamed over the target, then the
- * directory is fsynced. A crash leaves the old file or the new one, never a torn one; on any failure the temp
- * file is removed and the original is untouched. A symlink is written through to its target and stays a link.
+ * FileStore on the local disk. A write is atomic: a temp file in the same directory, named after its owner
+ * (tempFiles.ts), written, fsynced, given the old file's mode (and owner, when we can), renamed over the target,
+ * then the directory is fsynced. A crash leaves the old file or the new one, never a torn one; on any failure the
+ * temp file is removed and the original is untouched; a crashed writer's temp is removed by the next writer in
+ * that folder or the next start.
+ *
+ * Writes go to exactly the path given (the Sandbox resolved it; a symlink there now is refused, not followed),
+ * through the folder as it was opened and checked (safeOpen.ts). Edits of one file are serialised in this process
+ * and, with a lock folder, across processes (crossProcessLock.ts); under that lock the file on disk is compared
+ * with the bytes the edit was computed from just before the rename (unchangedCheck.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolError } from '../errors';
+import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
 import { FileLocks } from './fileLock';
-import type { FileContent, FileStat, FileStore, WriteOptions } from './fileStore';
+import type { FileContent, FileStat, FileStore, ReadOptions, WriteOptions } from './fileStore';
+import { CREATE_FLAGS, notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
+import { sweepDeadTemps, tempBaseName } from './tempFiles';
+import { assertUnchanged } from './unchangedCheck';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
 }
 
 function ioError(op: string, p: string, e: unknown): ToolError {
+  if (e instanceof ToolError) return e;
   const err = e as NodeJS.ErrnoException;
   switch (err.code) {
     case 'ENOENT':
@@ -27,48 +38,24 @@ function ioError(op: string, p: string, e: unknown): ToolError {
       return new ToolError('invalid_argument', `${op} ${p}: is a directory, expected a file`);
     case 'ENOTDIR':
       return new ToolError('not_found', `${op} ${p}: a parent of this path is not a directory`);
+    case 'ELOOP':
+      return swappedError(op, p);
     default:
       return new ToolError('io', `${op} ${p}: ${err.message}`);
   }
 }
 
+/** A temp name for `target` in its folder (kept for callers of the old helper). */
 export function tempNameFor(target: string): string {
-  return path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.be-${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
+  return path.join(path.dirname(target), tempBaseName(path.basename(target)));
+}
+
+function tooLarge(absPath: string, size: number, limit: number): ToolError {
+  return new ToolError(
+    'too_large',
+    `${absPath} is ${size > limit ? size : `over ${limit}`} bytes, over the ${limit}-byte limit of these tools; edit it with another tool.`,
+    { size, limit },
   );
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  let fh: fs.promises.FileHandle | undefined;
-  try {
-    fh = await fs.promises.open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // some platforms/file systems cannot fsync a directory; the file itself is already synced
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
-}
-
-/**
- * Reads the whole file with one positional read into a buffer of its size (one thread-pool job, where
- * readFile takes one per 512 KiB). Falls back to readFile when the file shrank while being read.
- */
-async function readWhole(fh: fs.promises.FileHandle, size: number, spare?: Buffer): Promise<Buffer> {
-  if (size === 0) return fh.readFile();
-  // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
-  const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size;
-  const bytes = (spare ?? Buffer.allocUnsafe(capacity)).subarray(0, size);
-  let off = 0;
-  while (off < size) {
-    const { bytesRead } = await fh.read(bytes, off, size - off, off);
-    if (bytesRead === 0) break;
-    off += bytesRead;
-  }
-  // shrank meanwhile: take what is there now (growth is caught by the mtime check of the write that follows)
-  if (off < size) return fh.readFile();
-  return bytes;
 }
 
 async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
@@ -86,35 +73,95 @@ export interface NodeFileStoreOptions {
    * still leaves the old or the new file whole (the data is synced before the rename), possibly the old one.
    */
   syncDirectory?: boolean;
+  /**
+   * A private per-user folder for the cross-process edit locks (the composition root picks it; every server
+   * process of the user must pass the same one). Without it, edits are serialised within this process only.
+   */
+  lockDir?: string;
+  /** How long an edit waits for another process's lock on the same file (default 15 s). */
+  lockTimeoutMs?: number;
+  /** The most a read returns without `maxBytes` of its own (default 256 MiB). */
+  maxReadBytes?: number;
+  /**
+   * Write through the descriptor of the checked folder (/proc/self/fd, Linux; default true). False: the
+   * path-based check just before the rename that other platforms get (for measurements).
+   */
+  pinDirectories?: boolean;
 }
 
 const SPARE_MIN = 256 * 1024;
 const SPARE_MAX = 256 * 1024 * 1024;
 const SPARE_SLACK = 1024 * 1024;
+/** A folder is swept for crashed writers' temps at most this often per process. */
+const SWEEP_EVERY_MS = 60_000;
 
 export class NodeFileStore implements FileStore {
-  /** Writes to one target are serialised in this process, so the mtime check and the rename cannot interleave. */
-  private readonly locks = new FileLocks();
+  private readonly inProcess = new FileLocks();
+  private readonly crossProcess?: CrossProcessLocks;
+  /** The paths whose lock the current async call chain holds (a write inside `lock` must not take it again). */
+  private readonly held = new AsyncLocalStorage<ReadonlySet<string>>();
   private readonly syncDirectory: boolean;
+  private readonly maxReadBytes: number;
+  private readonly pin: boolean;
+  private readonly sweptAt = new Map<string, number>();
 
   constructor(opts: NodeFileStoreOptions = {}) {
     this.syncDirectory = opts.syncDirectory ?? true;
+    this.maxReadBytes = opts.maxReadBytes ?? SPARE_MAX;
+    this.pin = opts.pinDirectories ?? true;
+    if (opts.lockDir) {
+      this.crossProcess = new CrossProcessLocks({
+        dir: opts.lockDir,
+        timeoutMs: opts.lockTimeoutMs,
+        onAbandoned: (owner) => this.cleanUpAfter(owner),
+      });
+    }
   }
 
-  async read(absPath: string): Promise<FileContent> {
+  // ---------------------------------------------------------------- reading
+
+  async read(absPath: string, opts: ReadOptions = {}): Promise<FileContent> {
+    const limit = Math.min(opts.maxBytes ?? this.maxReadBytes, this.maxReadBytes);
     let fh: fs.promises.FileHandle | undefined;
     try {
-      fh = await fs.promises.open(absPath, 'r');
-      const st = await fh.stat();
-      if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      const bytes = await readWhole(fh, st.size, this.takeSpare(st.size));
-      return { bytes, stat: toStat(st) };
+      const opened = await openRegularForRead('read', absPath);
+      fh = opened.fh;
+      if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
+      const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
+      return { bytes, stat: toStat(opened.st) };
     } catch (e) {
-      if (e instanceof ToolError) throw e;
       throw ioError('read', absPath, e);
     } finally {
       await fh?.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * The whole file with one positional read into a buffer of its size (one thread-pool job, where readFile takes
+   * one per 512 KiB), then on until end of file in case it grew (or reports size 0, as /proc files do), never
+   * past `limit` bytes actually read.
+   */
+  private async readBounded(fh: fs.promises.FileHandle, size: number, limit: number, absPath: string): Promise<Buffer> {
+    // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
+    const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size;
+    const bytes = size === 0 ? Buffer.alloc(0) : (this.takeSpare(size) ?? Buffer.allocUnsafe(capacity)).subarray(0, size);
+    let off = 0;
+    while (off < size) {
+      const { bytesRead } = await fh.read(bytes, off, size - off, off);
+      if (bytesRead === 0) return bytes.subarray(0, off); // shrank meanwhile: what is there
+      off += bytesRead;
+    }
+    const more: Buffer[] = [];
+    let total = off;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > limit) throw tooLarge(absPath, total, limit);
+      more.push(chunk.subarray(0, bytesRead));
+    }
+    return more.length === 0 ? bytes : Buffer.concat([bytes, ...more], total);
   }
 
   /**
@@ -140,39 +187,64 @@ export class NodeFileStore implements FileStore {
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {
+    let st: fs.Stats;
     try {
-      const st = await fs.promises.stat(absPath);
-      if (st.isDirectory()) throw new ToolError('invalid_argument', `${absPath} is a directory, expected a file`);
-      return toStat(st);
+      st = await fs.promises.lstat(absPath);
     } catch (e) {
-      if (e instanceof ToolError) throw e;
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw ioError('stat', absPath, e);
     }
+    if (st.isSymbolicLink()) throw swappedError('stat', absPath);
+    if (!st.isFile()) throw notRegularError('stat', absPath, st);
+    return toStat(st);
   }
+
+  // ---------------------------------------------------------------- locking
+
+  lock<T>(absPath: string, fn: () => Promise<T>): Promise<T> {
+    const held = this.held.getStore();
+    if (held?.has(absPath)) return fn();
+    return this.inProcess.run(absPath, async () => {
+      const release = this.crossProcess ? await this.crossProcess.acquire(absPath) : undefined;
+      try {
+        return await this.held.run(new Set([...(held ?? []), absPath]), fn);
+      } finally {
+        await release?.();
+      }
+    });
+  }
+
+  /** At start: break crashed servers' locks and remove the temp files they left next to the files they wrote. */
+  async recover(): Promise<void> {
+    await this.crossProcess?.recover();
+  }
+
+  private async cleanUpAfter(owner: LockRecord): Promise<void> {
+    const dir = path.dirname(owner.path);
+    let pinned: PinnedDir | undefined;
+    try {
+      pinned = await PinnedDir.open('clean up', dir, this.pin);
+      await sweepDeadTemps(pinned.at('.'), { owner });
+    } catch {
+      // the folder is gone or is not where it was: nothing of ours to remove there
+    } finally {
+      await pinned?.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- writing
 
   write(absPath: string, bytes: Uint8Array, opts: WriteOptions = {}): Promise<FileStat> {
     return this.writeParts(absPath, [bytes], opts);
   }
 
-  async writeParts(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<FileStat> {
-    // write through a symlink: the target is what changes, the link stays
-    let target = absPath;
-    try {
-      target = await fs.promises.realpath(absPath);
-    } catch {
-      // does not exist yet (or dangling): write at the given path
-    }
-    return this.locks.run(target, () => this.writeLocked(absPath, target, parts, opts));
+  writeParts(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<FileStat> {
+    return this.lock(absPath, () => this.writeLocked(absPath, parts, opts));
   }
 
-  private async writeLocked(
-    absPath: string,
-    target: string,
-    parts: readonly Uint8Array[],
-    opts: WriteOptions,
-  ): Promise<FileStat> {
-    const dir = path.dirname(target);
+  private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
+    const dir = path.dirname(absPath);
+    const name = path.basename(absPath);
     if (opts.mkdirs) {
       try {
         await fs.promises.mkdir(dir, { recursive: true });
@@ -180,19 +252,45 @@ export class NodeFileStore implements FileStore {
         throw ioError('create directory', dir, e);
       }
     }
+    let pinned: PinnedDir;
+    try {
+      pinned = await PinnedDir.open('write', dir, this.pin);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
+        throw new ToolError('not_found', `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`);
+      }
+      throw ioError('write', absPath, e);
+    }
+    try {
+      await this.sweepNow(pinned);
+      return await this.writeIn(pinned, absPath, name, parts, opts);
+    } finally {
+      await pinned.close();
+    }
+  }
+
+  private async writeIn(
+    pinned: PinnedDir,
+    absPath: string,
+    name: string,
+    parts: readonly Uint8Array[],
+    opts: WriteOptions,
+  ): Promise<FileStat> {
+    const entry = pinned.at(name);
     let existing: fs.Stats | undefined;
     try {
-      existing = await fs.promises.stat(target);
+      existing = await fs.promises.lstat(entry);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('stat', target, e);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('stat', absPath, e);
     }
-    if (existing?.isDirectory()) throw new ToolError('invalid_argument', `write ${absPath}: is a directory`);
-    this.checkExpected(absPath, existing, opts);
+    if (existing?.isSymbolicLink()) throw swappedError('write', absPath);
+    if (existing && !existing.isFile()) throw notRegularError('write', absPath, existing);
+    await assertEarly(entry, absPath, existing, opts);
 
-    const tmp = tempNameFor(target);
+    const tmp = pinned.at(tempBaseName(name));
     let fh: fs.promises.FileHandle | undefined;
     try {
-      fh = await fs.promises.open(tmp, 'wx', existing ? 0o600 : (opts.mode ?? 0o666));
+      fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
       for (const part of parts) await writeAll(fh, part);
       if (existing) {
         // owner first: chown clears set-id bits, chmod then restores the exact mode
@@ -208,55 +306,59 @@ export class NodeFileStore implements FileStore {
       await fh.sync();
       await fh.close();
       fh = undefined;
-      // the last moment before the rename: did someone else write the file meanwhile?
-      if (opts.expectedMtimeMs !== undefined) {
-        let now: fs.Stats | undefined;
-        try {
-          now = await fs.promises.stat(target);
-        } catch {
-          now = undefined;
-        }
-        this.checkExpected(absPath, now, opts);
-      }
-      await fs.promises.rename(tmp, target);
+      // the last moment before the rename, under the lock: still the file the edit was computed from?
+      await assertUnchanged(entry, absPath, opts);
+      await pinned.verify('write');
+      await fs.promises.rename(tmp, entry);
     } catch (e) {
       await fh?.close().catch(() => undefined);
       await fs.promises.unlink(tmp).catch(() => undefined);
-      if (e instanceof ToolError) throw e;
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
-        throw new ToolError(
-          'not_found',
-          `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`,
-        );
-      }
       throw ioError('write', absPath, e);
     }
-    if (this.syncDirectory) await fsyncDir(dir);
+    if (this.syncDirectory) await pinned.sync();
     try {
-      return toStat(await fs.promises.stat(target));
+      return toStat(await fs.promises.lstat(entry));
     } catch (e) {
-      throw ioError('stat', target, e);
+      throw ioError('stat', absPath, e);
     }
   }
 
-  private checkExpected(absPath: string, st: fs.Stats | undefined, opts: WriteOptions): void {
-    if (opts.expectedMtimeMs === undefined) return;
-    if (!st || st.mtimeMs !== opts.expectedMtimeMs) {
-      throw new ToolError(
-        'conflict',
-        `${absPath} was changed by someone else since it was read ` +
-          `(${st ? 'modified' : 'deleted'} after it was read); nothing was written. Re-read the file and retry.`,
-        { expectedMtimeMs: opts.expectedMtimeMs, actualMtimeMs: st?.mtimeMs },
-      );
-    }
+  /** A dead writer's temps in this folder go at the next write here (at most once a minute per folder). */
+  private async sweepNow(pinned: PinnedDir): Promise<void> {
+    const now = Date.now();
+    if (now - (this.sweptAt.get(pinned.dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
+    this.sweptAt.set(pinned.dir, now);
+    if (this.sweptAt.size > 10_000) this.sweptAt.clear();
+    await sweepDeadTemps(pinned.at('.'));
   }
 
   async remove(absPath: string): Promise<void> {
-    try {
-      await fs.promises.unlink(absPath);
-      await fsyncDir(path.dirname(absPath));
-    } catch (e) {
-      throw ioError('remove', absPath, e);
-    }
+    await this.lock(absPath, async () => {
+      let pinned: PinnedDir | undefined;
+      try {
+        pinned = await PinnedDir.open('remove', path.dirname(absPath), this.pin);
+        await fs.promises.unlink(pinned.at(path.basename(absPath)));
+        await pinned.sync();
+      } catch (e) {
+        throw ioError('remove', absPath, e);
+      } finally {
+        await pinned?.close();
+      }
+    });
   }
+}
+
+/** Before writing a temp: the cheap part of the final check (existence, size, mtime), to fail early. */
+async function assertEarly(entry: string, absPath: string, existing: fs.Stats | undefined, opts: WriteOptions): Promise<void> {
+  const expected = opts.expectedContent;
+  const mismatch =
+    expected === null
+      ? existing !== undefined
+      : expected !== undefined
+        ? !existing || existing.size !== expected.length
+        : opts.expectedMtimeMs !== undefined && (!existing || existing.mtimeMs !== opts.expectedMtimeMs);
+  if (!mismatch) return;
+  // the full check words the conflict
+  await assertUnchanged(entry, absPath, opts);
+  throw new ToolError('conflict', `${absPath} was changed by someone else since it was read; nothing was written. Re-read the file and retry.`);
 }

@@ -41,7 +41,8 @@ describe('core/files NodeFileStore', () => {
 
   it('a file that cannot be read (EIO from /proc/self/mem, works as root) gives an io error', async function () {
     if (process.platform !== 'linux') this.skip();
-    await assert.rejects(store.read('/proc/self/mem'), (e: unknown) => e instanceof ToolError && e.code === 'io');
+    // the real path (/proc/self is a link, and the store refuses links)
+    await assert.rejects(store.read(`/proc/${process.pid}/mem`), (e: unknown) => e instanceof ToolError && e.code === 'io');
   });
 
   it('flaw: edits reset permission bits to 0644 — the mode is kept', async () => {
@@ -76,14 +77,22 @@ describe('core/files NodeFileStore', () => {
     assert.equal(fs.statSync(g).mode & 0o777, 0o755 & ~umask);
   });
 
-  it('flaw: edits replace a symlink with a regular file — writes go through to the target, the link stays', async () => {
+  it('a symlink at the path is refused, not followed (the Sandbox resolves links; one there now is a swap)', async () => {
     const target = path.join(dir, 'real.txt');
     const link = path.join(dir, 'link.txt');
     fs.writeFileSync(target, 'old\n');
     fs.symlinkSync(target, link);
-    await store.write(link, Buffer.from('new\n'));
+    const swapped = (e: unknown) => e instanceof ToolError && e.code === 'conflict' && /changed while it was being used/.test(e.message);
+    await assert.rejects(store.write(link, Buffer.from('new\n')), swapped);
+    await assert.rejects(store.read(link), swapped);
+    await assert.rejects(store.stat(link), swapped);
     assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
+    assert.equal(fs.readFileSync(target, 'utf8'), 'old\n');
+    assert.deepEqual(leftovers(dir), []);
+    // the resolved path is written as before (through-the-link editing is the Sandbox's resolution)
+    await store.write(fs.realpathSync(link), Buffer.from('new\n'));
     assert.equal(fs.readFileSync(target, 'utf8'), 'new\n');
+    assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
   });
 
   it('mkdirs creates missing parents; without it the error says so', async () => {
@@ -138,7 +147,8 @@ describe('core/files NodeFileStore', () => {
     const b = tempNameFor(f);
     assert.notEqual(a, b);
     assert.equal(path.dirname(a), dir);
-    assert.match(path.basename(a), new RegExp(`^\\.x\\.txt\\.be-${process.pid}-[0-9a-f]{12}\\.tmp$`));
+    // the owner's pid and start time (base 36) are in the name, so a dead owner's leftovers can be told apart
+    assert.match(path.basename(a), new RegExp(`^\\.x\\.txt\\.be-${process.pid}-[0-9a-z]+-[0-9a-f]{12}\\.tmp$`));
   });
 
   it('a failed write leaves the original untouched and removes its temp file', async () => {

@@ -1,0 +1,91 @@
+/**
+ * Temp files of atomic writes. They sit next to their target (a rename is atomic only within one file system),
+ * so a crash in the middle of a write leaves one in the workspace. Their names say whose they are,
+ * `.<name>.be-<pid>-<start>-<random>.tmp`, so the next write in that folder, or the next start of a server,
+ * can tell a dead owner's leftover from a live writer's work in progress and remove only the former.
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { currentOwner, isOwnerAlive, type ProcessOwner } from './processIdentity';
+
+/** Long names are shortened in the temp name so it stays under the usual 255-byte limit of a file name. */
+const MAX_BASE_BYTES = 100;
+
+// `start` is base 36; the second form is the name this store used before start times were recorded.
+const TEMP_RE = /^\..*\.be-(\d+)-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/s;
+const OLD_TEMP_RE = /^\..*\.be-(\d+)-[0-9a-f]{12}\.tmp$/s;
+
+export function tempBaseName(targetName: string, owner: ProcessOwner = currentOwner()): string {
+  const base = Buffer.byteLength(targetName) > MAX_BASE_BYTES ? shorten(targetName) : targetName;
+  return `.${base}.be-${owner.pid}-${owner.start.toString(36)}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+function shorten(name: string): string {
+  let out = '';
+  for (const ch of name) {
+    if (Buffer.byteLength(out + ch) > MAX_BASE_BYTES - 1) break;
+    out += ch;
+  }
+  return out + '~';
+}
+
+/** The owner a temp name records, or undefined when the name is not one of ours. */
+export function tempOwner(name: string): ProcessOwner | undefined {
+  const m = TEMP_RE.exec(name);
+  if (m) return { pid: Number(m[1]), start: parseInt(m[2], 36) };
+  const old = OLD_TEMP_RE.exec(name);
+  return old ? { pid: Number(old[1]), start: 0 } : undefined;
+}
+
+export interface SweepOptions {
+  /** Stop after looking at this many directory entries (a huge folder costs one bounded pass). */
+  maxEntries?: number;
+  /** Only temps of this (known dead) owner. */
+  owner?: ProcessOwner;
+}
+
+/**
+ * Removes the temp files of dead owners in `dir` (not recursive). Returns how many were removed.
+ * Never throws: a folder that cannot be read is simply not swept.
+ */
+export async function sweepDeadTemps(dir: string, opts: SweepOptions = {}): Promise<number> {
+  const max = opts.maxEntries ?? 20_000;
+  const alive = new Map<string, boolean>();
+  let removed = 0;
+  let seen = 0;
+  let handle;
+  try {
+    handle = await fsp.opendir(dir);
+  } catch {
+    return 0;
+  }
+  try {
+    for await (const ent of handle) {
+      if (++seen > max) break;
+      if (!ent.isFile()) continue;
+      const owner = tempOwner(ent.name);
+      if (!owner) continue;
+      if (opts.owner && (owner.pid !== opts.owner.pid || (owner.start !== 0 && opts.owner.start !== 0 && owner.start !== opts.owner.start))) continue;
+      const key = `${owner.pid}-${owner.start}`;
+      let live = alive.get(key);
+      if (live === undefined) {
+        live = opts.owner ? false : await isOwnerAlive(owner);
+        alive.set(key, live);
+      }
+      if (live) continue;
+      try {
+        await fsp.unlink(path.join(dir, ent.name));
+        removed++;
+      } catch {
+        // gone already (another server swept it), or not ours to remove
+      }
+    }
+  } catch {
+    // the folder vanished while being read
+  } finally {
+    // for-await closes the handle when it completes; a break or a throw may leave it open
+    await handle.close().catch(() => undefined);
+  }
+  return removed;
+}

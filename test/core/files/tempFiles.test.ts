@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { CrossProcessLocks } from '../../../src/core/files/crossProcessLock';
+import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
+import { currentOwner } from '../../../src/core/files/processIdentity';
+import { sweepDeadTemps, tempBaseName, tempOwner } from '../../../src/core/files/tempFiles';
+
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid!;
+}
+
+describe('core/files temp files of crashed writers', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'be-temps-')))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('a temp name records its owner, for any target name, and stays under 255 bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 250 }).filter((s) => !s.includes('/') && !s.includes('\0')), fc.nat(), fc.nat(), (name, pid, start) => {
+        const t = tempBaseName(name, { pid, start });
+        assert.ok(Buffer.byteLength(t) <= 255, t);
+        assert.deepEqual(tempOwner(t), { pid, start });
+      }),
+    );
+    assert.deepEqual(tempOwner('.a.txt.be-123-0123456789ab.tmp'), { pid: 123, start: 0 }, 'the name of earlier versions');
+    assert.equal(tempOwner('a.txt.be-123-0123456789ab.tmp'), undefined, 'not hidden: not ours');
+    assert.equal(tempOwner('.a.txt.tmp'), undefined);
+  });
+
+  it('sweeping removes dead owners\' temps only (live writers, other files and folders stay)', async () => {
+    const dead = deadPid();
+    const names = {
+      dead: tempBaseName('a.txt', { pid: dead, start: 0 }),
+      deadOld: `.b.txt.be-${dead}-0123456789ab.tmp`,
+      live: tempBaseName('c.txt'),
+      other: 'notes.tmp',
+    };
+    for (const n of Object.values(names)) fs.writeFileSync(path.join(dir, n), 'x');
+    fs.mkdirSync(path.join(dir, tempBaseName('d', { pid: dead, start: 0 })));
+    assert.equal(await sweepDeadTemps(dir), 2);
+    const left = fs.readdirSync(dir);
+    assert.ok(!left.includes(names.dead) && !left.includes(names.deadOld));
+    assert.ok(left.includes(names.live) && left.includes(names.other));
+    assert.equal(left.length, 3, 'the folder with a temp-like name stays');
+  });
+
+  it('the next write in a folder removes a crashed writer\'s temp there', async () => {
+    const leftover = path.join(dir, tempBaseName('big.bin', { pid: deadPid(), start: 0 }));
+    fs.writeFileSync(leftover, Buffer.alloc(1024));
+    await new NodeFileStore().write(path.join(dir, 'other.txt'), Buffer.from('x'));
+    assert.equal(fs.existsSync(leftover), false);
+    assert.deepEqual(fs.readdirSync(dir), ['other.txt']);
+  });
+
+  it('recover() at start: a dead writer\'s lock is broken and its temps next to the locked file removed', async () => {
+    const lockDir = path.join(dir, 'locks');
+    const work = path.join(dir, 'work');
+    fs.mkdirSync(work);
+    const target = path.join(work, 'f.txt');
+    fs.writeFileSync(target, 'kept\n');
+    const dead = { pid: deadPid(), start: 0 };
+    const temp = path.join(work, tempBaseName('f.txt', dead));
+    fs.writeFileSync(temp, 'half a write');
+    const locks = new CrossProcessLocks({ dir: lockDir });
+    fs.mkdirSync(lockDir, { mode: 0o700 });
+    fs.writeFileSync(locks.lockFileOf(target), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
+    // a live writer's temp in the same folder is left alone
+    const live = path.join(work, tempBaseName('g.txt', currentOwner()));
+    fs.writeFileSync(live, 'in progress');
+    await new NodeFileStore({ lockDir }).recover();
+    assert.deepEqual(fs.readdirSync(work).sort(), ['f.txt', path.basename(live)].sort());
+    assert.equal(fs.readFileSync(target, 'utf8'), 'kept\n');
+    assert.deepEqual(fs.readdirSync(lockDir), []);
+  });
+});
