@@ -114,6 +114,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         );
       }
       checkArgumentSizes(toolName, rawArgs, maxArgBytes);
+      checkPathLengths(tool, rawArgs as Record<string, unknown>);
       if (!isReadOnlyCall(tool, rawArgs)) checkContentIsUnicode(toolName, rawArgs as Record<string, unknown>);
       const args = applyAliases(tool, rawArgs as Record<string, unknown>);
       const schema = z.object(tool.inputSchema);
@@ -239,6 +240,28 @@ function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void
         { argument: key, bytes, limit },
       );
     }
+  }
+}
+
+/** Arguments that name a file: `file`, and be-insert-chip's `to` and `from` (file:///abs or chip://id). */
+const PATH_ARGS = ['file', 'to', 'from'] as const;
+/** PATH_MAX is 4096 bytes on Linux (1024 on macOS); room is left for ":S-E" and "file://". */
+export const MAX_PATH_ARG_CHARS = 4096 + 64;
+
+/**
+ * A path no file system accepts is refused before the core sees it: resolving a 4 MiB path made of short
+ * segments took minutes (the sandbox walks its parents), and every layer echoed it back.
+ */
+function checkPathLengths(tool: ToolModule<ServerDeps>, args: Record<string, unknown>): void {
+  for (const key of PATH_ARGS) {
+    const value = args[key];
+    if (typeof value !== 'string' || value.length <= MAX_PATH_ARG_CHARS) continue;
+    throw new ToolError(
+      'invalid_argument',
+      `${tool.name}: argument "${key}" is ${value.length} characters long (${headOfArg(value, 80)}); a path is at most ` +
+        `4096 bytes, so no file has this name.` + (tool.grammar ? ` Expected ${tool.grammar}` : ''),
+      { argument: key, chars: value.length, limit: MAX_PATH_ARG_CHARS },
+    );
   }
 }
 

@@ -44,13 +44,18 @@ export function longStringsIn(value: unknown, min = ARG_HEAD_CHARS): string[] {
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/** A run of this many characters without a space is a quoted value (a resolved path, a blob), never prose. */
+const LONG_RUN = new RegExp(`\\S{${2 * ARG_HEAD_CHARS + 1},}`, 'g');
+
 /**
- * An error text an agent can read: every long argument quoted in it replaced by its head, then the whole cut to
- * MAX_ERROR_CHARS (head and tail kept: the reason and the advice are at the ends).
+ * An error text an agent can read: every long argument quoted in it replaced by its head, and so is any other
+ * long run without a space (the core quotes a path resolved against a root, not the argument as given); then
+ * the whole is cut to MAX_ERROR_CHARS (head and tail kept: the reason and the advice are at the ends).
  */
 export function boundErrorText(message: string, args: unknown, max = MAX_ERROR_CHARS): string {
   let out = message;
   for (const s of longStringsIn(args)) if (out.includes(s)) out = out.split(s).join(headOfArg(s));
+  out = out.replace(LONG_RUN, (run) => headOfArg(run));
   if (out.length <= max) return out;
   const tail = Math.floor(max / 5);
   const head = max - tail - 40;
