@@ -1,6 +1,8 @@
 /**
  * ChipStore: a bounded, persistent FIFO of chips, one JSON file per chip (`chip-<id>.json`, mode 0600),
  * safe to share between processes (the VS Code extension and stdio servers of the same workspace).
+ * Two quotas: removed text (`_content`, be-delete) and failed calls are evicted separately, so noise never
+ * pushes deleted text out. Only regular files of bounded size are read (see regularFile.ts).
  *
  * Ordering across processes and restarts: every mutation of the directory (save, eviction, clear) runs
  * under one lock file created with O_EXCL (see dirLock.ts). Under that lock a save reads the directory,
