@@ -93,7 +93,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
     const requested = params.name;
     const rawArgs: unknown = params.arguments ?? {};
     const tool = resolveTool(requested);
-    const toolName = tool?.name ?? requested;
+    const toolName = tool?.name ?? headOfArg(requested); // an unknown name is echoed, recorded and saved: short
     const callId = randomUUID();
     notify(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
     const started = performance.now();
@@ -103,7 +103,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       if (!tool) {
         throw new ToolError(
           'not_found',
-          `unknown tool: ${requested}; available: ${tools.map(listedName).join(', ')}`,
+          `unknown tool: ${toolName}; available: ${tools.map(listedName).join(', ')}`,
         );
       }
       if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {

@@ -86,6 +86,12 @@ describe('mcp safety net (in-process SDK client)', function () {
     const got = await call(c.client, 'be-chip', { action: 'get', id });
     assert.equal(got.text, content, 'content is kept whole');
     assert.ok(got.chip.args.file.length < 300);
+    // an unknown tool with a 1 MiB name: short error, short chip tool name
+    const name = `be-${'z'.repeat(1024 * 1024)}`;
+    const unknown = await callError(c.client, name, { file: 'a.txt', content: 'work that is long enough to be kept' });
+    assert.ok(unknown.length < 3000, `${unknown.length} chars`);
+    const chip = await call(c.client, 'be-chip', { action: 'get', id: chipIdIn(unknown)! });
+    assert.ok(chip.chip.tool.length < 300);
   });
 
   it('content with a lone surrogate is refused, nothing written, the content kept in a chip', async () => {
