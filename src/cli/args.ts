@@ -5,6 +5,7 @@ export interface CliOptions {
   roots: string[];
   chipDir?: string;
   historyDir?: string;
+  memoryDir?: string;
   noPrefix: boolean;
   lang: 'en' | 'zh';
   allowRootDir: boolean;
@@ -27,6 +28,7 @@ Options:
                       Relative paths in tool calls are taken from the first root.
   --chip-dir DIR      where chips are kept (default: <cache>/better-edit-tools-mcp/chips/<workspace key>)
   --history-dir DIR   where be-trx snapshots are kept (default: <cache>/better-edit-tools-mcp/history/<workspace key>)
+  --memory-dir DIR    where each session's chat memory is saved (default: <cache>/better-edit-tools-mcp/memory/<workspace key>)
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
@@ -35,6 +37,11 @@ Options:
   --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
   -V, --version       print the version
   -h, --help          print this help
+
+Directories written: the three above (created 0700, files 0600), and nothing else outside the roots.
+<cache> is $XDG_CACHE_HOME, else ~/.cache (%LOCALAPPDATA% on Windows); the workspace key is a hash of the roots,
+so no state lands inside a root unless a --*-dir option puts it there. Inside the roots the tools write only the
+files an agent edits.
 
 Logs go to stderr; stdout is the protocol.`;
 
@@ -47,6 +54,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       root: { type: 'string', multiple: true },
       'chip-dir': { type: 'string' },
       'history-dir': { type: 'string' },
+      'memory-dir': { type: 'string' },
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
       'allow-root-dir': { type: 'boolean', default: false },
@@ -68,6 +76,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     roots: values.root ?? [],
     chipDir: values['chip-dir'],
     historyDir: values['history-dir'],
+    memoryDir: values['memory-dir'],
     noPrefix: values['no-prefix'] ?? false,
     lang,
     allowRootDir: values['allow-root-dir'] ?? false,

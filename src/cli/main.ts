@@ -11,7 +11,7 @@ import { createServices, defaultHistoryDir } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
 import { startHttpHost } from '../mcp/httpHost';
 import { toolTable } from '../mcp/tools/index';
-import { defaultChipDir, workspaceChipDir } from '../core/chips/paths';
+import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
@@ -56,13 +56,12 @@ export async function main(argv: string[]): Promise<void> {
     ? path.resolve(opts.historyDir)
     : defaultHistoryDir(cacheBase, roots);
   const lockDir = defaultLockDir(process.env, process.platform, os.homedir());
+  // ChatMemory per MCP session: <cache>/better-edit-tools-mcp/memory/<workspace key>/ unless --memory-dir says
+  // otherwise. Never derived from --chip-dir (a `chat-memory` sibling of it landed inside the project).
+  const memoryDir = opts.memoryDir ? path.resolve(opts.memoryDir) : defaultMemoryDir(cacheBase, roots);
   const services = await createServices({ roots, chipDir, historyDir, lockDir, log });
-  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}`);
-  // ChatMemory per MCP session, saved beside the chips: <cache>/better-edit-tools-mcp/memory/<workspace key>/,
-  // or a `chat-memory` sibling of an explicit --chip-dir.
-  const memoryDir = opts.chipDir
-    ? path.join(path.dirname(chipDir), 'chat-memory')
-    : path.join(path.dirname(cacheBase), 'memory', path.basename(chipDir));
+  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
+  for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })

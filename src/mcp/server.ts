@@ -17,6 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
+import { boundChipArgs, boundErrorText, CHIP_CONTENT_ARG, headOfArg } from '../core/chips/bound';
+import { assertWellFormedText } from '../core/text/validate';
 import type { ServerDeps } from './deps';
 import type { ContextService } from '../core/context/service';
 import { registerContextResources } from './resources/index';
@@ -91,7 +93,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
     const requested = params.name;
     const rawArgs: unknown = params.arguments ?? {};
     const tool = resolveTool(requested);
-    const toolName = tool?.name ?? requested;
+    const toolName = tool?.name ?? headOfArg(requested); // an unknown name is echoed, recorded and saved: short
     const callId = randomUUID();
     notify(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
     const started = performance.now();
@@ -101,7 +103,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       if (!tool) {
         throw new ToolError(
           'not_found',
-          `unknown tool: ${requested}; available: ${tools.map(listedName).join(', ')}`,
+          `unknown tool: ${toolName}; available: ${tools.map(listedName).join(', ')}`,
         );
       }
       if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {
@@ -112,6 +114,8 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         );
       }
       checkArgumentSizes(toolName, rawArgs, maxArgBytes);
+      checkPathLengths(tool, rawArgs as Record<string, unknown>);
+      if (!isReadOnlyCall(tool, rawArgs)) checkContentIsUnicode(toolName, rawArgs as Record<string, unknown>);
       const args = applyAliases(tool, rawArgs as Record<string, unknown>);
       const schema = z.object(tool.inputSchema);
       const parsed = (tool.allowUnknownArgs ? schema : schema.strict()).safeParse(args);
@@ -122,10 +126,11 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       await invalidateWritten(deps, tool, parsed.data);
       result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
     } catch (e) {
-      const message = errorText(toolName, e);
-      const chipId = await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
-      const text = chipId ? `${message}\narguments saved as chip://${chipId}` : message;
-      result = { content: [{ type: 'text', text }], isError: true };
+      // Arguments quoted by the core (a 15 MiB path was echoed twice) are cut to a short head.
+      const message = boundErrorText(errorText(toolName, e), rawArgs);
+      // A failed read carries nothing of the agent's work: no chip (30 of them used to push deleted text out).
+      const saved = isReadOnlyCall(tool, rawArgs) ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
+      result = { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true };
     }
 
     const durationMs = performance.now() - started;
@@ -230,7 +235,7 @@ function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void
     if (bytes !== undefined) {
       throw new ToolError(
         'too_large',
-        `${tool}: argument "${key}" is ${bytes} bytes (${mib(bytes)}); the limit is ${limit} bytes (${mib(limit)}) per argument. ` +
+        `${tool}: argument "${headOfArg(key)}" is ${bytes} bytes (${mib(bytes)}); the limit is ${limit} bytes (${mib(limit)}) per argument. ` +
           'Split the change: write or replace a first part, then add the rest with be-insert after its last line.',
         { argument: key, bytes, limit },
       );
@@ -238,35 +243,75 @@ function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void
   }
 }
 
+/** Arguments that name a file: `file`, and be-insert-chip's `to` and `from` (file:///abs or chip://id). */
+const PATH_ARGS = ['file', 'to', 'from'] as const;
+/** PATH_MAX is 4096 bytes on Linux (1024 on macOS); room is left for ":S-E" and "file://". */
+export const MAX_PATH_ARG_CHARS = 4096 + 64;
+
+/**
+ * A path no file system accepts is refused before the core sees it: resolving a 4 MiB path made of short
+ * segments took minutes (the sandbox walks its parents), and every layer echoed it back.
+ */
+function checkPathLengths(tool: ToolModule<ServerDeps>, args: Record<string, unknown>): void {
+  for (const key of PATH_ARGS) {
+    const value = args[key];
+    if (typeof value !== 'string' || value.length <= MAX_PATH_ARG_CHARS) continue;
+    throw new ToolError(
+      'invalid_argument',
+      `${tool.name}: argument "${key}" is ${value.length} characters long (${headOfArg(value, 80)}); a path is at most ` +
+        `4096 bytes, so no file has this name.` + (tool.grammar ? ` Expected ${tool.grammar}` : ''),
+      { argument: key, chars: value.length, limit: MAX_PATH_ARG_CHARS },
+    );
+  }
+}
+
 function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-/** At most `maxBytes` of `text` as UTF-8, never ending in a split character. */
-function utf8Head(text: string, maxBytes: number): string {
-  const head = Buffer.from(text.slice(0, maxBytes), 'utf8');
-  let end = Math.min(head.length, maxBytes);
-  while (end > 0 && end < head.length && (head[end] & 0xc0) === 0x80) end--;
-  return head.subarray(0, end).toString('utf8');
+/** Arguments as stored in a chip: `content` whole up to `limit` (else a 16 KiB head and its size), the rest cut short. */
+export function argsForChip(rawArgs: unknown, limit: number): unknown {
+  return boundFailedCallArgs(rawArgs, limit).args;
 }
 
-/** Arguments as stored in a chip: oversized strings keep a head and their size, never the whole payload. */
-export function argsForChip(rawArgs: unknown, limit: number): unknown {
-  if (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return rawArgs;
-  let truncated: Record<string, number> | undefined;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rawArgs)) {
-    const bytes = oversizedBytes(value, limit);
-    if (bytes === undefined) {
-      out[key] = value;
-      continue;
-    }
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    out[key] = utf8Head(text, OVERSIZED_CHIP_HEAD_BYTES);
-    (truncated ??= {})[key] = bytes;
+function boundFailedCallArgs(rawArgs: unknown, limit: number): { args: unknown; contentCut?: { bytes: number; keptBytes: number } } {
+  if (rawArgs === null || typeof rawArgs !== 'object') return { args: typeof rawArgs === 'string' ? headOfArg(rawArgs) : rawArgs };
+  if (Array.isArray(rawArgs)) return { args: boundChipArgs({ _args: rawArgs }, limit, OVERSIZED_CHIP_HEAD_BYTES).args._args };
+  return boundChipArgs(rawArgs as Record<string, unknown>, limit, OVERSIZED_CHIP_HEAD_BYTES);
+}
+
+/** Read-only by annotation (be-read, be-func-range, ...) or by action (be-memory window, be-trx status, ...). */
+function isReadOnlyCall(tool: ToolModule<ServerDeps> | undefined, rawArgs: unknown): boolean {
+  if (!tool) return false; // an unknown tool name may be a misspelt edit: keep its arguments
+  if (tool.annotations?.readOnlyHint === true) return true;
+  if (!tool.readOnlyCall || rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return false;
+  try {
+    return tool.readOnlyCall(rawArgs as Record<string, unknown>);
+  } catch {
+    return false;
   }
-  if (truncated) out._truncated = truncated;
-  return out;
+}
+
+/**
+ * Text that is not Unicode would be written as U+FFFD without a word: refused, nothing written (the failed call
+ * keeps its content in a chip). Lone surrogates (JSON "\ud800") are detectable here; invalid UTF-8 bytes are not:
+ * the transport has already decoded them to U+FFFD, which is also a valid character a file may hold.
+ */
+function checkContentIsUnicode(tool: string, args: Record<string, unknown>): void {
+  const content = args[CHIP_CONTENT_ARG];
+  if (typeof content === 'string') assertWellFormedText(content, `${tool}: argument "${CHIP_CONTENT_ARG}"`);
+}
+
+interface SavedChip {
+  id: string;
+  contentCut?: { bytes: number; keptBytes: number };
+}
+
+function chipNote(saved: SavedChip): string {
+  const cut = saved.contentCut
+    ? ` (content cut to its first ${saved.contentCut.keptBytes} of ${saved.contentCut.bytes} bytes: a chip keeps a whole content up to the per-argument limit)`
+    : '';
+  return `arguments saved as chip://${saved.id}${cut}`;
 }
 
 async function saveFailedCall(
@@ -276,10 +321,12 @@ async function saveFailedCall(
   message: string,
   limit: number,
   log: (m: string) => void,
-): Promise<string | undefined> {
+): Promise<SavedChip | undefined> {
   try {
-    const saved = await deps.chips.saveFailedCall(tool, argsForChip(rawArgs, limit), message);
-    return saved?.chip.id;
+    const bounded = boundFailedCallArgs(rawArgs, limit);
+    const saved = await deps.chips.saveFailedCall(tool, bounded.args, message);
+    if (!saved) return undefined;
+    return bounded.contentCut ? { id: saved.chip.id, contentCut: bounded.contentCut } : { id: saved.chip.id };
   } catch (e) {
     log(`could not save the failed call of ${tool} as a chip: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;

@@ -39,6 +39,11 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   example?: Record<string, unknown>;
   /** ours: the one-line grammar of this tool's `file` argument, repeated in argument errors. */
   grammar?: string;
+  /**
+   * ours: for a tool whose actions differ (be-memory window, be-trx status): true when this call only reads.
+   * A failed read-only call saves no chip (nothing of the agent's work is in it); see readOnlyHint for the rest.
+   */
+  readOnlyCall?(args: Record<string, unknown>): boolean;
   /** Returns the structured result; the server puts it in structuredContent and as compact JSON text. Throw ToolError on failure. */
   handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext<S>): Promise<Record<string, unknown>>;
 }

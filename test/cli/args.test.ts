@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCli } from '../../src/cli/args';
+import { parseCli, USAGE } from '../../src/cli/args';
+import { defaultMemoryDir, stateInsideRoots, workspaceKey } from '../../src/core/chips/paths';
 import { resolveRoots } from '../../src/cli/roots';
 
 describe('cli args', () => {
@@ -20,6 +21,22 @@ describe('cli args', () => {
     assert.equal(parseCli([], { LANG: 'zh_CN.UTF-8' }).lang, 'zh');
     assert.equal(parseCli([], { LANG: 'de_DE.UTF-8' }).lang, 'en');
     assert.throws(() => parseCli(['--lang', 'fr'], {}), /--lang must be "en" or "zh"/);
+  });
+
+  it('--memory-dir, and --help names every directory the server writes', () => {
+    assert.equal(parseCli(['--memory-dir', '/m'], {}).memoryDir, '/m');
+    assert.equal(parseCli([], {}).memoryDir, undefined);
+    for (const flag of ['--chip-dir', '--history-dir', '--memory-dir']) assert.ok(USAGE.includes(flag), flag);
+    assert.match(USAGE, /memory\/<workspace key>/);
+    assert.match(USAGE, /Directories written: the three above/);
+  });
+
+  it('defaults the memory directory to the cache, whatever --chip-dir says, and notes state inside a root', () => {
+    assert.equal(defaultMemoryDir('/c/better-edit-tools-mcp/chips', ['/w']), `/c/better-edit-tools-mcp/memory/${workspaceKey(['/w'])}`);
+    assert.deepEqual(stateInsideRoots(['/home/u'], { chips: '/home/u/.cache/x', history: '/var/h' }), [
+      'note: the chips directory /home/u/.cache/x is inside the root /home/u; the tools can read and edit it there',
+    ]);
+    assert.deepEqual(stateInsideRoots(['/w'], { memory: '/w2/m', chips: '/w' }).length, 1);
   });
 
   it('rejects unknown options', () => {

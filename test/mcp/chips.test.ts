@@ -46,10 +46,13 @@ describe('mcp chips through the middleware', function () {
     assert.equal(got.chip.args.content, 12345678);
   });
 
-  it('a missing field is reported as missing and saved', async () => {
+  it('a missing field is reported as missing; a failed read-only call saves no chip, a failed edit does', async () => {
     const text = await callError(c.client, 'be-func-range', { file: 'some/long/path/to/a/deeply/nested/module/main.go' });
     assert.match(text, /line: Invalid input: expected number, received undefined \(missing\)/);
-    assert.ok(chipIdIn(text), text);
+    assert.equal(chipIdIn(text), undefined, text);
+    const edit = await callError(c.client, 'be-insert', { file: 'some/long/path/to/a/deeply/nested/module/main.go' });
+    assert.match(edit, /content: Invalid input: expected string, received undefined \(missing\)/);
+    assert.ok(chipIdIn(edit), edit);
   });
 
   it('arguments of 50 bytes or less are not saved (upstream threshold), and the text says nothing about a chip', async () => {

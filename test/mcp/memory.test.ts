@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MemoryRegistry } from '../../src/core/memory/registry';
+import { workspaceKey } from '../../src/core/chips/paths';
 import { memoryObserver, truncateMiddle } from '../../src/mcp/memoryObserver';
 import { promises as fs } from 'node:fs';
 import { call, callError, httpSetup, stdioClient, tmpWorkspace, type Workspace } from './helpers';
@@ -87,7 +88,7 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
     await restored.dispose();
   });
 
-  it('stdio CLI: records calls, answers be-memory window, saves beside the chip dir', async () => {
+  it('stdio CLI: records calls, answers be-memory window, saves in <cache>/better-edit-tools-mcp/memory/<key>, not beside --chip-dir', async () => {
     await ws.write('a.txt', 'one\ntwo\n');
     const c = await stdioClient(ws);
     try {
@@ -98,7 +99,8 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
     } finally {
       await c.close();
     }
-    const dir = path.join(path.dirname(ws.chipDir), 'chat-memory');
+    await assert.rejects(fs.access(path.join(path.dirname(ws.chipDir), 'chat-memory')), 'no chat-memory sibling of --chip-dir');
+    const dir = path.join(ws.cache, 'better-edit-tools-mcp', 'memory', workspaceKey([ws.root]));
     for (let i = 0; i < 50 && !(await fs.readdir(dir).catch(() => [])).length; i++) await new Promise((r) => setTimeout(r, 100));
     const files = await fs.readdir(dir);
     assert.equal(files.length, 1);

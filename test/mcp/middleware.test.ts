@@ -16,9 +16,13 @@ describe('mcp middleware helpers', () => {
     assert.ok(big.content.startsWith(out.content), 'the head is a prefix (no split character)');
     assert.deepEqual(out._truncated, { content: 100_002 });
     assert.equal(Buffer.byteLength(out.content), OVERSIZED_CHIP_HEAD_BYTES - 1);
+    // metadata (anything but content) is bounded: 50 items, strings cut to a 200-character head
     const nested = argsForChip({ edits: new Array(5000).fill({ oldText: 'abc', newText: 'def' }) }, 10_000) as Record<string, any>;
-    assert.equal(typeof nested.edits, 'string');
-    assert.ok(nested._truncated.edits > 10_000);
+    assert.equal(nested.edits.length, 51);
+    assert.equal(nested.edits[50], '… (4950 more items)');
+    const longPath = argsForChip({ file: 'p/'.repeat(10_000), content: 'c'.repeat(5000) }, 1_000_000) as Record<string, any>;
+    assert.equal(longPath.file, `${'p/'.repeat(100)}… (19800 more chars)`);
+    assert.equal(longPath.content.length, 5000, 'content is kept whole');
     assert.equal(argsForChip('plain', 10), 'plain');
   });
 

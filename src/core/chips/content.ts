@@ -1,6 +1,6 @@
 /** What a chip stands for, and the one-line preview a list shows. */
 import * as path from 'node:path';
-import type { ChipRecord } from './types';
+import type { ChipKind, ChipRecord } from './types';
 
 export const PREVIEW_MAX_CHARS = 80;
 
@@ -12,15 +12,28 @@ export function originalTextOf(chip: Pick<ChipRecord, 'args'>): string | undefin
   return undefined;
 }
 
-/** First non-blank line, trimmed, cut to `max` characters (code points, so no half surrogate). */
+/**
+ * How much of a text a preview looks at: a preview is one line of ~80 characters, and a chip's text can be
+ * hundreds of megabytes in a foreign file (splitting all of it, or Array.from of one huge line, crashed the start).
+ */
+export const PREVIEW_SCAN_CHARS = 64 * 1024;
+
+/** Removed text (`_content`: be-delete, and upstream's deleted-text chips) or a failed call's arguments. */
+export function chipKind(chip: Pick<ChipRecord, 'args'>): ChipKind {
+  return typeof chip.args._content === 'string' ? 'deleted' : 'failed';
+}
+
+/** First non-blank line within the first PREVIEW_SCAN_CHARS, trimmed, cut to `max` characters (code points). */
 export function previewOf(text: string, max = PREVIEW_MAX_CHARS): string {
-  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  const head = text.length > PREVIEW_SCAN_CHARS ? text.slice(0, PREVIEW_SCAN_CHARS) : text;
+  const line = head.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
   return truncate(line.trim(), max);
 }
 
+/** At most `max` code points (never half a surrogate pair); looks at no more than 2 * max UTF-16 units. */
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+  const chars = Array.from(text.length > 2 * max ? text.slice(0, 2 * max) : text);
+  return chars.length <= max && text.length <= 2 * max ? text : chars.slice(0, max - 1).join('') + '…';
 }
 
 /** Preview of a failed call: its content when it had some, else `tool: err_msg`. */

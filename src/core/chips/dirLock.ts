@@ -8,11 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { ToolError } from '../errors';
 import { errnoCode, errorText } from './atomicFile';
+import { fileTypeName, readStateFile } from './regularFile';
 
 export interface DirLockOptions {
   timeoutMs?: number;
   staleMs?: number;
+  /** Told when something that is not a lock file was found at the lock path and removed. */
+  log?: (message: string) => void;
 }
+
+/** A lock file holds "<pid> <token>": a few dozen bytes. */
+const MAX_LOCK_FILE_BYTES = 4096;
 
 export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opts: DirLockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -20,6 +26,7 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
   const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
+  let removals = 0; // bounded: something re-creating a directory there must not keep us looping
   for (;;) {
     try {
       await fs.writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
@@ -29,9 +36,16 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
         throw new ToolError('io', `Cannot create the lock file ${lockPath}: ${errorText(err)}. Check that the directory is writable.`);
       }
     }
+    // Not a regular file (a directory, a FIFO, a link): never a holder's lock, and never released by one;
+    // waiting for it would time out every save.
+    if (removals < 3 && (await removeIfNotALockFile(lockPath, opts.log))) {
+      removals++;
+      continue;
+    }
     await breakIfStale(lockPath, staleMs);
     if (Date.now() > deadline) {
-      const holder = await fs.readFile(lockPath, 'utf8').catch(() => '?');
+      const read = await readStateFile(lockPath, MAX_LOCK_FILE_BYTES);
+      const holder = read.ok ? read.text : '?';
       throw new ToolError(
         'io',
         `Timed out after ${timeoutMs} ms waiting for the lock ${lockPath} (held by process ${holder.split(' ')[0]}). ` +
@@ -45,17 +59,48 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
     return await fn();
   } finally {
     // Only remove the lock if it is still ours (it may have been broken as stale by someone else).
-    const content = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
-    if (content === token) await fs.unlink(lockPath).catch(() => undefined);
+    const mine = await readStateFile(lockPath, MAX_LOCK_FILE_BYTES);
+    if (mine.ok && mine.text === token) await fs.unlink(lockPath).catch(() => undefined);
   }
+}
+
+/**
+ * Returns true when the lock path held something we never create and it was removed (retry at once). An empty
+ * directory, a FIFO, a socket or a symbolic link (the link itself) carries nothing: removed, with a warning.
+ * A directory with entries may hold someone's files: a clear error that says what to do, at once.
+ */
+async function removeIfNotALockFile(lockPath: string, log: ((m: string) => void) | undefined): Promise<boolean> {
+  let st;
+  try {
+    st = await fs.lstat(lockPath);
+  } catch {
+    return false; // released meanwhile
+  }
+  if (st.isFile()) return false;
+  const what = fileTypeName(st);
+  try {
+    if (st.isDirectory()) await fs.rmdir(lockPath);
+    else await fs.unlink(lockPath);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return true;
+    throw new ToolError(
+      'io',
+      `The lock path ${lockPath} is ${what}, not a lock file, and could not be removed (${errorText(err)}). ` +
+        `Nothing was saved. Move it away (it is not used by better-edit-tools) and retry.`,
+    );
+  }
+  log?.(`removed ${what} found at the lock path ${lockPath} (not a lock file; it blocked every save)`);
+  return true;
 }
 
 async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   let content: string;
   let mtimeMs: number;
   try {
-    content = await fs.readFile(lockPath, 'utf8');
-    mtimeMs = (await fs.stat(lockPath)).mtimeMs;
+    const read = await readStateFile(lockPath, MAX_LOCK_FILE_BYTES);
+    if (!read.ok) return; // released meanwhile, or not a lock file (handled by the caller's next round)
+    content = read.text;
+    mtimeMs = (await fs.lstat(lockPath)).mtimeMs;
   } catch {
     return; // released meanwhile
   }
@@ -63,8 +108,8 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   // An empty file is a holder between create and write: give it time, unless it is old.
   const holderGone = Number.isInteger(pid) && pid > 0 && !processAlive(pid);
   if (!holderGone && Date.now() - mtimeMs < staleMs) return;
-  const again = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
-  if (again === content) await fs.unlink(lockPath).catch(() => undefined);
+  const again = await readStateFile(lockPath, MAX_LOCK_FILE_BYTES);
+  if (again.ok && again.text === content) await fs.unlink(lockPath).catch(() => undefined);
 }
 
 function processAlive(pid: number): boolean {

@@ -47,3 +47,24 @@ export function workspaceKey(roots: readonly string[]): string {
 export function workspaceChipDir(base: string, roots: readonly string[]): string {
   return path.join(base, workspaceKey(roots));
 }
+
+/** `<cache>/better-edit-tools-mcp/memory/<workspaceKey(roots)>` for the chip base `<cache>/better-edit-tools-mcp/chips`. */
+export function defaultMemoryDir(chipBase: string, roots: readonly string[]): string {
+  return path.join(path.dirname(chipBase), 'memory', workspaceKey(roots));
+}
+
+/**
+ * A warning for each state directory that lies inside a root (e.g. --root ~ puts ~/.cache inside it): the tools
+ * would see, and could edit, their own chips and snapshots. Not refused: it may be what the user asked for.
+ */
+export function stateInsideRoots(roots: readonly string[], dirs: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [what, dir] of Object.entries(dirs)) {
+    const root = roots.find((r) => {
+      const rel = path.relative(r, dir);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
+    if (root) out.push(`note: the ${what} directory ${dir} is inside the root ${root}; the tools can read and edit it there`);
+  }
+  return out;
+}

@@ -1,6 +1,8 @@
 /**
  * ChipStore: a bounded, persistent FIFO of chips, one JSON file per chip (`chip-<id>.json`, mode 0600),
  * safe to share between processes (the VS Code extension and stdio servers of the same workspace).
+ * Two quotas: removed text (`_content`, be-delete) and failed calls are evicted separately, so noise never
+ * pushes deleted text out. Only regular files of bounded size are read (see regularFile.ts).
  *
  * Ordering across processes and restarts: every mutation of the directory (save, eviction, clear) runs
  * under one lock file created with O_EXCL (see dirLock.ts). Under that lock a save reads the directory,
@@ -17,18 +19,25 @@ import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { ToolError } from '../errors';
 import { errnoCode, errorText, writeFileAtomic } from './atomicFile';
-import { failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
+import { boundErrorText, MAX_ERROR_CHARS } from './bound';
+import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
+import { readStateFile } from './regularFile';
 import { withDirLock, Mutex } from './dirLock';
 import { Emitter, type Disposable } from '../emitter';
 import { CHIP_ID_PATTERN, newShortId } from './ids';
 import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
-import type { ChipChangeEvent, ChipRecord, ChipSaveResult, ChipSink } from './types';
+import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from './types';
 
 export interface ChipStoreOptions {
   /** Created (mode 0700) when missing. Use workspaceChipDir() so workspaces are not mixed. */
   dir: string;
-  /** FIFO capacity (upstream: 30). */
+  /** FIFO capacity of failed-call chips (upstream: 30, shared by every chip). */
   capacity?: number;
+  /**
+   * FIFO capacity of removed-text chips (be-delete), a separate quota: no number of failed calls can push
+   * deleted text out. Default: the same as `capacity`.
+   */
+  deletedCapacity?: number;
   /** Chips older than this are dropped; undefined or 0 = no TTL (upstream has none). */
   ttlMs?: number;
   /** A failed call is saved when its args JSON is longer than this many bytes (upstream: 50). */
@@ -42,6 +51,13 @@ export interface ChipStoreOptions {
 
 export const DEFAULT_CHIP_CAPACITY = 30;
 export const DEFAULT_CHIP_THRESHOLD_BYTES = 50;
+/**
+ * Chip files larger than this are skipped with a warning, never read (a foreign 300 MB chip crashed every start).
+ * Ours stay under it: a chip's text is at most the 64 MiB file limit of the edit tools, and saveContent refuses a
+ * record whose JSON would not fit.
+ */
+export const MAX_CHIP_FILE_BYTES = 128 * 1024 * 1024;
+const MAX_COUNTER_FILE_BYTES = 64;
 const LOCK_FILE = '.lock';
 const SEQ_FILE = '.seq';
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -57,6 +73,7 @@ export function chipEvictionWarning(evicted: readonly string[], capacity: number
 export class ChipStore implements ChipSink {
   readonly dir: string;
   readonly capacity: number;
+  readonly deletedCapacity: number;
   readonly ttlMs: number | undefined;
   readonly thresholdBytes: number;
   private readonly clock: Clock;
@@ -71,6 +88,7 @@ export class ChipStore implements ChipSink {
   private constructor(opts: Required<Pick<ChipStoreOptions, 'dir'>> & ChipStoreOptions) {
     this.dir = opts.dir;
     this.capacity = Math.max(1, Math.floor(opts.capacity ?? DEFAULT_CHIP_CAPACITY));
+    this.deletedCapacity = Math.max(1, Math.floor(opts.deletedCapacity ?? this.capacity));
     this.ttlMs = opts.ttlMs && opts.ttlMs > 0 ? opts.ttlMs : undefined;
     this.thresholdBytes = opts.thresholdBytes ?? DEFAULT_CHIP_THRESHOLD_BYTES;
     this.clock = opts.clock ?? systemClock;
@@ -104,17 +122,18 @@ export class ChipStore implements ChipSink {
     const argsObject: Record<string, unknown> =
       typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : { _args: args };
     const text = originalTextOf({ args: argsObject });
+    const err = errMsg.length > MAX_ERROR_CHARS ? boundErrorText(errMsg, undefined) : errMsg;
     return this.persistNew((id, seq, now) => ({
       id,
       tool,
       args: argsObject,
-      err_msg: errMsg,
+      err_msg: err,
       created_at: Math.floor(now / 1000),
       seq,
       created_ms: now,
       ...locationOfArgs(argsObject),
       size: Buffer.byteLength(text ?? json, 'utf8'),
-      preview: failedCallPreview(tool, argsObject, errMsg),
+      preview: failedCallPreview(tool, argsObject, err),
     }));
   }
 
@@ -140,17 +159,15 @@ export class ChipStore implements ChipSink {
   async get(id: string): Promise<ChipRecord | undefined> {
     if (!CHIP_ID_PATTERN.test(id)) return undefined;
     const name = chipFileName(id);
-    let text: string;
-    try {
-      text = await fs.readFile(path.join(this.dir, name), 'utf8');
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') {
+    const read = await readStateFile(path.join(this.dir, name), MAX_CHIP_FILE_BYTES);
+    if (!read.ok) {
+      if (read.kind === 'missing') {
         this.cache.delete(name);
         return undefined;
       }
-      throw new ToolError('io', `Cannot read chip ${id} in ${this.dir}: ${errorText(err)}.`);
+      throw new ToolError('io', `Cannot load chip ${id} in ${this.dir}: ${read.reason}. List the chips and pick another one.`);
     }
-    const parsed = parseText(text, id);
+    const parsed = parseText(read.text, id);
     if (typeof parsed === 'string') {
       throw new ToolError('io', `chip ${id} is corrupt (${parsed}); list the chips and pick another one.`);
     }
@@ -273,7 +290,18 @@ export class ChipStore implements ChipSink {
       await this.writeOrThrow(path.join(this.dir, SEQ_FILE), `${seq}\n`, false, 'the chip sequence counter');
       const record = build(id, seq, this.clock.now());
       const name = chipFileName(id);
-      await this.writeOrThrow(path.join(this.dir, name), JSON.stringify(record, null, 2) + '\n', true, `chip ${id}`);
+      const json = JSON.stringify(record, null, 2) + '\n';
+      // A chip that could not be loaded again is not saved at all (the caller keeps its text: nothing is lost).
+      const bytes = json.length * 3 <= MAX_CHIP_FILE_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
+      if (bytes > MAX_CHIP_FILE_BYTES) {
+        throw new ToolError(
+          'too_large',
+          `The chip would be ${bytes} bytes, over the ${MAX_CHIP_FILE_BYTES}-byte limit of a chip file; nothing was saved. ` +
+            'Work in smaller ranges (e.g. delete a large block in several parts).',
+          { bytes, limit: MAX_CHIP_FILE_BYTES },
+        );
+      }
+      await this.writeOrThrow(path.join(this.dir, name), json, true, `chip ${id}`);
       this.cache.set(name, { record });
       const evicted = await this.evict([...existing, record], record.id);
       return { chip: record, evicted };
@@ -283,16 +311,28 @@ export class ChipStore implements ChipSink {
     return { chip, evicted };
   }
 
-  /** Called under the lock: drop expired chips, then the oldest beyond capacity (never the one just saved). */
+  /** The capacity of the quota a chip counts against. */
+  capacityFor(kind: ChipKind): number {
+    return kind === 'deleted' ? this.deletedCapacity : this.capacity;
+  }
+
+  /**
+   * Called under the lock: drop expired chips, then the oldest beyond capacity (never the one just saved).
+   * Each kind has its own quota: a failed call only ever evicts failed-call chips, never removed text.
+   */
   private async evict(all: ChipRecord[], keep: string): Promise<string[]> {
     const sorted = [...all].sort(compareChips);
     const victims = new Set(sorted.filter((r) => r.id !== keep && this.isExpired(r)).map((r) => r.id));
-    let remaining = sorted.length - victims.size;
-    for (const r of sorted) {
-      if (remaining <= this.capacity) break;
-      if (r.id === keep || victims.has(r.id)) continue;
-      victims.add(r.id);
-      remaining--;
+    for (const kind of ['failed', 'deleted'] as const) {
+      const ofKind = sorted.filter((r) => chipKind(r) === kind);
+      let remaining = ofKind.filter((r) => !victims.has(r.id)).length;
+      const capacity = this.capacityFor(kind);
+      for (const r of ofKind) {
+        if (remaining <= capacity) break;
+        if (r.id === keep || victims.has(r.id)) continue;
+        victims.add(r.id);
+        remaining--;
+      }
     }
     return this.removeQuietly([...victims], 'evicted');
   }
@@ -342,15 +382,19 @@ export class ChipStore implements ChipSink {
       present.add(name);
       let entry = this.cache.get(name);
       if (!entry) {
-        let text: string;
-        try {
-          text = await fs.readFile(path.join(this.dir, name), 'utf8');
-        } catch (err) {
-          if (errnoCode(err) === 'ENOENT') continue; // deleted by another process meanwhile
-          this.log(`skipping chip file ${path.join(this.dir, name)}: cannot read it (${errorText(err)})`);
-          continue; // not cached: retried on the next scan
+        const read = await readStateFile(path.join(this.dir, name), MAX_CHIP_FILE_BYTES);
+        if (!read.ok) {
+          if (read.kind === 'missing') continue; // deleted by another process meanwhile
+          if (read.kind === 'error') {
+            this.log(`skipping chip file ${path.join(this.dir, name)}: ${read.reason}`);
+            continue; // not cached: retried on the next scan
+          }
+          // Not a regular file, or too large: warned once, left in place, not retried until reload().
+          this.log(`skipping chip file ${path.join(this.dir, name)}: ${read.reason}; it was left in place`);
+          this.cache.set(name, { invalid: read.reason });
+          continue;
         }
-        const parsed = parseText(text, m[1]!);
+        const parsed = parseText(read.text, m[1]!);
         if (typeof parsed === 'string') {
           this.log(`skipping corrupt or foreign chip file ${path.join(this.dir, name)}: ${parsed}; it was left in place`);
           entry = { invalid: parsed };
@@ -385,17 +429,19 @@ export class ChipStore implements ChipSink {
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {
     return this.mutex.run(() =>
-      withDirLock(path.join(this.dir, LOCK_FILE), fn, this.lockTimeoutMs !== undefined ? { timeoutMs: this.lockTimeoutMs } : {}),
+      withDirLock(path.join(this.dir, LOCK_FILE), fn, {
+        log: this.log,
+        ...(this.lockTimeoutMs !== undefined ? { timeoutMs: this.lockTimeoutMs } : {}),
+      }),
     );
   }
 
   private async readCounter(): Promise<number> {
-    try {
-      const n = Number.parseInt(await fs.readFile(path.join(this.dir, SEQ_FILE), 'utf8'), 10);
-      return Number.isSafeInteger(n) && n > 0 ? n : 0;
-    } catch {
-      return 0; // missing or unreadable: the highest seq on disk still keeps order
-    }
+    // Missing, unreadable or not a regular file: the highest seq on disk still keeps order.
+    const read = await readStateFile(path.join(this.dir, SEQ_FILE), MAX_COUNTER_FILE_BYTES);
+    if (!read.ok) return 0;
+    const n = Number.parseInt(read.text, 10);
+    return Number.isSafeInteger(n) && n > 0 ? n : 0;
   }
 
   private async writeOrThrow(file: string, data: string, fsync: boolean, what: string): Promise<void> {

@@ -15,6 +15,9 @@ export interface ChipRecord {
   preview: string; // one line, at most ~80 characters
 }
 
+/** Each kind has its own capacity: removed text is never evicted by failed calls. */
+export type ChipKind = 'deleted' | 'failed';
+
 export type ChipFormat = 'raw' | 'annotated' | 'json';
 
 export interface ChipSaveResult {

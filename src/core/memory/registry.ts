@@ -1,11 +1,12 @@
 /**
  * One ChatMemory per session (an MCP client session), persisted as one JSON file per session in a
- * directory the caller chooses (extension: workspace storage; stdio: beside the chip dir). Writes are
+ * directory the caller chooses (extension: workspace storage; stdio: <state>/better-edit-tools-mcp/memory/<key>). Writes are
  * debounced, atomic (temp file + rename) and private (0600). `open` restores every saved session.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../chips/atomicFile';
+import { readStateFile } from '../chips/regularFile';
 import { systemClock, type Clock } from '../clock';
 import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';
 import { Emitter, type Disposable } from '../emitter';
@@ -55,6 +56,11 @@ interface Entry {
 }
 
 const SUFFIX = '.memory.json';
+/**
+ * A saved session is a few hundred KB (its window is bounded by the token budget: 40,000 tokens by default, at
+ * most ~1 MB of text per 250,000 tokens, plus the summary and fingerprints); larger files are not ours.
+ */
+export const MAX_SESSION_FILE_BYTES = 64 * 1024 * 1024;
 
 export function sessionFileName(sessionId: string): string {
   return `${Buffer.from(sessionId, 'utf8').toString('base64url')}${SUFFIX}`;
@@ -204,7 +210,13 @@ export class MemoryRegistry {
     const loaded: SavedSession[] = [];
     for (const name of names) {
       try {
-        const saved = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as SavedSession;
+        // A FIFO here would block the start forever, a huge foreign file would stall it: neither is opened.
+        const read = await readStateFile(path.join(dir, name), MAX_SESSION_FILE_BYTES);
+        if (!read.ok) {
+          if (read.kind !== 'missing') this.options.onError?.(new Error(`skipping ${path.join(dir, name)}: ${read.reason}`));
+          continue;
+        }
+        const saved = JSON.parse(read.text) as SavedSession;
         if (typeof saved.sessionId !== 'string' || sessionFileName(saved.sessionId) !== name) throw new Error(`${name}: session id does not match the file name`);
         loaded.push(saved);
       } catch (err) {

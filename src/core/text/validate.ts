@@ -104,3 +104,43 @@ export function assertText(bytes: Buffer, label: string): void {
     );
   }
 }
+
+/** UTF-16 index of the first lone surrogate in `text`, or -1 (a JS string is not always valid Unicode). */
+export function firstLoneSurrogate(text: string): number {
+  // isWellFormed (Node 20+) answers in native code; the loop runs only to locate the culprit.
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (native && native.call(text)) return -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Throws ToolError('encoding') when `text` holds a lone surrogate: written as UTF-8 it would become U+FFFD
+ * without a word. `label` names the argument. (Invalid UTF-8 bytes never reach a JS string as such: decoders
+ * have turned them into U+FFFD already, indistinguishable from a real U+FFFD.)
+ */
+export function assertWellFormedText(text: string, label: string): void {
+  const at = firstLoneSurrogate(text);
+  if (at === -1) return;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  const unit = text.charCodeAt(at).toString(16).toUpperCase();
+  throw new ToolError(
+    'encoding',
+    `${label} is not valid Unicode: a lone surrogate U+${unit} at character ${at} (line ${line}), half of a pair ` +
+      '(e.g. an emoji cut in two, or a "\\ud83d" escape without its partner). Written as UTF-8 it would become ' +
+      'U+FFFD, so nothing was written. Send the whole character (both halves) or remove it.',
+    { offset: at, line },
+  );
+}

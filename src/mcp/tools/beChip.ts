@@ -14,6 +14,7 @@ export const beChip = defineTool({
     action: z.enum(['get', 'delete', 'clear']).describe('get, delete or clear'),
     id: z.string().optional().describe('chip id (a1b2c3 or chip://a1b2c3); required for get and delete'),
   },
+  readOnlyCall: (args) => args.action === 'get',
   annotations: { title: 'Chip', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {
     const chips = services.chips;

@@ -15,6 +15,7 @@ export const beInsertChip = defineTool({
     format: z.enum(['raw', 'annotated', 'json']).optional().describe('raw (default): the original text'),
     preview: z.boolean().optional().describe('compute the result without writing'),
   },
+  readOnlyCall: (args) => args.from === undefined && args.to === undefined, // the listing
   annotations: { title: 'Insert chip', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {
     return asRecord(await services.edits.insertChip(args));

@@ -14,6 +14,7 @@ export const beTrx = defineTool({
     step: z.number().int().min(1).optional().describe('rollback only: how many recent edits to undo (default 1)'),
     force: z.boolean().optional().describe('rollback only: overwrite files changed since the snapshot'),
   },
+  readOnlyCall: (args) => args.action === 'status',
   annotations: { title: 'Edit history', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {
     return asRecord(await services.edits.trx(args));

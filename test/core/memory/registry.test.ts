@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/registry';
+import { execFileSync } from 'node:child_process';
+import { MAX_SESSION_FILE_BYTES, MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/registry';
 
 describe('core/memory/MemoryRegistry', () => {
   let dir: string;
@@ -73,5 +74,24 @@ describe('core/memory/MemoryRegistry', () => {
     assert.equal(again.has(kept), false);
     await assert.rejects(fs.stat(path.join(dir, sessionFileName(kept))));
     await again.dispose();
+  });
+  it('skips a FIFO, a directory and an oversized file among the saved sessions without opening them, with a warning', async function () {
+    if (process.platform === 'win32') this.skip();
+    const good = await MemoryRegistry.open({ dir, debounceMs: 5 });
+    good.get('kept').add({ kind: 'note', content: 'survives' });
+    await good.dispose();
+    execFileSync('mkfifo', [path.join(dir, sessionFileName('fifo'))]);
+    await fs.mkdir(path.join(dir, sessionFileName('folder')));
+    await fs.writeFile(path.join(dir, sessionFileName('huge')), '{');
+    await fs.truncate(path.join(dir, sessionFileName('huge')), MAX_SESSION_FILE_BYTES + 1);
+    const errors: string[] = [];
+    const started = Date.now();
+    const reg = await MemoryRegistry.open({ dir, onError: (e) => errors.push(String(e)) });
+    assert.ok(Date.now() - started < 2000, `open took ${Date.now() - started} ms`);
+    assert.deepEqual(reg.sessionIds(), ['kept']);
+    assert.ok(errors.some((e) => /FIFO/.test(e)), errors.join('\n'));
+    assert.ok(errors.some((e) => /a directory, not a regular file/.test(e)), errors.join('\n'));
+    assert.ok(errors.some((e) => /over the \d+-byte limit/.test(e)), errors.join('\n'));
+    await reg.dispose();
   });
 });

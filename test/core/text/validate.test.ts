@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
-import { assertText, firstInvalidUtf8 } from '../../../src/core/text/validate';
+import { assertText, assertWellFormedText, firstInvalidUtf8, firstLoneSurrogate } from '../../../src/core/text/validate';
 import { ToolError } from '../../../src/core/errors';
 
 const code = (f: () => void) => {
@@ -53,5 +53,43 @@ describe('core/text validation', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('core/text well-formed content (lone surrogates)', () => {
+  // The reference: a lone surrogate is a high one not followed by a low one, or a low one not preceded by a high one.
+  const reference = (s: string): number => {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const n = s.charCodeAt(i + 1);
+        if (n >= 0xdc00 && n <= 0xdfff) i++;
+        else return i;
+      } else if (c >= 0xdc00 && c <= 0xdfff) return i;
+    }
+    return -1;
+  };
+
+  it('property: firstLoneSurrogate finds the first lone surrogate exactly (any UTF-16 string)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 3 }), (a, junk) => {
+        const s = a + junk + a;
+        assert.equal(firstLoneSurrogate(s), reference(s));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses a lone surrogate with where it is and what to do; accepts pairs and a real U+FFFD', () => {
+    assert.doesNotThrow(() => assertWellFormedText('emoji 😀 and \ufffd are fine\n', 'content'));
+    assert.throws(
+      () => assertWellFormedText('line one\nhalf \ud83d here\n', 'be-write: argument "content"'),
+      (e: unknown) =>
+        e instanceof ToolError &&
+        e.code === 'encoding' &&
+        /be-write: argument "content" is not valid Unicode: a lone surrogate U\+D83D at character 14 \(line 2\)/.test(e.message) &&
+        /nothing was written/.test(e.message),
+    );
+    assert.throws(() => assertWellFormedText('\udc00', 'x'), /U\+DC00 at character 0/);
   });
 });
