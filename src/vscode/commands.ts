@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipRecord } from '../core/chips/types';
+import type { MemoryRegistry } from '../core/memory/registry';
 import type { ServerDeps } from '../mcp/deps';
 import { toolTable } from '../mcp/tools/index';
 import { chipPreviewUri, chipText } from './chipPreview';
@@ -26,6 +27,8 @@ export interface CommandContext {
   lastTextEditor(): vscode.TextEditor | undefined;
   /** The be-* tools through the MCP server (strict arguments, chips of failed calls), as agents call them. */
   tools: UiTools;
+  /** The sessions' ChatMemory (the demo gives its session a small budget). */
+  memory?: Pick<MemoryRegistry, 'peek'>;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface DemoResult {
 }
 
 export const DEMO_FILE = 'better-edit-demo.ts';
+/** The demo session's token budget: small enough that its calls fill the Token Window and evict the oldest. */
+export const DEMO_BUDGET = 1500;
 
 const DEMO_SOURCE = [
   '// Better Edit Tools demo file: written and edited by "Better Edit: Run Demo". Safe to delete.',
@@ -127,7 +129,9 @@ export async function runDemo(ctx: CommandContext, opts: DemoOptions = {}): Prom
         };
         step(vscode.l10n.t('be-memory: pin the goal'));
         await must('be-memory', { action: 'add', kind: 'constraint', content: `Demo goal: add taxFor() to ${DEMO_FILE}; keep total() unchanged.` });
-        // The session exists now: the Token Window shows it and fills with every call that follows.
+        // The session exists now: the Token Window shows it. A small budget (what its "Set" does) lets the few calls
+        // of the demo fill the window and slide it: evictions, fingerprints and a running summary appear.
+        ctx.memory?.peek(sessionId)?.setBudget({ maxTokens: DEMO_BUDGET });
         await vscode.commands.executeCommand('betterEditTools.showTokenWindow', sessionId);
         await pause();
         step(vscode.l10n.t('be-write {0}', DEMO_FILE));

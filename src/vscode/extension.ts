@@ -157,6 +157,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   const ctx: CommandContext = {
     tools,
+    memory,
     services: () => ({ deps: serverDeps, chips: current.chips }),
     host,
     tree,
