@@ -75,6 +75,7 @@ const TAX_FOR = [
   '  return Math.round(net * rate * 100) / 100;',
   '}',
   '',
+  '', // a blank line before CURRENCY, where the cursor is
 ].join('\n');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
