@@ -4,7 +4,15 @@ import path from 'node:path';
 
 export function createDemoWorkspace(dir) {
   const files = {
-    'README.md': '# Demo workspace\n\nAsk an agent to edit `src/greet.ts`, or run **Better Edit: Recover Chip…** after a `be-delete`.\n',
+    'README.md': [
+      '# Demo workspace',
+      '',
+      'No agent signed in? Press F1 and run **Better Edit: Run Demo**: a scripted agent session over the real MCP server',
+      '(a failed large call and a deletion become chips, one is inserted at the cursor, the Token Window fills).',
+      '',
+      'With an agent: ask it to edit `src/greet.ts`, or run **Better Edit: Recover Chip…** after a `be-delete`.',
+      '',
+    ].join('\n'),
     'src/greet.ts': [
       'export function greet(name: string): string {',
       '  return `Hello, ${name}!`;',

@@ -1,11 +1,15 @@
 // Layer 2: the installed extension through the DOM of a real VS Code (code-server) in headless chromium.
 // Runs after layer 1, whose extension host has exited: the chips it created must show here (persistence).
-// Env: PORT, WS, SHOTS (screenshot dir), FAILSHOT.
+// Screenshots are test output: .e2e/screenshots/ (git-ignored), or SHOTS_DIR. Only `npm run screenshots` copies them
+// to media/screenshots/ (the README's pictures), so a test run never rewrites committed files.
+// Env: PORT, WS, SHOTS_DIR, FAILSHOT.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
 
-const SHOTS = process.env.SHOTS;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SHOTS = process.env.SHOTS_DIR || path.join(ROOT, '.e2e', 'screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
 const { page, close } = await launchBrowser();
 const shot = async (name) => {
@@ -193,6 +197,38 @@ try {
   await shot('token-window.png');
   if (!(await chipsExpanded())) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
 
+  await step('palette: "Better Edit: Run Demo" (confirmed) runs a scripted session: chips appear, Insert at Cursor fills the demo file, the Token Window shows it', async () => {
+    await palette('Better Edit: Run Demo');
+    const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run Demo$/ }).first();
+    if (await confirm.waitFor({ timeout: 10000 }).then(() => true, () => false)) await confirm.click();
+    // Insert at Cursor of the failed call's content, in the demo file the demo opened.
+    await page.locator('.tab', { hasText: 'better-edit-demo.ts' }).first().waitFor({ timeout: 60000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')]
+      .some((e) => (e.textContent || '').replace(/\u00a0/g, ' ').includes('export function taxFor(')), undefined, { timeout: 60000 });
+    // Both chips in the tree: the failed be-replace (its content's first line) and the deleted legacyTax().
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: 'legacyTax' }).first().waitFor({ timeout: 20000 });
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: 'VAT by country' }).first().waitFor({ timeout: 20000 });
+    // The Token Window follows the demo session: rows that name the demo file, and (small budget) evictions on the chart.
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      let seen = { rows: 0, evictions: 0 };
+      for (const frame of page.frames()) {
+        const r = await frame.evaluate(() => ({
+          rows: [...document.querySelectorAll('#messages li.msg')].filter((li) => (li.textContent || '').includes('better-edit-demo.ts')).length,
+          evictions: document.querySelectorAll('#chart circle.evict-mark').length,
+        })).catch(() => ({ rows: 0, evictions: 0 }));
+        if (r.rows > seen.rows) seen = r;
+      }
+      if (seen.rows >= 2 && seen.evictions >= 1) { lap(`token window: ${seen.rows} rows of the demo session, ${seen.evictions} eviction marks`); break; }
+      if (Date.now() > deadline) throw new Error(`the Token Window did not show the demo session filling: ${JSON.stringify(seen)}`);
+      await page.waitForTimeout(500);
+    }
+    // The closing notification (a toast may already have gone to the notification center: logged, not required).
+    const done = page.locator('.notifications-toasts .notification-toast', { hasText: 'Demo done' }).first();
+    if (await done.waitFor({ timeout: 15000 }).then(() => true, () => false)) lap(`notification: "${norm(await done.textContent()).slice(0, 160)}"`);
+  });
+  await shot('run-demo.png');
+
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
   await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
     await palette('Developer: Reload Window');
@@ -210,7 +246,8 @@ try {
     await header.locator('.action-label[aria-label^="Clear Chips"]').click({ timeout: 10000 });
     // The modal confirmation (auto-accepted only in the payload connection of the smoke-test driver).
     const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Clear$/ }).first();
-    if (await confirm.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
+    // A loaded machine can take more than 5 s to show the dialog after a reload (seen: visible at the 25 s failure).
+    if (await confirm.waitFor({ timeout: 20000 }).then(() => true, () => false)) {
       await shot('clear-confirm.png');
       await confirm.click();
     }

@@ -2,7 +2,6 @@
  * Composes the core for a host that edits files on disk (the stdio CLI, tests, benches).
  * The VS Code host composes its own (a FileStore over documents) and passes the same ServerDeps shape.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
 import type { Clock } from '../core/clock';
@@ -14,6 +13,7 @@ import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
 import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
+import { RootWatcher } from '../core/context/rootWatcher';
 import type { ServerDeps } from './deps';
 
 export interface ServicesOptions {
@@ -49,9 +49,9 @@ export interface ContextOptions {
   /** Symbols for languages without a tree-sitter grammar (VS Code: the document symbol providers). */
   fallbackSymbols?: SymbolProvider;
   /**
-   * Watch the roots (fs.watch recursive) and tell the context service which paths changed, so a warm overview
-   * re-reads only those instead of stat-ing every file. Default true. When watching fails (ENOSPC: out of inotify
-   * watches, unsupported platform), overviews fall back to mtime checks of every file.
+   * Watch the roots (src/core/context/rootWatcher.ts: the walker's skip lists and .gitignore rules) and tell the
+   * context service which paths changed, so a warm overview re-reads only those instead of stat-ing every file.
+   * Default true. When watching fails (ENOSPC: out of inotify watches), overviews fall back to mtime checks.
    */
   watch?: boolean;
 }
@@ -75,6 +75,8 @@ export interface Services {
   context?: ContextService;
   /** True while a file watcher feeds the context service (false: overviews check mtimes). */
   watching: boolean;
+  /** The watcher, once the first overview started it (undefined before, or with `watch: false`). */
+  watcher?: RootWatcher;
   close(): Promise<void>;
 }
 
@@ -110,7 +112,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   });
   const deps: ServerDeps = { edits, chips };
   let context: ContextService | undefined;
-  let watchers: FSWatcher[] = [];
+  let watcher: RootWatcher | undefined;
   let closed = false;
   if (opts.context !== false) {
     const co = opts.context ?? {};
@@ -122,11 +124,11 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       upstreamRead: (args) => edits.read(args),
     });
     deps.context = context;
-    // Started with the first overview (the cold walk), not at startup: a recursive watch walks every folder.
+    // Started with the first overview (the cold walk), not at startup: a server that only edits pays nothing.
     if (co.watch !== false) {
       const ctx = context;
       ctx.whenFirstMapped(() => {
-        if (!closed) watchers = watchRoots(sandbox.roots, ctx, opts.log ?? (() => {}));
+        if (!closed) watcher = new RootWatcher(sandbox.roots, ctx, opts.log);
       });
     }
   }
@@ -139,46 +141,15 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     edits,
     context,
     get watching() {
-      return watchers.length > 0 && context?.watched === true;
+      return watcher?.watching === true && context?.watched === true;
+    },
+    get watcher() {
+      return watcher;
     },
     close: async () => {
       closed = true;
-      for (const w of watchers) w.close();
-      watchers = [];
+      await watcher?.close();
       context?.setWatched(false);
     },
   };
-}
-
-/**
- * One recursive fs.watch per root; every event invalidates the changed path in the context service. The service
- * trusts the watcher (no mtime walk on warm overviews) only while all roots are watched; on any watcher error it
- * goes back to mtime checks for good and the failure is logged once.
- */
-export function watchRoots(roots: readonly string[], context: ContextService, log: (m: string) => void): FSWatcher[] {
-  const watchers: FSWatcher[] = [];
-  let failed = false;
-  const fail = (e: unknown) => {
-    if (failed) return;
-    failed = true;
-    context.setWatched(false);
-    for (const w of watchers) w.close();
-    const code = (e as NodeJS.ErrnoException)?.code;
-    log(`file watching is off (${code ?? (e instanceof Error ? e.message : String(e))}); overviews check file times instead`);
-  };
-  for (const root of roots) {
-    try {
-      const w = watch(root, { recursive: true, persistent: false }, (_event, name) => {
-        // No name: the platform could not say what changed; forget the whole root.
-        context.invalidate(name ? path.join(root, name.toString()) : root);
-      });
-      w.on('error', fail);
-      watchers.push(w);
-    } catch (e) {
-      fail(e);
-      return [];
-    }
-  }
-  if (!failed && watchers.length) context.setWatched(true);
-  return watchers;
 }

@@ -1,14 +1,14 @@
 /** Read-only virtual documents for chips: `better-edit-chip:/<id>/<name>` with the language of the original file. */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipRecord } from '../core/chips/types';
+import { chipPreviewName } from './chipPreviewName';
 import type { ChipSource } from './chipSource';
 
 export const CHIP_SCHEME = 'better-edit-chip';
 
 export function chipPreviewUri(chip: ChipRecord, hasText: boolean): vscode.Uri {
-  // The file name's extension gives VS Code the language; a failed call's arguments are JSON.
-  const name = hasText && chip.file ? path.basename(chip.file) : `chip-${chip.id}.json`;
+  // The file name's extension gives VS Code the language (see chipPreviewName).
+  const name = chipPreviewName(chip, hasText);
   return vscode.Uri.from({ scheme: CHIP_SCHEME, path: `/${chip.id}/${name}` });
 }
 

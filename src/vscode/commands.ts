@@ -1,8 +1,8 @@
-/** Chip commands (tree items, palette) and server commands. Every edit goes through the be-* tool handlers. */
+/** Chip commands (tree items, palette) and server commands. Every edit is a be-* call through the MCP server. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import type { ChipRecord } from '../core/chips/types';
+import type { MemoryRegistry } from '../core/memory/registry';
 import type { ServerDeps } from '../mcp/deps';
 import { toolTable } from '../mcp/tools/index';
 import { chipPreviewUri, chipText } from './chipPreview';
@@ -12,6 +12,8 @@ import type { ChipTreeProvider } from './chipTree';
 import { claudeCodeCommand, mcpServersJson, stdioLaunch } from './clientConfig';
 import type { McpHostController } from './mcpHost';
 import { relativeTime } from './relativeTime';
+import { runDemo, type DemoOptions } from './demo';
+import type { UiTools } from './uiTools';
 
 export interface CommandContext {
   services(): { deps: ServerDeps; chips: ChipSource };
@@ -22,19 +24,11 @@ export interface CommandContext {
   globalStorage: vscode.Uri;
   roots(): string[];
   chipDir(): string;
-  replayFormat(): 'raw' | 'annotated' | 'json';
   lastTextEditor(): vscode.TextEditor | undefined;
-}
-
-/** The session id tool calls from the UI carry (ChatMemory and logs tell them from agents' calls). */
-const UI_SESSION = 'vscode-ui';
-
-/** Runs one be-* tool exactly as the MCP server does: zod-validated arguments, the module's handler. */
-export async function runTool(ctx: CommandContext, name: string, args: unknown): Promise<Record<string, unknown>> {
-  const tool = toolTable.find((t) => t.name === name);
-  if (!tool) throw new Error(vscode.l10n.t('Unknown tool {0}.', name));
-  const parsed = z.object(tool.inputSchema).parse(args);
-  return tool.handler(parsed, { services: ctx.services().deps, sessionId: UI_SESSION });
+  /** The be-* tools through the MCP server (strict arguments, chips of failed calls), as agents call them. */
+  tools: UiTools;
+  /** The sessions' ChatMemory (the demo gives its session a small budget). */
+  memory?: Pick<MemoryRegistry, 'peek'>;
 }
 
 /**
@@ -53,7 +47,8 @@ export async function insertChipAtCursor(ctx: CommandContext, chip: ChipRecord):
 
 async function insertChipAt(ctx: CommandContext, chip: ChipRecord, file: string, afterLine: number): Promise<boolean> {
   try {
-    const result = await runTool(ctx, 'be-insert-chip', { from: `chip://${chip.id}`, to: `${file}:${afterLine}`, format: ctx.replayFormat() });
+    // No format: the tool's default follows the chips.replayFormat setting, for agents and for this command alike.
+    const result = await ctx.tools.call('be-insert-chip', { from: `chip://${chip.id}`, to: `${file}:${afterLine}` });
     ctx.log.info(`inserted chip ${chip.id} into ${file} after line ${afterLine}: ${JSON.stringify(result).slice(0, 200)}`);
     return true;
   } catch (err) {
@@ -207,6 +202,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         { label: `$(copy) ${vscode.l10n.t('Copy MCP Config for Claude Desktop')}`, command: 'betterEditTools.copyConfig.claudeDesktop' },
         { label: `$(clear-all) ${vscode.l10n.t('Clear Chips')}`, command: 'betterEditTools.chips.clear' },
         { label: `$(output) ${vscode.l10n.t('Show Log')}`, command: 'betterEditTools.showLog' },
+        { label: `$(play) ${vscode.l10n.t('Run Demo')}`, command: 'betterEditTools.runDemo' },
       ];
       const all = await vscode.commands.getCommands(true);
       if (all.includes('betterEditTools.showTokenWindow')) {
@@ -216,6 +212,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (picked) await vscode.commands.executeCommand(picked.command);
     }),
     reg('betterEditTools.showLog', () => ctx.log.show()),
+    reg('betterEditTools.runDemo', (opts?: DemoOptions) => runDemo(ctx, opts)),
   ];
 }
 
@@ -240,15 +237,16 @@ async function openReplay(ctx: CommandContext, chip: ChipRecord): Promise<void> 
 
 /** Called on save of a replay document, and by the Run button. */
 export async function replayFromDocument(ctx: CommandContext, tool: string, doc: vscode.TextDocument): Promise<boolean> {
-  let args: unknown;
+  let args: Record<string, unknown>;
   try {
     args = JSON.parse(doc.getText());
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error(vscode.l10n.t('expected a JSON object of named arguments'));
   } catch (err) {
     void vscode.window.showErrorMessage(vscode.l10n.t('The arguments are not valid JSON: {0}', String(err)));
     return false;
   }
   try {
-    const result = await runTool(ctx, tool, args);
+    const result = await ctx.tools.call(tool, args);
     ctx.log.info(`replayed ${tool}: ${JSON.stringify(result).slice(0, 300)}`);
     void vscode.window.showInformationMessage(vscode.l10n.t('{0} succeeded.', tool));
     return true;

@@ -13,6 +13,7 @@ import { setGrammarDir } from '../core/context/treeSitter';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { startHttpHost } from '../mcp/httpHost';
 import { createServer } from '../mcp/server';
+import { CHIP_FORMAT_DEP } from '../mcp/tools/beInsertChip';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
 import { ChipTreeProvider } from './chipTree';
 import { registerCommands, replayFromDocument, replayToolOf, type CommandContext } from './commands';
@@ -22,6 +23,7 @@ import { registerMcpProvider } from './mcpProvider';
 import type { SaveAfterEdit } from './vscodeFileStore';
 import { contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
 import { StatusBar } from './statusBar';
+import { UiTools } from './uiTools';
 import { registerTokenWindow } from './tokenWindow';
 import { lmSummarizer } from './tokenWindow/lmSummarizer';
 
@@ -100,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const withMemory = async () => {
     const c = await composeNow();
     c.deps.memory = memory;
+    c.deps[CHIP_FORMAT_DEP] = () => config().replayFormat; // be-insert-chip without `format`, agents' and the UI's
     return c;
   };
   current = await withMemory();
@@ -150,7 +153,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     if (e && e.document.uri.scheme === 'file') lastEditor = e;
   }));
 
+  const tools = new UiTools(serverDeps, { lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log: (m) => log.warn(m) });
+  context.subscriptions.push({ dispose: () => void tools.dispose() });
   const ctx: CommandContext = {
+    tools,
+    memory,
     services: () => ({ deps: serverDeps, chips: current.chips }),
     host,
     tree,
@@ -159,7 +166,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     globalStorage: context.globalStorageUri,
     roots: () => roots,
     chipDir: () => chipDir,
-    replayFormat: () => config().replayFormat,
     lastTextEditor: () => {
       const active = vscode.window.activeTextEditor;
       if (active && active.document.uri.scheme === 'file') return active;

@@ -5,6 +5,7 @@
  */
 import type { ContextSettings, ReadMode } from '../core/context/service';
 import type { ChatMemoryOptions } from '../core/memory/chatMemory';
+import { MEMORY_LIMITS, memoryLimitProblem, type MemoryLimitKey } from '../core/memory/limits';
 import type { CondenseInput, Summarizer } from '../core/memory/summarizer';
 import type { Fingerprint, MemoryMessage } from '../core/memory/types';
 
@@ -29,12 +30,18 @@ function oneOf<T extends string>(get: SettingGetter, key: string, allowed: reado
   return allowed.includes(v as T) ? (v as T) : fallback;
 }
 
+/** `memory.<key>` within the limits ChatMemory enforces (src/core/memory/limits.ts), else its default. */
+function memoryNum(get: SettingGetter, key: MemoryLimitKey): number {
+  const v = get<unknown>(`memory.${key}`, MEMORY_LIMITS[key].default);
+  return memoryLimitProblem(key, v) === undefined ? (v as number) : MEMORY_LIMITS[key].default;
+}
+
 export function memorySettings(get: SettingGetter): MemorySettings {
   return {
     options: {
-      maxTokens: num(get, 'memory.maxTokens', 40_000, 1000, 10_000_000),
-      reserveRatio: num(get, 'memory.reserveRatio', 0.15, 0, 0.9, false),
-      recentKeep: num(get, 'memory.recentKeep', 6, 0, 1000),
+      maxTokens: memoryNum(get, 'maxTokens'),
+      reserveRatio: memoryNum(get, 'reserveRatio'),
+      recentKeep: memoryNum(get, 'recentKeep'),
       encoding: oneOf(get, 'memory.tokenizer', ['o200k_base', 'cl100k_base'] as const, 'o200k_base'),
     },
     lmSummary: get<unknown>('memory.lmSummary', false) === true,

@@ -1,6 +1,7 @@
 /** Chips through the call middleware: failed calls are saved and named in the error; be-delete round-trips. */
 import assert from 'node:assert/strict';
 import { call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
+import { CHIP_FORMAT_DEP } from '../../src/mcp/tools/beInsertChip';
 
 describe('mcp chips through the middleware', function () {
   this.timeout(60000);
@@ -116,6 +117,33 @@ describe('mcp chips over stdio', function () {
       assert.equal(got.text, 'something long enough to be saved\n');
       await c.close();
     } finally {
+      await ws.dispose();
+    }
+  });
+});
+
+describe('be-insert-chip follows the host\'s default format (VS Code: chips.replayFormat)', function () {
+  this.timeout(60000);
+  it('a call without format uses the host setting, read at each call; an explicit format wins', async () => {
+    const ws = await tmpWorkspace();
+    let setting: unknown = 'annotated';
+    const c = await memoryClient(ws);
+    c.services.deps[CHIP_FORMAT_DEP] = () => setting;
+    try {
+      await ws.write('a.ts', 'one\ntwo\nthree\n');
+      const del = await call(c.client, 'be-delete', { file: 'a.ts:2' });
+      const annotated = await call(c.client, 'be-insert-chip', { from: `chip://${del.chip_id}`, to: 'a.ts:0' });
+      assert.equal(annotated.format, 'annotated');
+      assert.match(String(await ws.read('a.ts')), new RegExp(`^// Chip ${del.chip_id} from tool "be-delete" at .*\\ntwo\\none\\nthree\\n$`));
+      await ws.write('a.ts', 'one\nthree\n');
+      const raw = await call(c.client, 'be-insert-chip', { from: `chip://${del.chip_id}`, to: 'a.ts:1', format: 'raw' });
+      assert.equal(raw.format, 'raw');
+      assert.equal(String(await ws.read('a.ts')), 'one\ntwo\nthree\n');
+      setting = 'no-such-format'; // a hand-edited setting: raw, not an error
+      await ws.write('a.ts', 'one\nthree\n');
+      assert.equal((await call(c.client, 'be-insert-chip', { from: `chip://${del.chip_id}`, to: 'a.ts:1' })).format, 'raw');
+    } finally {
+      await c.close();
       await ws.dispose();
     }
   });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { commonAffixes } from '../../src/vscode/commonAffixes';
 import { claudeCodeCommand, mcpServersJson, shellQuote, stdioLaunch } from '../../src/vscode/clientConfig';
 import { matchesFilter, newestFirst } from '../../src/vscode/chipSource';
+import { chipPreviewName, chipTargetPath } from '../../src/vscode/chipPreviewName';
 import { relativeTime } from '../../src/vscode/relativeTime';
 import type { ChipRecord } from '../../src/core/chips/types';
 
@@ -71,5 +72,27 @@ describe('vscode/chip lists', () => {
     assert.equal(relativeTime(0, 5 * 60_000), '5 min ago');
     assert.equal(relativeTime(0, 3 * 3600_000), '3 h ago');
     assert.equal(relativeTime(0, 4 * 86400_000), '4 d ago');
+  });
+});
+
+describe('vscode/chip preview names (the language of the preview document)', () => {
+  const chip = (args: Record<string, unknown>, file?: string) => ({ id: 'a1b2c3', args, file });
+  it('text meant for a file takes its name, whether the call gave the path absolute or relative', () => {
+    assert.equal(chipPreviewName(chip({ _content: 'x' }, '/ws/src/greet.ts'), true), 'greet.ts');
+    assert.equal(chipPreviewName(chip({ file: 'src/greet.ts:3-5', content: 'export const x = 1;' }), true), 'greet.ts');
+    assert.equal(chipPreviewName(chip({ file: 'src/math.py:ALL', content: 'def f(): pass' }), true), 'math.py');
+    assert.equal(chipPreviewName(chip({ file: 'Makefile:2', content: 'all:' }), true), 'Makefile');
+    assert.equal(chipPreviewName(chip({ from: 'chip://ffffff', to: 'file:///ws/lib/a.go:10', content: 'x' }), true), 'a.go');
+  });
+  it('text with no known file is plain text, never JSON; arguments without text are JSON', () => {
+    assert.equal(chipPreviewName(chip({ content: 'function f() {' }), true), 'chip-a1b2c3.txt');
+    assert.equal(chipPreviewName(chip({ file: '', content: 'x' }), true), 'chip-a1b2c3.txt');
+    assert.equal(chipPreviewName(chip({ file: 'src/greet.ts:900-905', range: 'x' }), false), 'chip-a1b2c3.json');
+  });
+  it('chipTargetPath strips the range and the file:// prefix', () => {
+    assert.equal(chipTargetPath(chip({ file: 'src/a.ts:1-2' })), 'src/a.ts');
+    assert.equal(chipTargetPath(chip({ file: 'file:///ws/a.ts:ALL' })), '/ws/a.ts');
+    assert.equal(chipTargetPath(chip({}, '/ws/b.ts')), '/ws/b.ts');
+    assert.equal(chipTargetPath(chip({})), undefined);
   });
 });

@@ -44,16 +44,18 @@ export interface WalkedFile {
   mtimeMs: number;
 }
 
-interface Scope {
+/** The rules of one folder's .gitignore (exported for the file watcher, which applies the same rules). */
+export interface Scope {
   dirRel: string; // '' for the root
   ig: Ignore;
 }
 
-function toPosix(p: string): string {
+export function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
 
-function ignoredBy(scopes: Scope[], rel: string, isDir: boolean): boolean {
+/** Is `rel` ignored by the .gitignore scopes of its folders (outermost first)? The last matching rule wins. */
+export function ignoredBy(scopes: Scope[], rel: string, isDir: boolean): boolean {
   let ignored = false;
   for (const s of scopes) {
     const sub = s.dirRel ? rel.slice(s.dirRel.length + 1) : rel;

@@ -22,6 +22,7 @@ import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import { Emitter, type Disposable } from '../emitter';
 import { fingerprintOf } from './fingerprint';
+import { MEMORY_LIMITS, memoryLimitProblem } from './limits';
 import { ExtractiveSummarizer, extractiveCondense, type EvictionAggregate, type Summarizer } from './summarizer';
 import { getTokenizer, type TokenEncoding, type Tokenizer } from './tokenizer';
 import {
@@ -67,9 +68,9 @@ export interface ChatMemoryDeps {
 }
 
 export const DEFAULT_MEMORY_OPTIONS: ChatMemoryOptions = {
-  maxTokens: 40_000,
-  reserveRatio: 0.15,
-  recentKeep: 6,
+  maxTokens: MEMORY_LIMITS.maxTokens.default,
+  reserveRatio: MEMORY_LIMITS.reserveRatio.default,
+  recentKeep: MEMORY_LIMITS.recentKeep.default,
   summaryEvery: 10_000,
   pinnedGroups: ['goal'],
   targetFill: 0.9,
@@ -791,9 +792,10 @@ function validateOptions(o: ChatMemoryOptions): void {
   const fail = (what: string): never => {
     throw new ToolError('invalid_argument', `invalid ChatMemory option: ${what}`);
   };
-  if (!Number.isInteger(o.maxTokens) || o.maxTokens < 100) fail(`maxTokens must be an integer ≥ 100 (got ${o.maxTokens})`);
-  if (!(o.reserveRatio >= 0 && o.reserveRatio < 0.9)) fail(`reserveRatio must be in [0, 0.9) (got ${o.reserveRatio})`);
-  if (!Number.isInteger(o.recentKeep) || o.recentKeep < 0) fail(`recentKeep must be an integer ≥ 0 (got ${o.recentKeep})`);
+  for (const key of ['maxTokens', 'reserveRatio', 'recentKeep'] as const) {
+    const problem = memoryLimitProblem(key, o[key]);
+    if (problem) fail(problem);
+  }
   if (!(o.summaryEvery > 0)) fail(`summaryEvery must be > 0 (got ${o.summaryEvery})`);
   if (!(o.targetFill > 0 && o.targetFill <= 1)) fail(`targetFill must be in (0, 1] (got ${o.targetFill})`);
   if (!Array.isArray(o.pinnedGroups)) fail('pinnedGroups must be an array of group names');

@@ -4,7 +4,8 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { createServices, watchRoots } from '../../../src/mcp/services';
+import { RootWatcher } from '../../../src/core/context/rootWatcher';
+import { createServices } from '../../../src/mcp/services';
 
 async function tmpRoot(): Promise<string> {
   return realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'ctx-watch-')));
@@ -105,24 +106,33 @@ describe('context/watch: invalidation-driven warm overviews', () => {
     assert.equal(map.stats.walks, 2);
   });
 
-  it('createServices watches the roots: a change on disk reaches the overview without a walk', async () => {
+  it('createServices watches the roots once the first overview ran: a change on disk reaches the overview without a walk', async () => {
     const base = await tmpRoot();
     const logs: string[] = [];
     const svc = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), log: (m) => logs.push(m) });
     try {
       assert.ok(svc.context && svc.deps.context === svc.context);
       assert.equal(svc.watching, false, 'the watcher starts with the first overview, not at startup');
-      const before = await svc.context.overview({});
+      const watcherOf = () => svc.watcher; // a getter: not narrowed by the assertion before the overview
+      assert.equal(watcherOf(), undefined);
+      await svc.context.overview({});
+      const watcher = watcherOf();
+      assert.ok(watcher, 'the first overview started the watcher');
+      assert.equal(await watcher.ready, true);
       assert.equal(svc.watching, true);
+      // The first refresh after `ready` walks once (changes made while the scan ran); from then on events are trusted.
+      const before = await svc.context.overview({});
+      const map = svc.context.repoMapFor(root);
+      const walks = map.stats.walks;
+      assert.ok(walks <= 2, `the cold walk and at most one catch-up walk, got ${walks}`);
       await fs.appendFile(path.join(root, 'src/a.ts'), '// a\n// b\n');
       let lines = before.lines;
-      for (let i = 0; i < 40 && lines === before.lines; i++) {
+      for (let i = 0; i < 80 && lines === before.lines; i++) {
         await new Promise((r) => setTimeout(r, 25));
         lines = (await svc.context.overview({})).lines;
       }
       assert.equal(lines, before.lines + 2);
-      const map = svc.context.repoMapFor(root);
-      assert.equal(map.stats.walks, 1, 'warm refreshes used the watcher');
+      assert.equal(map.stats.walks, walks, 'warm refreshes used the watcher');
       assert.ok(map.stats.watchedRefreshes >= 1);
       assert.deepEqual(logs.filter((l) => /watching/.test(l)), []);
     } finally {
@@ -139,14 +149,16 @@ describe('context/watch: invalidation-driven warm overviews', () => {
       const ctx = svc.context!;
       assert.equal(ctx.watched, false);
       const logs: string[] = [];
-      const watchers = watchRoots([path.join(root, 'missing-folder')], ctx, (m) => logs.push(m));
-      assert.equal(watchers.length, 0);
+      const watcher = new RootWatcher([root, path.join(root, 'missing-folder')], ctx, (m) => logs.push(m));
+      assert.equal(await watcher.ready, false);
+      assert.equal(watcher.watching, false);
       assert.equal(ctx.watched, false);
       assert.equal(logs.length, 1);
       assert.match(logs[0]!, /file watching is off \(ENOENT\); overviews check file times instead/);
       await ctx.overview({});
       await touch(path.join(root, 'src/a.ts'), 'export function alpha(): number {\n  return 2;\n}\n\n');
       assert.equal((await ctx.overview({})).lines, 7);
+      await watcher.close();
     } finally {
       await svc.close();
       await fs.rm(base, { recursive: true, force: true });

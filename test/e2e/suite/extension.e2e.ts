@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { DemoResult } from '../../../src/vscode/demo';
 import type { ExtensionApi } from '../../../src/vscode/extension';
 
 const EXT_ID = 'better-edit-tools.better-edit-tools';
@@ -296,5 +297,47 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.equal(s.command, 'node');
     assert.ok(s.args[0].endsWith(path.join('dist', 'cli.js')) && fs.existsSync(s.args[0]), s.args[0]);
     assert.deepEqual(s.args.slice(1), ['--root', vscode.workspace.workspaceFolders![0].uri.fsPath, '--chip-dir', api.chipDir()]);
+  });
+  it('Run Demo drives the real MCP server over HTTP: chips from a failed large call and a deletion, Insert at Cursor into the open file, the session in memory', async function () {
+    this.timeout(120000);
+    const r = await vscode.commands.executeCommand<DemoResult | undefined>('betterEditTools.runDemo', { confirm: false, stepMs: 0 });
+    assert.ok(r, 'the demo ran');
+    console.log(`demo: ${JSON.stringify(r)}`);
+    assert.equal(r.file, ws('better-edit-demo.ts'));
+    // The failed call and the deletion are chips in the tree, newest first.
+    const children = await until('both demo chips in the tree', async () => {
+      const c = await api.tree.getChildren();
+      return c.some((x) => x.id === r.failedChipId) && c.some((x) => x.id === r.deletedChipId) ? c : undefined;
+    }, 10000);
+    const failed = children.find((c) => c.id === r.failedChipId)!;
+    assert.equal(failed.tool, 'be-replace');
+    assert.ok(failed.err_msg, 'the failed call kept its error');
+    assert.match(children.find((c) => c.id === r.deletedChipId)!.preview, /legacyTax/);
+    // Insert at Cursor put the failed call's content at the cursor line of the open editor, legacyTax() is gone.
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === r.file);
+    assert.ok(editor, 'the demo file is open');
+    const lines = editor.document.getText().split('\n');
+    assert.equal(lines[r.insertedAtLine - 1], '/** VAT by country, rounded to cents. */', lines.join('\n'));
+    assert.match(lines[r.insertedAtLine], /^export function taxFor\(order: Order, country: string\): number \{$/);
+    assert.ok(!lines.some((l) => l.includes('legacyTax')), 'the deleted function is gone');
+    // The preview of the failed call's content is TypeScript (the chip names its target by a relative path).
+    await vscode.commands.executeCommand('betterEditTools.chips.preview', failed);
+    const preview = vscode.window.activeTextEditor?.document;
+    assert.ok(preview && preview.uri.scheme === 'better-edit-chip', preview?.uri.toString());
+    assert.equal(preview.languageId, 'typescript', preview.uri.toString());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // The session went through the HTTP host: its calls and results are in ChatMemory (the Token Window's source).
+    const memory = api.memory.peek(r.sessionId);
+    assert.ok(memory, `session ${r.sessionId} is in the registry`);
+    // In the window or, evicted by the small demo budget, among the fingerprints.
+    const kinds = [...memory.visibleMessages(), ...memory.fingerprints()].map((m) => `${m.kind} ${m.tool ?? ''}`.trim());
+    for (const k of ['tool_call be-write', 'tool_call be-replace', 'tool_result be-replace', 'tool_call be-delete', 'tool_call be-read']) {
+      assert.ok(kinds.includes(k), `${k} recorded: ${kinds.join(', ')}`);
+    }
+    const stats = memory.stats();
+    assert.equal(stats.maxTokens, 1500, 'the demo budget');
+    assert.ok(stats.usedTokens > 500 && stats.evictions >= 1, `the window filled and slid: ${JSON.stringify(stats)}`);
+    assert.ok(memory.fingerprints().length >= 1);
+    assert.ok(r.steps.length >= 7, r.steps.join(' | '));
   });
 });

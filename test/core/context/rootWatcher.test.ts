@@ -1,0 +1,142 @@
+/** The CLI's file watcher: the walker's skip lists and .gitignore rules decide what is watched and reported. */
+import assert from 'node:assert/strict';
+import { promises as fs, realpathSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { RootWatcher, walkIgnoreMatcher, type WatchTarget } from '../../../src/core/context/rootWatcher';
+import { walkFilesSync } from '../../../src/core/context/walk';
+
+async function write(root: string, rel: string, text = 'x\n'): Promise<string> {
+  const p = path.join(root, rel);
+  await fs.mkdir(path.dirname(p), { recursive: true });
+  await fs.writeFile(p, text);
+  return p;
+}
+
+class Recorder implements WatchTarget {
+  readonly paths: string[] = [];
+  watched = false;
+  invalidate(abs: string): void {
+    this.paths.push(abs);
+  }
+  setWatched(on: boolean): void {
+    this.watched = on;
+  }
+  async waitFor(abs: string, ms = 3000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!this.paths.includes(abs)) {
+      if (Date.now() > deadline) throw new Error(`no event for ${abs}; got ${JSON.stringify(this.paths)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+/** Every path chokidar has a watch on or tracks (folders and the entries in them). */
+function watchedPaths(w: RootWatcher, root: string): string[] {
+  const out: string[] = [];
+  for (const [dir, names] of Object.entries((w as unknown as { watchers: { getWatched(): Record<string, string[]> }[] }).watchers[0]!.getWatched())) {
+    for (const n of names) out.push(path.relative(root, path.join(dir, n)).split(path.sep).join('/'));
+  }
+  return out.filter((p) => p && !p.startsWith('..'));
+}
+
+describe('context/rootWatcher', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'root-watcher-')));
+    await write(root, '.gitignore', 'generated/\n*.log\n');
+    await write(root, 'src/a.ts', 'export const a = 1;\n');
+    await write(root, 'src/logo.png', 'not really a png');
+    await write(root, 'package-lock.json', '{}\n');
+    await write(root, 'debug.log');
+    await write(root, 'generated/out.ts');
+    await write(root, 'lib/.gitignore', 'private/\n');
+    await write(root, 'lib/private/secret.ts');
+    await write(root, 'lib/pub.ts');
+    for (let i = 0; i < 30; i++) await write(root, `node_modules/pkg${i}/index.js`);
+    await write(root, '.git/objects/ab/cdef');
+    await write(root, 'dist/cli.js');
+  });
+  afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+  it('the matcher ignores exactly what the overview walker leaves out', () => {
+    const { ignored } = walkIgnoreMatcher(root);
+    const walked = new Set(walkFilesSync(root).files.map((f) => f.rel));
+    const all = ['.gitignore', 'src/a.ts', 'src/logo.png', 'package-lock.json', 'debug.log', 'generated', 'generated/out.ts', 'lib/.gitignore',
+      'lib/private', 'lib/private/secret.ts', 'lib/pub.ts', 'node_modules', 'node_modules/pkg1/index.js', '.git', '.git/objects/ab/cdef', 'dist', 'dist/cli.js'];
+    for (const rel of all) {
+      const abs = path.join(root, rel);
+      const stats = statSync(abs);
+      if (stats.isFile()) assert.equal(ignored(abs, stats), !walked.has(rel), rel);
+      else assert.equal(ignored(abs, stats), !['src', 'lib'].includes(rel), rel);
+    }
+    assert.equal(ignored(root), false);
+    assert.equal(ignored(path.dirname(root)), false, 'outside the root: not ours to judge');
+  });
+
+  it('watches no skipped or git-ignored folder and reports changes only where the walker looks', async () => {
+    const target = new Recorder();
+    const w = new RootWatcher([root], target);
+    try {
+      assert.equal(await w.ready, true);
+      assert.equal(target.watched, true);
+      const watched = watchedPaths(w, root);
+      for (const bad of ['node_modules', '.git', 'dist', 'generated', 'lib/private', 'debug.log', 'src/logo.png', 'package-lock.json']) {
+        assert.ok(!watched.some((p) => p === bad || p.startsWith(bad + '/')), `${bad} is watched: ${watched.join(', ')}`);
+      }
+      for (const good of ['src', 'src/a.ts', 'lib', 'lib/pub.ts', '.gitignore']) assert.ok(watched.includes(good), `${good} not watched: ${watched.join(', ')}`);
+      assert.ok(w.watchedCount() < 20, `watched ${w.watchedCount()}`);
+      target.paths.length = 0; // the catch-up invalidation of `ready`
+
+      await fs.appendFile(path.join(root, 'node_modules/pkg1/index.js'), 'y\n');
+      await fs.appendFile(path.join(root, 'generated/out.ts'), 'y\n');
+      const changed = path.join(root, 'src/a.ts');
+      await fs.appendFile(changed, 'export const b = 2;\n');
+      await target.waitFor(changed);
+      const added = await write(root, 'lib/new.ts');
+      await target.waitFor(added);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(target.paths.filter((p) => /node_modules|generated/.test(p)), []);
+    } finally {
+      await w.close();
+    }
+    assert.equal(target.watched, false);
+  });
+
+  it('a changed .gitignore applies to folders created after it', async () => {
+    const target = new Recorder();
+    const w = new RootWatcher([root], target);
+    try {
+      assert.equal(await w.ready, true);
+      const gi = path.join(root, '.gitignore');
+      await fs.appendFile(gi, 'tmp/\n');
+      await target.waitFor(gi);
+      await write(root, 'tmp/scratch.ts');
+      const visible = await write(root, 'src/visible.ts');
+      await target.waitFor(visible);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(target.paths.filter((p) => path.relative(root, p).startsWith('tmp')), []);
+      assert.ok(!watchedPaths(w, root).some((p) => p.startsWith('tmp')));
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('close() before ready (stat or scan still running) resolves ready with false and leaves the target unwatched', async () => {
+    for (let i = 0; i < 150; i++) await write(root, `src/d${i}/f.ts`);
+    for (const duringScan of [false, true]) {
+      const target = new Recorder();
+      let readyAt: boolean | undefined;
+      const w = new RootWatcher([root], target);
+      void w.ready.then((r) => (readyAt = r));
+      if (duringScan) {
+        for (let i = 0; i < 2000 && w.watchedCount() === 0; i++) await new Promise((r) => setImmediate(r));
+        assert.ok(w.watchedCount() > 0 && readyAt === undefined, 'caught the scan in progress');
+      }
+      await w.close();
+      assert.equal(await Promise.race([w.ready, new Promise((r) => setTimeout(() => r('hung'), 2000))]), false);
+      assert.equal(target.watched, false);
+      assert.equal(w.watching, false);
+    }
+  });
+});
