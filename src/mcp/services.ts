@@ -23,6 +23,8 @@ export interface ServicesOptions {
   chipDir: string;
   /** Absolute directory for be-trx snapshots. */
   historyDir: string;
+  /** Globs (gitignore syntax) of `.git` paths the tools may write anyway (default none: `.git` is refused). */
+  allowWrite?: readonly string[];
   files?: FileStore;
   clock?: Clock;
   chipCapacity?: number;
@@ -79,7 +81,7 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
 }
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
-  const sandbox = new Sandbox(opts.roots);
+  const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
   const files = opts.files ?? new NodeFileStore();
   const chips = await ChipStore.open({
     dir: opts.chipDir,
@@ -89,7 +91,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     clock: opts.clock,
     log: opts.log,
   });
-  const history = await HistoryStore.open({ dir: opts.historyDir, files, clock: opts.clock, log: opts.log });
+  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log });
   const edits = new EditService({
     files,
     sandbox,
