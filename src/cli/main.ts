@@ -54,8 +54,9 @@ export async function main(argv: string[]): Promise<void> {
   const historyDir = opts.historyDir
     ? path.resolve(opts.historyDir)
     : defaultHistoryDir(cacheBase, roots);
-  const services = await createServices({ roots, chipDir, historyDir, log });
+  const services = await createServices({ roots, chipDir, historyDir, allowWrite: opts.allowWrite, log });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}`);
+  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   // ChatMemory per MCP session, saved beside the chips: <cache>/better-edit-tools-mcp/memory/<workspace key>/,
   // or a `chat-memory` sibling of an explicit --chip-dir.
   const memoryDir = opts.chipDir

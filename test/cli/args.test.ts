@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCli } from '../../src/cli/args';
+import { parseCli, USAGE } from '../../src/cli/args';
 import { resolveRoots } from '../../src/cli/roots';
 
 describe('cli args', () => {
@@ -20,6 +20,17 @@ describe('cli args', () => {
     assert.equal(parseCli([], { LANG: 'zh_CN.UTF-8' }).lang, 'zh');
     assert.equal(parseCli([], { LANG: 'de_DE.UTF-8' }).lang, 'en');
     assert.throws(() => parseCli(['--lang', 'fr'], {}), /--lang must be "en" or "zh"/);
+  });
+
+  it('--allow-write is repeatable, off by default, and refuses empty, negated or comment globs', () => {
+    assert.deepEqual(parseCli([], {}).allowWrite, []);
+    assert.deepEqual(parseCli(['--allow-write', '.git/info/exclude', '--allow-write', '.git/hooks/**'], {}).allowWrite, ['.git/info/exclude', '.git/hooks/**']);
+    assert.throws(() => parseCli(['--allow-write', ' '], {}), /--allow-write needs a glob/);
+    assert.throws(() => parseCli(['--allow-write', '!.git/config'], {}), /cannot start with "!" or "#"/);
+  });
+
+  it('documents --allow-write in --help', () => {
+    assert.match(USAGE, /--allow-write GLOB .*\.git/s);
   });
 
   it('rejects unknown options', () => {
