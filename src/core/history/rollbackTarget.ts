@@ -16,8 +16,8 @@ export interface RollbackSandbox {
   resolveForWrite(input: string): Promise<string>;
 }
 
-/** What stands at the snapshot's path: nothing, or one regular file (its identity, to notice a swap). */
-export type TargetState = { exists: false } | { exists: true; dev: number; ino: number };
+/** What stands at the snapshot's path: nothing, or one regular file (its identity and mtime, to notice a swap). */
+export type TargetState = { exists: false } | { exists: true; dev: number; ino: number; mtimeMs: number };
 
 /** Resolves `file` (a snapshot's absolute real path) now; throws unless it is still that file, inside the roots. */
 export async function confirmTarget(sandbox: RollbackSandbox, file: string, label: string): Promise<TargetState> {
@@ -53,7 +53,7 @@ export async function confirmTarget(sandbox: RollbackSandbox, file: string, labe
       { file, kind: fileKind(st) },
     );
   }
-  return { exists: true, dev: st.dev, ino: st.ino };
+  return { exists: true, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs };
 }
 
 export function sameTarget(a: TargetState, b: TargetState): boolean {

@@ -309,8 +309,10 @@ export class HistoryStore implements EditHistory {
     if (!target.exists) return { file, target, existed: false, bytes: undefined, done: [] };
     try {
       const content = await this.files.read(file);
-      // bytes read while a link stood on the path for a moment are never used (nor hashed into a decision)
-      if (!sameTarget(await confirmTarget(this.sandbox, file, labelOf(entry)), target)) {
+      // Bytes read while a link stood on the path for a moment are never used (nor hashed into a decision): the
+      // file must be the same before and after, and what was read must carry its mtime (not another file's).
+      const after = await confirmTarget(this.sandbox, file, labelOf(entry));
+      if (!sameTarget(after, target) || content.stat.mtimeMs !== target.mtimeMs) {
         throw new ToolError('conflict', `Rollback stopped at ${labelOf(entry)}: ${file} was replaced while it was being read. Nothing was written; try again.`);
       }
       return { file, target, existed: true, mtimeMs: content.stat.mtimeMs, bytes: content.bytes, done: [] };

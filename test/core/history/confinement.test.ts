@@ -132,6 +132,32 @@ posixOnly('HistoryStore confinement', () => {
     assert.equal(await fs.readFile(other, 'utf8'), 'x1\n');
   });
 
+  it('bytes read while a link stood on the path for a moment are not spliced into the file (force)', async () => {
+    const a = path.join(root, 'a.txt');
+    const secret = path.join(outside, 'a.txt');
+    // a FileStore read that lands in the window: the path is a link to the outside file only while it is read
+    const racing = new (class extends NodeFileStore {
+      override async read(p: string) {
+        await fs.rename(p, `${p}.away`);
+        await fs.symlink(secret, p);
+        try {
+          return await super.read(p);
+        } finally {
+          await fs.unlink(p);
+          await fs.rename(`${p}.away`, p);
+        }
+      }
+    })();
+    const store = await HistoryStore.open({ dir, files: racing, sandbox: new Sandbox([root]) });
+    await fs.writeFile(a, 'x0\n');
+    await edit(store, files, a, 'x1\n');
+    await fs.utimes(secret, new Date(), new Date(Date.now() - 60_000));
+    const r = await store.rollback(1, true);
+    assert.equal(r.rolled_back, 0);
+    assert.match(r.errors![0]!, /replaced while it was being read/);
+    assert.equal(await fs.readFile(a, 'utf8'), 'x1\n', 'no outside byte landed in the workspace');
+  });
+
   it('a FIFO where the file was is refused without opening it', async () => {
     const store = await open();
     const a = path.join(root, 'a.txt');
