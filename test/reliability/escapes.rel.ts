@@ -270,8 +270,9 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
           guard.arm({ [s.outsideFile ?? 'a.txt']: force ? OUTSIDE_DATA : 'x1\n' });
           s.swap(root, outside);
           const r = await store.rollback(1, force);
-          assert.equal(r.rolled_back, 0, `${s.name}: the rollback went ahead`);
-          tally('rollbackRaces', `${s.name} (force ${force})`, await guard.verdict());
+          const v = await guard.verdict();
+          if (r.rolled_back !== 0) v.details.push('the rollback went ahead');
+          tally('rollbackRaces', `${s.name} (force ${force})`, v);
         }
       }
     }
