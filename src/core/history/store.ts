@@ -259,7 +259,7 @@ export class HistoryStore implements EditHistory {
         if (await unlink(entry.jsonName)) committed++;
       }
       // temp files a crashed writer left (a young one may belong to a record in flight in another process)
-      const cutoff = this.clock.now() - STALE_TEMP_MS;
+      const cutoff = Date.now() - STALE_TEMP_MS; // against file times: the wall clock, not the injected one
       for (const name of names.filter((n) => n.startsWith('.tmp-snap-'))) {
         const st = await fs.lstat(path.join(this.dir, name)).catch(() => undefined);
         if (st?.isFile() && st.mtimeMs < cutoff) await unlink(name);
