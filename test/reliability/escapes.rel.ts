@@ -294,7 +294,9 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
       try {
         for (let i = 0; i < FLIP_RUNS / 2 && inBudget(); i++) {
           const file = path.join(root, 'sub', 'a.txt');
-          fs.writeFileSync(file, 'x0\n');
+          // every third race undoes a creation (a remove), the others an edit (a write)
+          if (i % 3 === 2) fs.rmSync(file, { force: true });
+          else fs.writeFileSync(file, 'x0\n');
           await recordEdit(store, file, 'x1\n');
           await flipper.run();
           const r = await store.rollback(1, i % 2 === 1);

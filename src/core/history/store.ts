@@ -26,7 +26,7 @@ import { newShortId } from '../chips/ids';
 import { workspaceKey } from '../chips/paths';
 import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
-import { confirmTarget, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
+import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
 import { applyInverse, sha256Hex } from './splice';
 import type { EditHistory, EditRecordInput, RecordResult, RollbackResult, SnapshotSummary } from './types';
 
@@ -366,7 +366,7 @@ export class HistoryStore implements EditHistory {
         throw new ToolError('conflict', `${batch.file} was replaced or ${now.exists ? 'created' : 'deleted'} while the rollback ran`);
       }
       if (batch.bytes === undefined) {
-        if (batch.existed) await this.files.remove(batch.file);
+        if (batch.existed) await removeConfirmed(this.files, batch.file, now, labelOf(batch.done[batch.done.length - 1]!.entry));
       } else {
         await this.files.write(batch.file, batch.bytes, batch.existed ? { expectedMtimeMs: batch.mtimeMs } : { mkdirs: true });
       }

@@ -158,6 +158,26 @@ posixOnly('HistoryStore confinement', () => {
     assert.equal(await fs.readFile(a, 'utf8'), 'x1\n', 'no outside byte landed in the workspace');
   });
 
+  it('undoing a creation removes the file even when its folder becomes a link at the last moment (not the outside one)', async function () {
+    if (process.platform !== 'linux') this.skip(); // the folder handle is Linux-only (/proc/self/fd)
+    const sub = path.join(root, 'sub');
+    // a FileStore remove that lands in the window: the folder is swapped for a link to outside just before it
+    const racing = new (class extends NodeFileStore {
+      override async remove(p: string) {
+        await fs.rename(sub, `${sub}.away`);
+        await fs.symlink(outside, sub);
+        return super.remove(p);
+      }
+    })();
+    const store = await HistoryStore.open({ dir, files: racing, sandbox: new Sandbox([root]) });
+    const a = path.join(sub, 'a.txt');
+    await edit(store, files, a, 'created\n');
+    const r = await store.rollback(1, false);
+    assert.equal(r.rolled_back, 1, r.errors?.join('\n'));
+    assert.equal(await fs.readFile(path.join(outside, 'a.txt'), 'utf8'), OUTSIDE_DATA, 'the outside file is still there');
+    await assert.rejects(fs.access(path.join(`${sub}.away`, 'a.txt')), 'the created file itself was removed');
+  });
+
   it('a FIFO where the file was is refused without opening it', async () => {
     const store = await open();
     const a = path.join(root, 'a.txt');
