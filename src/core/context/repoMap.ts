@@ -222,11 +222,8 @@ export class RepoMap {
     const fresh = await mapLimit(toRead, 16, (f) => this.readRecord(f));
     this.stats.lastMs.read = performance.now() - t;
     t = performance.now();
-    for (const [i, f] of toRead.entries()) {
-      if (fresh[i] || !this.records.has(f.rel)) continue;
-      removed.push(f.rel); // became a link or a FIFO since the walk: out of the map
-      this.dropRecord(f.rel);
-    }
+    // became a link or a FIFO since the walk: out of the map
+    for (const [i, f] of toRead.entries()) if (!fresh[i] && this.records.has(f.rel)) removed.push(this.dropRecord(f.rel));
     for (const rec of fresh) {
       if (!rec) continue; // not a regular file inside the root (any more)
       const old = this.records.get(rec.rel);
@@ -253,9 +250,10 @@ export class RepoMap {
     this.stats.lastMs.graph = performance.now() - t;
   }
 
-  private dropRecord(rel: string): void {
+  private dropRecord(rel: string): string {
     this.dropRefs(this.records.get(rel)!);
     this.records.delete(rel);
+    return rel;
   }
 
   private dropRefs(rec: FileRecord): void {
