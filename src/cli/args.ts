@@ -9,6 +9,8 @@ export interface CliOptions {
   noPrefix: boolean;
   lang: 'en' | 'zh';
   allowRootDir: boolean;
+  /** globs of `.git` paths the tools may write anyway (--allow-write, repeatable) */
+  allowWrite: string[];
   /** record each session's calls in a ChatMemory (be-memory); --no-memory turns it off */
   memory: boolean;
   http: boolean;
@@ -33,6 +35,9 @@ Options:
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
                       start servers with the working directory "/", which would sandbox nothing
+  --allow-write GLOB  let the tools write paths inside .git that match GLOB (gitignore syntax, relative to a
+                      root; repeatable), e.g. --allow-write .git/info/exclude. Writes under .git are refused
+                      by default: a changed .git/config or hook runs commands at the next git call.
   --no-memory         do not record calls in a per-session chat memory (drops the be-memory tool)
   --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
   -V, --version       print the version
@@ -44,6 +49,14 @@ so no state lands inside a root unless a --*-dir option puts it there. Inside th
 files an agent edits.
 
 Logs go to stderr; stdout is the protocol.`;
+
+function allowWriteGlobs(globs: string[]): string[] {
+  for (const g of globs) {
+    if (g.trim() === '') throw new Error('--allow-write needs a glob, e.g. --allow-write .git/info/exclude');
+    if (/^\s*[!#]/.test(g)) throw new Error(`--allow-write "${g}": a glob cannot start with "!" or "#"; give the paths to allow`);
+  }
+  return globs.map((g) => g.trim());
+}
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): CliOptions {
   const { values } = parseArgs({
@@ -58,6 +71,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
       'allow-root-dir': { type: 'boolean', default: false },
+      'allow-write': { type: 'string', multiple: true },
       'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
@@ -80,6 +94,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     noPrefix: values['no-prefix'] ?? false,
     lang,
     allowRootDir: values['allow-root-dir'] ?? false,
+    allowWrite: allowWriteGlobs(values['allow-write'] ?? []),
     memory: !(values['no-memory'] ?? false),
     http: values.http ?? false,
     port,

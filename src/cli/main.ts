@@ -59,9 +59,10 @@ export async function main(argv: string[]): Promise<void> {
   // ChatMemory per MCP session: <cache>/better-edit-tools-mcp/memory/<workspace key>/ unless --memory-dir says
   // otherwise. Never derived from --chip-dir (a `chat-memory` sibling of it landed inside the project).
   const memoryDir = opts.memoryDir ? path.resolve(opts.memoryDir) : defaultMemoryDir(cacheBase, roots);
-  const services = await createServices({ roots, chipDir, historyDir, lockDir, log });
+  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
+  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })

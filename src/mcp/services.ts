@@ -23,6 +23,8 @@ export interface ServicesOptions {
   chipDir: string;
   /** Absolute directory for be-trx snapshots. */
   historyDir: string;
+  /** Globs (gitignore syntax) of `.git` paths the tools may write anyway (default none: `.git` is refused). */
+  allowWrite?: readonly string[];
   files?: FileStore;
   /**
    * The folder of the cross-process edit locks for the default disk store (core/files/lockDir.ts
@@ -86,7 +88,7 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
 }
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
-  const sandbox = new Sandbox(opts.roots);
+  const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
   const files = opts.files ?? new NodeFileStore({ lockDir: opts.lockDir });
   // locks and temp files left by crashed servers (bounded work; a failure only leaves them for the next writer)
   await files.recover?.().catch((e: unknown) => opts.log?.(`recovering after crashed writers failed: ${(e as Error).message}`));
@@ -98,7 +100,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     clock: opts.clock,
     log: opts.log,
   });
-  const history = await HistoryStore.open({ dir: opts.historyDir, files, clock: opts.clock, log: opts.log });
+  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log });
   const edits = new EditService({
     files,
     sandbox,

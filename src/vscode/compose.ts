@@ -35,6 +35,8 @@ export interface ComposeOptions {
   context?: ContextModeSettings;
   /** The host feeds ContextService.invalidate from VS Code's file watcher: no watcher of our own, no mtime sweep. */
   watched?: boolean;
+  /** `.git` paths the tools may write anyway (setting `betterEditTools.allowWrite`); none by default. */
+  allowWrite?: readonly string[];
 }
 
 export interface Composition {
@@ -75,6 +77,7 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
     roots: o.roots,
     chipDir: chipDirOf(o.storageDir),
     historyDir: workspaceHistoryDir(path.join(o.storageDir, 'history'), o.roots),
+    allowWrite: o.allowWrite,
     files,
     ...chipOptions,
     lang: o.lang,

@@ -21,7 +21,7 @@ import { chipDirOf, compose, liveDeps, type Composition } from './compose';
 import { McpHostController } from './mcpHost';
 import { registerMcpProvider } from './mcpProvider';
 import type { SaveAfterEdit } from './vscodeFileStore';
-import { contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
+import { allowWriteSetting, contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
 import { StatusBar } from './statusBar';
 import { UiTools } from './uiTools';
 import { registerTokenWindow } from './tokenWindow';
@@ -84,7 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     return compose({
       roots, storageDir, capacity: c.capacity, ttlDays: c.ttlDays, thresholdBytes: c.threshold,
       saveAfterEdit: () => config().saveAfterEdit, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log,
-      context: contextSettings(settingGetter), watched: true,
+      context: contextSettings(settingGetter), watched: true, allowWrite: allowWriteSetting(settingGetter),
     });
   };
   // ChatMemory per MCP session (be-memory, the token window), saved under globalStorage per workspace.
@@ -198,6 +198,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void recompose('workspace folders changed')));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
     if (e.affectsConfiguration('betterEditTools.chips')) await recompose('chip settings changed');
+    if (e.affectsConfiguration('betterEditTools.allowWrite')) await recompose('allowWrite changed');
     if (e.affectsConfiguration('betterEditTools.server.enabled')) await host.restart();
     if (e.affectsConfiguration('betterEditTools.context')) {
       current.context?.updateSettings(contextSettings(settingGetter));

@@ -58,6 +58,16 @@ export function contextSettings(get: SettingGetter): ContextModeSettings {
 }
 
 /**
+ * `allowWrite`: globs of `.git` paths the tools may write anyway (WritePolicy). Anything but a list of non-empty
+ * strings counts as none, and so do negations and comments (which would mean the opposite of allowing).
+ */
+export function allowWriteSetting(get: SettingGetter): string[] {
+  const v = get<unknown>('allowWrite', []);
+  if (!Array.isArray(v)) return [];
+  return v.filter((g): g is string => typeof g === 'string' && g.trim() !== '' && !/^\s*[!#]/.test(g)).map((g) => g.trim());
+}
+
+/**
  * A summarizer whose backend follows a setting: the memory keeps the object it was given at creation, so the
  * switch happens inside (the language model when `useModel()` says so, the extractive one otherwise).
  */

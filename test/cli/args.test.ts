@@ -39,6 +39,17 @@ describe('cli args', () => {
     assert.deepEqual(stateInsideRoots(['/w'], { memory: '/w2/m', chips: '/w' }).length, 1);
   });
 
+  it('--allow-write is repeatable, off by default, and refuses empty, negated or comment globs', () => {
+    assert.deepEqual(parseCli([], {}).allowWrite, []);
+    assert.deepEqual(parseCli(['--allow-write', '.git/info/exclude', '--allow-write', '.git/hooks/**'], {}).allowWrite, ['.git/info/exclude', '.git/hooks/**']);
+    assert.throws(() => parseCli(['--allow-write', ' '], {}), /--allow-write needs a glob/);
+    assert.throws(() => parseCli(['--allow-write', '!.git/config'], {}), /cannot start with "!" or "#"/);
+  });
+
+  it('documents --allow-write in --help', () => {
+    assert.match(USAGE, /--allow-write GLOB .*\.git/s);
+  });
+
   it('rejects unknown options', () => {
     assert.throws(() => parseCli(['--rot', 'x'], {}), /Unknown option '--rot'/);
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ChatMemory } from '../../src/core/memory/chatMemory';
 import { ExtractiveSummarizer, type CondenseInput, type Summarizer } from '../../src/core/memory/summarizer';
-import { contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from '../../src/vscode/settings';
+import { allowWriteSetting, contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from '../../src/vscode/settings';
 import { ChartHistory, seedChart } from '../../src/vscode/tokenWindow/views';
 
 const getter = (values: Record<string, unknown>): SettingGetter => ((key: string, fallback: unknown) => (key in values ? values[key] : fallback)) as SettingGetter;
@@ -31,6 +31,13 @@ describe('vscode/settings', () => {
     assert.equal(c.defaultMode, 'auto');
     assert.equal(c.pageTokens, 8000);
     assert.equal(c.overviewBudget, 1024);
+  });
+
+  it('allowWrite: a list of globs; anything else, negations and comments count as none', () => {
+    assert.deepEqual(allowWriteSetting(getter({})), []);
+    assert.deepEqual(allowWriteSetting(getter({ allowWrite: [' .git/info/exclude ', '.git/hooks/**'] })), ['.git/info/exclude', '.git/hooks/**']);
+    assert.deepEqual(allowWriteSetting(getter({ allowWrite: '.git/' })), []);
+    assert.deepEqual(allowWriteSetting(getter({ allowWrite: ['', 3, '!.git/config', '# x', '.git/description'] })), ['.git/description']);
   });
 
   it('SwitchingSummarizer follows the setting on every call', async () => {

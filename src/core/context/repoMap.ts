@@ -3,7 +3,6 @@
  * (lines, defined names, used identifiers, summaries), a reference graph ranked with PageRank as
  * Aider's repo map does, and a renderer that fits a token budget by choosing how much to show.
  */
-import { promises as fsp, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { posix } from 'node:path';
 import { languageIdFromPath } from '../text/language';
@@ -11,6 +10,7 @@ import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { isWalkedPath, looksBinary, SKIP_DIRS, walkFiles, walkFilesSync, type WalkedFile } from './walk';
+import { lstatOrUndefined, readWalkedFile } from './readWalked';
 
 export const DEFAULT_OVERVIEW_BUDGET = 1024;
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
@@ -162,20 +162,15 @@ export class RepoMap {
       const parts = rel.split('/');
       if (parts.some((p) => SKIP_DIRS.has(p))) continue;
       if (parts[parts.length - 1] === '.gitignore') return undefined;
-      let st: ReturnType<typeof statSync> | undefined;
-      try {
-        st = statSync(abs);
-      } catch {
-        st = undefined;
-      }
+      const st = lstatOrUndefined(abs);
       const old = this.records.get(rel);
-      if (!st) {
+      if (st?.isDirectory()) return undefined;
+      if (!st?.isFile()) {
+        // gone, or no longer a regular file (a link, a FIFO): not in the map
         if (old) removed.push(rel);
-        else if (this.hasRecordsUnder(rel)) return undefined; // a folder went away
+        else if (this.hasRecordsUnder(rel)) return undefined; // a folder went away (or became a link)
         continue;
       }
-      if (st.isDirectory()) return undefined;
-      if (!st.isFile()) continue;
       if (old) {
         if (old.mtimeMs !== st.mtimeMs || old.size !== st.size) toRead.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
       } else if (isWalkedPath(this.root, rel)) {
@@ -222,15 +217,15 @@ export class RepoMap {
 
     let defsChanged = removed.length > 0;
     const changed: string[] = [];
-    for (const rel of removed) {
-      this.dropRefs(this.records.get(rel)!);
-      this.records.delete(rel);
-    }
+    for (const rel of removed) this.dropRecord(rel);
     t = performance.now();
     const fresh = await mapLimit(toRead, 16, (f) => this.readRecord(f));
     this.stats.lastMs.read = performance.now() - t;
     t = performance.now();
+    // became a link or a FIFO since the walk: out of the map
+    for (const [i, f] of toRead.entries()) if (!fresh[i] && this.records.has(f.rel)) removed.push(this.dropRecord(f.rel));
     for (const rec of fresh) {
+      if (!rec) continue; // not a regular file inside the root (any more)
       const old = this.records.get(rec.rel);
       if (old) this.dropRefs(old);
       if (!old || old.defsKey !== rec.defsKey) defsChanged = true;
@@ -255,6 +250,12 @@ export class RepoMap {
     this.stats.lastMs.graph = performance.now() - t;
   }
 
+  private dropRecord(rel: string): string {
+    this.dropRefs(this.records.get(rel)!);
+    this.records.delete(rel);
+    return rel;
+  }
+
   private dropRefs(rec: FileRecord): void {
     for (const [id, n] of rec.tags?.refs ?? []) {
       const left = (this.totalRefs.get(id) ?? 0) - n;
@@ -267,7 +268,7 @@ export class RepoMap {
     for (const [id, n] of rec.tags?.refs ?? []) this.totalRefs.set(id, (this.totalRefs.get(id) ?? 0) + n);
   }
 
-  private async readRecord(f: { rel: string; abs: string; size: number; mtimeMs: number }): Promise<FileRecord> {
+  private async readRecord(f: { rel: string; abs: string; size: number; mtimeMs: number }): Promise<FileRecord | undefined> {
     const languageId = languageIdFromPath(f.rel);
     const rec: FileRecord = {
       rel: f.rel,
@@ -286,12 +287,13 @@ export class RepoMap {
       rec.linesEstimated = true;
       return rec;
     }
-    let bytes: Buffer;
+    let bytes: Buffer | undefined;
     try {
-      bytes = await fsp.readFile(f.abs);
+      bytes = await readWalkedFile(this.root, f.abs);
     } catch {
-      return rec;
+      return rec; // unreadable (permissions): counted, not described
     }
+    if (!bytes) return undefined;
     if (looksBinary(bytes)) {
       rec.binary = true;
       return rec;

@@ -14,6 +14,7 @@ import { languageIdFromPath } from '../text/language';
 import { parseFileRange } from '../text/range';
 import { assertText, bomLength } from '../text/validate';
 import { DEFAULT_PAGE_TOKENS, paginate } from './full';
+import { assertRegularFile } from './readWalked';
 import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
 import { structure } from './structure';
@@ -327,6 +328,7 @@ export class ContextService {
     const display = this.deps.sandbox.display(abs);
     const st = await this.deps.files.stat(abs);
     if (!st) throw new ToolError('not_found', `file not found: ${display}. Check the path (relative paths start at ${this.deps.sandbox.roots[0]}).`);
+    await assertRegularFile(abs, display);
     if (st.size > this.settings.maxFileBytes) {
       throw new ToolError('too_large', `${display} is ${st.size} bytes, over the ${this.settings.maxFileBytes}-byte limit; read it with another tool.`, {
         size: st.size,

@@ -1,10 +1,13 @@
 /**
  * Walks a folder the way a repository map should see it: honours `.gitignore` files (nested ones too,
  * via the `ignore` package), skips VCS/dependency/build folders, lockfiles and binary extensions.
+ * Lists regular files only and never follows a link (lstat): a link to a file or folder outside the root, a
+ * FIFO or a device is not part of the map, and nothing that is not a regular file is opened.
  */
-import { promises as fsp, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { promises as fsp, readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRegularFile, readRegularFileSync } from '../files/regularFile';
 
 export const SKIP_DIRS = new Set([
   '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',
@@ -83,7 +86,7 @@ export async function walkFiles(root: string, opts: { maxFiles?: number } = {}):
     let here = scopes;
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
       try {
-        const text = await fsp.readFile(join(dirAbs, '.gitignore'), 'utf8');
+        const text = (await readRegularFile(join(dirAbs, '.gitignore'))).toString('utf8');
         here = [...scopes, { dirRel, ig: ignore().add(text) }];
       } catch {
         // unreadable .gitignore: ignore it
@@ -107,9 +110,9 @@ export async function walkFiles(root: string, opts: { maxFiles?: number } = {}):
         const slot = files.length;
         files.push({ abs, rel, size: 0, mtimeMs: 0 });
         stats.push(
-          fsp.stat(abs).then(
+          fsp.lstat(abs).then(
             (st) => {
-              files[slot]!.size = st.size;
+              files[slot]!.size = st.isFile() ? st.size : -1; // replaced by a link or a FIFO since the readdir
               files[slot]!.mtimeMs = st.mtimeMs;
             },
             () => {
@@ -146,7 +149,7 @@ export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): {
     let here = scopes;
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
       try {
-        here = [...scopes, { dirRel, ig: ignore().add(readFileSync(join(dirAbs, '.gitignore'), 'utf8')) }];
+        here = [...scopes, { dirRel, ig: ignore().add(readRegularFileSync(join(dirAbs, '.gitignore')).toString('utf8')) }];
       } catch {
         // unreadable .gitignore: ignore it
       }
@@ -166,8 +169,8 @@ export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): {
         }
         const abs = join(dirAbs, e.name);
         try {
-          const st = statSync(abs);
-          files.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
+          const st = lstatSync(abs);
+          if (st.isFile()) files.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
         } catch {
           // vanished between readdir and stat
         }
@@ -193,7 +196,7 @@ export function isWalkedPath(root: string, rel: string): boolean {
     const dirRel = parts.slice(0, depth).join('/');
     if (depth > 0 && ignoredBy(scopes, dirRel, true)) return false;
     try {
-      scopes.push({ dirRel, ig: ignore().add(readFileSync(join(root, dirRel, '.gitignore'), 'utf8')) });
+      scopes.push({ dirRel, ig: ignore().add(readRegularFileSync(join(root, dirRel, '.gitignore')).toString('utf8')) });
     } catch {
       // no .gitignore in this folder
     }

@@ -184,9 +184,9 @@ export class EditService {
     return this.files.lock ? this.files.lock(abs, fn) : this.locks.run(abs, fn);
   }
 
-  /** Resolve once, then run `fn(abs)` holding the file's lock. */
+  /** Resolve once for writing (the write policy refuses `.git`), then run `fn(abs)` holding the file's lock. */
   private async resolveAndLock<T>(pathInput: string, fn: (abs: string) => Promise<T>): Promise<T> {
-    const abs = await this.sandbox.resolve(pathInput);
+    const abs = await this.sandbox.resolveForWrite(pathInput);
     return this.withLock(abs, () => fn(abs));
   }
 

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
+import { gitWriteRefused, WritePolicy } from './writePolicy';
 
 const MAX_LINK_HOPS = 40;
 
@@ -27,16 +28,23 @@ export function isInside(root: string, p: string): boolean {
   return rel !== '..' && !rel.startsWith('..' + path.sep);
 }
 
+export interface SandboxOptions {
+  /** Globs (gitignore syntax, relative to a root) of `.git` paths that may be written anyway; see WritePolicy. */
+  allowWrite?: readonly string[];
+}
+
 export class Sandbox {
   readonly roots: readonly string[];
+  readonly writePolicy: WritePolicy;
 
-  constructor(roots: readonly string[]) {
+  constructor(roots: readonly string[], opts: SandboxOptions = {}) {
     if (roots.length === 0) throw new ToolError('invalid_argument', 'the sandbox needs at least one root directory');
     for (const r of roots) {
       // relative roots would silently depend on the process's working directory
       if (!path.isAbsolute(r)) throw new ToolError('invalid_argument', `sandbox root must be an absolute path: ${r}`);
     }
     this.roots = roots.map((r) => realpathOrResolve(r));
+    this.writePolicy = new WritePolicy(opts.allowWrite);
   }
 
   /** The path the agent wrote, made absolute (not yet checked, links not yet followed). */
@@ -69,6 +77,24 @@ export class Sandbox {
           'Use a path inside one of them (relative paths are taken from the first root).',
         { roots: [...this.roots], resolved: real },
       );
+    }
+    return real;
+  }
+
+  /**
+   * resolve() for a path about to be written (or removed): also refuses what the write policy protects (`.git`),
+   * judged on both the path as given and the path it resolves to, so neither a link to `.git` nor a `.git` that is
+   * a link gets through. Call it at the moment of writing: a path can change between a read and a write.
+   */
+  async resolveForWrite(input: string): Promise<string> {
+    const real = await this.resolve(input);
+    const abs = this.absolute(input);
+    for (const p of [abs, real]) {
+      for (const root of this.roots) {
+        if (!isInside(root, p)) continue;
+        const refused = this.writePolicy.refusal(root, p);
+        if (refused !== undefined) throw gitWriteRefused(input, refused);
+      }
     }
     return real;
   }

@@ -8,6 +8,11 @@
  * (the edit itself is durable; the undo log is best-effort durable) and never re-reads stored snapshots
  * (one readdir; only names it has not seen are parsed).
  * rollback/status/commit pick up snapshots other processes added to the same directory (a readdir).
+ *
+ * Each snapshot names its workspace (the key of the sandbox roots): servers of different projects that share
+ * one directory see, undo and commit only their own. Rollback resolves every path through the sandbox at the
+ * moment it reads and again at the moment it writes (rollbackTarget.ts), then goes through the FileStore.
+ * Files in the directory are read only when they are regular files (a FIFO there must not hang startup).
  */
 import { Buffer } from 'node:buffer';
 import { promises as fs } from 'node:fs';
@@ -19,14 +24,19 @@ import { errnoCode, errorText, writeFileAtomic } from '../chips/atomicFile';
 import { Mutex } from '../chips/dirLock';
 import { newShortId } from '../chips/ids';
 import { workspaceKey } from '../chips/paths';
+import { readRegularFile } from '../files/regularFile';
+import { isInside } from '../files/sandbox';
+import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
 import { applyInverse, sha256Hex } from './splice';
 import type { EditHistory, EditRecordInput, RecordResult, RollbackResult, SnapshotSummary } from './types';
 
 export interface HistoryStoreOptions {
   /** Per workspace: see workspaceHistoryDir(). Created (0700) when missing. */
   dir: string;
-  /** Rollback reads and writes through this store (sandboxed, atomic). */
+  /** Rollback reads and writes through this store (atomic), after the sandbox resolved the path. */
   files: FileStore;
+  /** Resolves every path a rollback touches; its roots name the workspace the snapshots belong to. */
+  sandbox: RollbackSandbox;
   maxCount?: number;
   maxBytes?: number;
   clock?: Clock;
@@ -38,8 +48,11 @@ export const DEFAULT_MAX_SNAPSHOT_BYTES = 100 * 1024 * 1024;
 /** Removed bytes up to this size go inline (base64) in the JSON; larger ones in a sidecar .bin file. */
 export const INLINE_REMOVED_MAX = 64 * 1024;
 
-const FILE_PATTERN = /^snap-(\d{12})-([0-9a-f]{6}|[0-9a-f]{12})\.(json|bin)$/;
+/** 12 digits zero-padded; more once the seq outgrows them (up to Number.MAX_SAFE_INTEGER, 16 digits). */
+const FILE_PATTERN = /^snap-(\d{12,16})-([0-9a-f]{6}|[0-9a-f]{12})\.(json|bin)$/;
 const SEQ_FILE = '.seq';
+/** A crashed writer's temp file is removed by commit once it is this old (a younger one may be in flight). */
+const STALE_TEMP_MS = 60_000;
 
 /** `base/<first 16 hex of sha256 of the sorted real roots>` (no git subprocess, unlike upstream). */
 export function workspaceHistoryDir(base: string, roots: readonly string[]): string {
@@ -47,7 +60,10 @@ export function workspaceHistoryDir(base: string, roots: readonly string[]): str
 }
 
 interface SnapshotFile {
-  v: 1;
+  /** 2: carries `workspace`. 1 (older servers): no workspace, adopted when its file lies inside our roots. */
+  v: 1 | 2;
+  /** workspaceKey() of the roots of the server that recorded it */
+  workspace?: string;
   id: string;
   seq: number;
   tool: string;
@@ -68,6 +84,8 @@ interface SnapshotFile {
 /** Snapshots of one file undone in memory, written once. */
 interface FileBatch {
   file: string;
+  /** what stood at `file` when it was read; the write goes ahead only if the same still stands there */
+  target: TargetState;
   existed: boolean;
   mtimeMs?: number;
   bytes: Buffer | undefined;
@@ -85,7 +103,10 @@ export class HistoryStore implements EditHistory {
   readonly dir: string;
   readonly maxCount: number;
   readonly maxBytes: number;
+  /** workspaceKey() of the sandbox roots: this store's snapshots in a shared directory */
+  readonly workspace: string;
   private readonly files: FileStore;
+  private readonly sandbox: RollbackSandbox;
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
   private readonly mutex = new Mutex();
@@ -93,10 +114,14 @@ export class HistoryStore implements EditHistory {
   private entries: Entry[] = [];
   private lastSeq = 0;
   private warned = new Set<string>();
+  /** Snapshot names of other workspaces (or unreadable ones) seen in the directory: not parsed again. */
+  private skipped = new Set<string>();
 
   private constructor(opts: HistoryStoreOptions) {
     this.dir = opts.dir;
     this.files = opts.files;
+    this.sandbox = opts.sandbox;
+    this.workspace = workspaceKey(opts.sandbox.roots);
     this.maxCount = Math.max(1, Math.floor(opts.maxCount ?? DEFAULT_MAX_SNAPSHOTS));
     this.maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES);
     this.clock = opts.clock ?? systemClock;
@@ -137,7 +162,8 @@ export class HistoryStore implements EditHistory {
       const inline = removed.length <= INLINE_REMOVED_MAX;
       const binName = inline ? undefined : `${base}.bin`;
       const meta: SnapshotFile = {
-        v: 1,
+        v: 2,
+        workspace: this.workspace,
         id,
         seq,
         tool: input.tool,
@@ -198,7 +224,7 @@ export class HistoryStore implements EditHistory {
           batch = undefined;
         }
         try {
-          batch ??= await this.openBatch(entry.meta.file);
+          batch ??= await this.openBatch(entry);
           const action = await this.undoInMemory(entry, batch, force);
           batch.done.push({ entry, action });
         } catch (err) {
@@ -212,21 +238,31 @@ export class HistoryStore implements EditHistory {
     });
   }
 
+  /** Forgets this workspace's snapshots (another workspace's in a shared directory stay). */
   async commit(): Promise<{ committed: number }> {
     return this.mutex.run(async () => {
+      await this.refresh();
       const names = await this.readdir();
       let committed = 0;
       const failures: string[] = [];
-      for (const name of names) {
-        const m = FILE_PATTERN.exec(name);
-        const isTemp = name.startsWith('.tmp-snap-');
-        if (!m && !isTemp) continue;
+      const unlink = async (name: string): Promise<boolean> => {
         try {
           await fs.unlink(path.join(this.dir, name));
-          if (m?.[3] === 'json') committed++;
+          return true;
         } catch (err) {
           if (errnoCode(err) !== 'ENOENT') failures.push(`${name}: ${errorText(err)}`);
+          return false;
         }
+      };
+      for (const entry of this.entries) {
+        if (entry.binName) await unlink(entry.binName);
+        if (await unlink(entry.jsonName)) committed++;
+      }
+      // temp files a crashed writer left (a young one may belong to a record in flight in another process)
+      const cutoff = Date.now() - STALE_TEMP_MS; // against file times: the wall clock, not the injected one
+      for (const name of names.filter((n) => n.startsWith('.tmp-snap-'))) {
+        const st = await fs.lstat(path.join(this.dir, name)).catch(() => undefined);
+        if (st?.isFile() && st.mtimeMs < cutoff) await unlink(name);
       }
       this.lastSeq = Math.max(this.lastSeq, ...names.map((n) => Number(FILE_PATTERN.exec(n)?.[1] ?? 0)));
       this.entries = [];
@@ -264,15 +300,24 @@ export class HistoryStore implements EditHistory {
 
   // ---------------------------------------------------------------- internals
 
-  private async openBatch(file: string): Promise<FileBatch> {
+  private async openBatch(entry: Entry): Promise<FileBatch> {
+    const file = entry.meta.file;
     if (!path.isAbsolute(file)) {
       throw new ToolError('invalid_argument', `Rollback stopped: the snapshot path "${file}" is not absolute.`);
     }
+    const target = await confirmTarget(this.sandbox, file, labelOf(entry));
+    if (!target.exists) return { file, target, existed: false, bytes: undefined, done: [] };
     try {
       const content = await this.files.read(file);
-      return { file, existed: true, mtimeMs: content.stat.mtimeMs, bytes: content.bytes, done: [] };
+      // Bytes read while a link stood on the path for a moment are never used (nor hashed into a decision): the
+      // file must be the same before and after, and what was read must carry its mtime (not another file's).
+      const after = await confirmTarget(this.sandbox, file, labelOf(entry));
+      if (!sameTarget(after, target) || content.stat.mtimeMs !== target.mtimeMs) {
+        throw new ToolError('conflict', `Rollback stopped at ${labelOf(entry)}: ${file} was replaced while it was being read. Nothing was written; try again.`);
+      }
+      return { file, target, existed: true, mtimeMs: content.stat.mtimeMs, bytes: content.bytes, done: [] };
     } catch (err) {
-      if (isToolError(err) && err.code === 'not_found') return { file, existed: false, bytes: undefined, done: [] };
+      if (isToolError(err) && err.code === 'not_found') return { file, target: { exists: false }, existed: false, bytes: undefined, done: [] };
       throw err;
     }
   }
@@ -280,7 +325,7 @@ export class HistoryStore implements EditHistory {
   /** Undoes one snapshot on the batch's bytes (undefined = the file does not exist). */
   private async undoInMemory(entry: Entry, batch: FileBatch, force: boolean): Promise<'restored' | 'deleted'> {
     const { meta } = entry;
-    const label = `snapshot ${meta.id} (${meta.summary})`;
+    const label = labelOf(entry);
     const current = batch.bytes;
     if (current === undefined && meta.created) return 'deleted'; // already gone: nothing to undo
     const actualHash = current === undefined ? undefined : sha256Hex(current);
@@ -315,8 +360,13 @@ export class HistoryStore implements EditHistory {
   private async flush(batch: FileBatch, result: RollbackResult, fail: (err: unknown) => void): Promise<boolean> {
     if (batch.done.length === 0) return true;
     try {
+      // the moment of writing: the path is resolved again and must still hold what was read
+      const now = await confirmTarget(this.sandbox, batch.file, labelOf(batch.done[batch.done.length - 1]!.entry));
+      if (!sameTarget(now, batch.target)) {
+        throw new ToolError('conflict', `${batch.file} was replaced or ${now.exists ? 'created' : 'deleted'} while the rollback ran`);
+      }
       if (batch.bytes === undefined) {
-        if (batch.existed) await this.files.remove(batch.file);
+        if (batch.existed) await removeConfirmed(this.files, batch.file, now, labelOf(batch.done[batch.done.length - 1]!.entry));
       } else {
         await this.files.write(batch.file, batch.bytes, batch.existed ? { expectedMtimeMs: batch.mtimeMs } : { mkdirs: true });
       }
@@ -336,11 +386,11 @@ export class HistoryStore implements EditHistory {
   private async loadRemoved(entry: Entry): Promise<Buffer> {
     try {
       if (entry.binName) {
-        const bytes = await fs.readFile(path.join(this.dir, entry.binName));
+        const bytes = await readRegularFile(path.join(this.dir, entry.binName));
         if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.binName} has ${bytes.length} bytes, expected ${entry.meta.removed_length}`);
         return bytes;
       }
-      const parsed = JSON.parse(await fs.readFile(path.join(this.dir, entry.jsonName), 'utf8')) as SnapshotFile;
+      const parsed = JSON.parse((await readRegularFile(path.join(this.dir, entry.jsonName))).toString('utf8')) as SnapshotFile;
       const bytes = Buffer.from(parsed.removed_b64 ?? '', 'base64');
       if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.jsonName} holds ${bytes.length} removed bytes, expected ${entry.meta.removed_length}`);
       return bytes;
@@ -400,11 +450,13 @@ export class HistoryStore implements EditHistory {
     const present = new Set(names);
     const known = new Map(this.entries.map((e) => [e.jsonName, e]));
     const kept = this.entries.filter((e) => present.has(e.jsonName));
+    for (const name of this.skipped) if (!present.has(name)) this.skipped.delete(name);
     for (const name of names) {
       const m = FILE_PATTERN.exec(name);
-      if (!m || m[3] !== 'json' || known.has(name)) continue;
+      if (!m || m[3] !== 'json' || known.has(name) || this.skipped.has(name)) continue;
       const entry = await this.parseEntry(name, m[2]!, Number(m[1]), present);
-      if (entry) kept.push(entry);
+      if (entry && this.isOurs(entry.meta)) kept.push(entry);
+      else if (entry) this.skipped.add(name); // another workspace's: never undone, committed or evicted here
     }
     kept.sort((a, b) => a.meta.seq - b.meta.seq || a.meta.created_ms - b.meta.created_ms || (a.meta.id < b.meta.id ? -1 : 1));
     this.entries = kept;
@@ -413,11 +465,17 @@ export class HistoryStore implements EditHistory {
     this.lastSeq = Math.max(this.lastSeq, ...seqs, ...kept.map((e) => e.meta.seq));
   }
 
+  /** Recorded by this workspace, or an older record (no workspace) of a file inside our roots. */
+  private isOurs(meta: Entry['meta']): boolean {
+    if (meta.workspace !== undefined) return meta.workspace === this.workspace;
+    return this.sandbox.roots.some((root) => isInside(root, meta.file));
+  }
+
   private async parseEntry(name: string, id: string, seq: number, present: Set<string>): Promise<Entry | undefined> {
     const full = path.join(this.dir, name);
     let text: string;
     try {
-      text = await fs.readFile(full, 'utf8');
+      text = (await readRegularFile(full)).toString('utf8');
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') this.warnOnce(name, `skipping snapshot ${full}: cannot read it (${errorText(err)})`);
       return undefined;
@@ -430,7 +488,7 @@ export class HistoryStore implements EditHistory {
       return undefined;
     }
     const ok =
-      raw && raw.v === 1 && raw.id === id && raw.seq === seq && typeof raw.file === 'string' && typeof raw.tool === 'string' &&
+      raw && (raw.v === 1 || (raw.v === 2 && typeof raw.workspace === 'string')) && raw.id === id && raw.seq === seq && typeof raw.file === 'string' && typeof raw.tool === 'string' &&
       typeof raw.summary === 'string' && typeof raw.created === 'boolean' && Number.isSafeInteger(raw.offset) &&
       Number.isSafeInteger(raw.inserted_length) && typeof raw.after_hash === 'string' && Number.isSafeInteger(raw.removed_length) &&
       (typeof raw.removed_b64 === 'string' || (typeof raw.removed_file === 'string' && present.has(raw.removed_file)));
@@ -456,9 +514,10 @@ export class HistoryStore implements EditHistory {
 
   private async readCounter(): Promise<number> {
     try {
-      const n = Number.parseInt(await fs.readFile(path.join(this.dir, SEQ_FILE), 'utf8'), 10);
+      const n = Number.parseInt((await readRegularFile(path.join(this.dir, SEQ_FILE))).toString('utf8'), 10);
       return Number.isSafeInteger(n) && n > 0 ? n : 0;
-    } catch {
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') this.log(`ignoring the snapshot sequence counter ${path.join(this.dir, SEQ_FILE)}: ${errorText(err)}`);
       return 0;
     }
   }
@@ -470,4 +529,8 @@ export class HistoryStore implements EditHistory {
       this.log(`could not save the snapshot sequence counter in ${this.dir}: ${errorText(err)}`);
     }
   }
+}
+
+function labelOf(entry: Entry): string {
+  return `snapshot ${entry.meta.id} (${entry.meta.summary})`;
 }

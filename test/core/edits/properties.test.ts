@@ -51,8 +51,9 @@ describe('core/edits properties (real stores, real files)', function () {
     fs.mkdirSync(root);
     const files = new NodeFileStore();
     chips = await ChipStore.open({ dir: path.join(tmp, 'chips'), capacity: 1000 });
-    const history = await HistoryStore.open({ dir: path.join(tmp, 'history'), files, maxCount: 1000 });
-    svc = new EditService({ files, sandbox: new Sandbox([root]), chips, history });
+    const sandbox = new Sandbox([root]);
+    const history = await HistoryStore.open({ dir: path.join(tmp, 'history'), files, sandbox, maxCount: 1000 });
+    svc = new EditService({ files, sandbox, chips, history });
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -6,6 +6,7 @@ import { HistoryStore, workspaceHistoryDir, INLINE_REMOVED_MAX } from '../../../
 import { applyInverse, sha256Hex, spliceBetween } from '../../../src/core/history/splice';
 import { FakeClock, tempDir } from '../chips/helpers';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
+import { Sandbox } from '../../../src/core/files/sandbox';
 
 describe('HistoryStore', () => {
   let root: string;
@@ -14,7 +15,7 @@ describe('HistoryStore', () => {
   let clock: FakeClock;
   let warnings: string[];
   const open = (extra: Partial<Parameters<typeof HistoryStore.open>[0]> = {}) =>
-    HistoryStore.open({ dir, files, clock, log: (m) => warnings.push(m), ...extra });
+    HistoryStore.open({ dir, files, sandbox: new Sandbox([root]), clock, log: (m) => warnings.push(m), ...extra });
 
   /** Performs an edit the way EditService will: write the new bytes, record the inverse splice. */
   async function edit(store: HistoryStore, file: string, next: string | Buffer, tool = 'be-write') {

@@ -1,0 +1,137 @@
+/**
+ * Reading files that must be regular files, without ever blocking on (or triggering) anything else: a FIFO
+ * opened for reading waits for a writer forever, a device can have side effects. lstat first (nothing that is
+ * not a regular file is opened), then open with O_NOFOLLOW | O_NONBLOCK and check again with fstat, so a swap
+ * between the two neither follows a link nor hangs.
+ *
+ * readConfinedFile() also proves that the file it opened lies where the caller allows, even when a folder on
+ * the way was replaced by a link meanwhile (O_NOFOLLOW guards the last name only): on Linux by asking the kernel
+ * what was opened (/proc/self/fd), elsewhere by checking the real path and that it names the same inode.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** The error for "exists but is not a regular file" (BSD's errno name for an inappropriate file type). */
+export class NotRegularFileError extends Error {
+  readonly code = 'EFTYPE';
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`${path} is ${kind}, not a regular file; it was not opened`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+/** The outside-the-roots error of readConfinedFile(). */
+export class OutsideError extends Error {
+  readonly code = 'EOUTSIDE';
+  constructor(
+    readonly path: string,
+    readonly real: string,
+  ) {
+    super(`${path} leads to ${real}, outside the allowed folders; it was not read`);
+    this.name = 'OutsideError';
+  }
+}
+
+export function fileKind(st: fs.Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function eloopAsNotRegular(p: string, e: unknown): never {
+  // O_NOFOLLOW on a link that appeared after the lstat
+  if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new NotRegularFileError(p, 'a symbolic link');
+  throw e;
+}
+
+async function readAll(fh: fs.promises.FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(buf, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  // shrank meanwhile: what is there (growth shows as a new mtime, and the caller reads again)
+  return off === size ? buf : buf.subarray(0, off);
+}
+
+/** The whole file, when `p` is a regular file (not a link to one). ENOENT when missing, NotRegularFileError else. */
+export async function readRegularFile(p: string): Promise<Buffer> {
+  const before = await fs.promises.lstat(p);
+  if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
+  const fh = await fs.promises.open(p, OPEN_FLAGS).catch((e: unknown) => eloopAsNotRegular(p, e));
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+    return await readAll(fh, st.size);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/** Synchronous twin of readRegularFile, for small files (a .gitignore, a counter). */
+export function readRegularFileSync(p: string): Buffer {
+  const before = fs.lstatSync(p);
+  if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
+  let fd: number;
+  try {
+    fd = fs.openSync(p, OPEN_FLAGS);
+  } catch (e) {
+    eloopAsNotRegular(p, e);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
+
+/** Where the open file `fh` (opened as `p`) really is: the kernel's answer on Linux, else a checked real path. */
+async function openedPath(fh: fs.promises.FileHandle, p: string, st: fs.Stats): Promise<string> {
+  if (PROC_FD) {
+    try {
+      return await fs.promises.readlink(path.join(PROC_FD, String(fh.fd)));
+    } catch {
+      // no /proc in this container: fall through
+    }
+  }
+  const real = await fs.promises.realpath(p);
+  const now = await fs.promises.lstat(real);
+  // not the same inode: the path was swapped after the open, so what we opened is somewhere we cannot name
+  if (now.ino !== st.ino || now.dev !== st.dev) throw new NotRegularFileError(p, 'a file that was replaced while it was opened');
+  return real;
+}
+
+/**
+ * readRegularFile() that also refuses a file whose real location is not `allowed` (a folder on the way was
+ * replaced by a link to somewhere else): OutsideError, nothing returned.
+ */
+export async function readConfinedFile(p: string, allowed: (real: string) => boolean): Promise<Buffer> {
+  const before = await fs.promises.lstat(p);
+  if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
+  const fh = await fs.promises.open(p, OPEN_FLAGS).catch((e: unknown) => eloopAsNotRegular(p, e));
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+    const real = await openedPath(fh, p, st);
+    if (!allowed(real)) throw new OutsideError(p, real);
+    return await readAll(fh, st.size);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}

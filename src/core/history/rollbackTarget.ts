@@ -1,0 +1,98 @@
+/**
+ * The file a rollback is about to read or write, checked at that moment: resolved by the sandbox (inside the
+ * roots, allowed by the write policy), still at the very path the edit wrote (no link put on its path since:
+ * rollback never follows one, even with force), and a regular file or nothing. A snapshot is only a record of
+ * an edit; what is on disk now decides where bytes go.
+ */
+import { constants, existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ToolError, isToolError } from '../errors';
+import type { FileStore } from '../files/fileStore';
+import { fileKind } from '../files/regularFile';
+import { errnoCode } from '../chips/atomicFile';
+
+/** The part of the Sandbox a rollback needs (core's Sandbox satisfies it). */
+export interface RollbackSandbox {
+  readonly roots: readonly string[];
+  /** Real path of `input`; throws ToolError('outside_roots') outside the roots or where writes are refused. */
+  resolveForWrite(input: string): Promise<string>;
+}
+
+/** What stands at the snapshot's path: nothing, or one regular file (its identity and mtime, to notice a swap). */
+export type TargetState = { exists: false } | { exists: true; dev: number; ino: number; mtimeMs: number };
+
+/** Resolves `file` (a snapshot's absolute real path) now; throws unless it is still that file, inside the roots. */
+export async function confirmTarget(sandbox: RollbackSandbox, file: string, label: string): Promise<TargetState> {
+  let real: string;
+  try {
+    real = await sandbox.resolveForWrite(file);
+  } catch (err) {
+    if (!isToolError(err) || err.code !== 'outside_roots') throw err;
+    throw new ToolError('outside_roots', `Rollback stopped at ${label}: ${err.message} Nothing was written.`, err.details);
+  }
+  if (real !== file) {
+    throw new ToolError(
+      'outside_roots',
+      `Rollback stopped at ${label}: ${file} now leads to ${real} (a symbolic link was put on its path since the edit), ` +
+        'and rollback never follows a link that was not there, even with force. Nothing was written. Put the file back ' +
+        'where it was, or call be-trx commit to drop the snapshots.',
+      { file, resolved: real },
+    );
+  }
+  let st;
+  try {
+    st = await fs.lstat(file);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
+    throw new ToolError('io', `Rollback stopped at ${label}: cannot inspect ${file}: ${(err as Error).message}.`);
+  }
+  if (!st.isFile()) {
+    throw new ToolError(
+      'outside_roots',
+      `Rollback stopped at ${label}: ${file} is now ${fileKind(st)}, not the regular file the edit wrote; it was not ` +
+        'opened and nothing was written. Put the file back, or call be-trx commit to drop the snapshots.',
+      { file, kind: fileKind(st) },
+    );
+  }
+  return { exists: true, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs };
+}
+
+export function sameTarget(a: TargetState, b: TargetState): boolean {
+  if (!a.exists || !b.exists) return a.exists === b.exists;
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
+const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Removes the file a rollback confirmed (undoing its creation) so that a folder swapped for a link after the
+ * check cannot redirect the unlink outside: on Linux the folder is opened first (not through a link), the kernel
+ * says where the opened folder is, and the name is removed through that handle (/proc/self/fd/N/name, the
+ * unlinkat() Node lacks), after checking it is still the same file. Elsewhere: a plain remove of the path.
+ */
+export async function removeConfirmed(files: FileStore, file: string, target: TargetState, label: string): Promise<void> {
+  if (!PROC_FD || !target.exists) return files.remove(file);
+  const dir = path.dirname(file);
+  const swapped = () =>
+    new ToolError('conflict', `Rollback stopped at ${label}: the folder ${dir} was replaced while the rollback ran; nothing was removed. Try again.`);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(dir, DIR_FLAGS);
+  } catch {
+    throw swapped(); // now a link (ELOOP), not a folder, or gone
+  }
+  try {
+    const fdPath = path.join(PROC_FD, String(handle.fd));
+    if ((await fs.readlink(fdPath)) !== dir) throw swapped();
+    const pinned = path.join(fdPath, path.basename(file));
+    const st = await fs.lstat(pinned).catch(() => undefined);
+    if (!st?.isFile() || st.dev !== target.dev || st.ino !== target.ino) {
+      throw new ToolError('conflict', `Rollback stopped at ${label}: ${file} was replaced while the rollback ran; nothing was removed. Try again.`);
+    }
+    await files.remove(pinned);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
