@@ -4,8 +4,7 @@
  * rollback never follows one, even with force), and a regular file or nothing. A snapshot is only a record of
  * an edit; what is on disk now decides where bytes go.
  */
-import { constants, existsSync, promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
 import { ToolError, isToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
 import { fileKind } from '../files/regularFile';
@@ -63,36 +62,17 @@ export function sameTarget(a: TargetState, b: TargetState): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
-const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
 /**
- * Removes the file a rollback confirmed (undoing its creation) so that a folder swapped for a link after the
- * check cannot redirect the unlink outside: on Linux the folder is opened first (not through a link), the kernel
- * says where the opened folder is, and the name is removed through that handle (/proc/self/fd/N/name, the
- * unlinkat() Node lacks), after checking it is still the same file. Elsewhere: a plain remove of the path.
+ * Removes the file a rollback confirmed (undoing its creation), after checking it is still the same file. The
+ * FileStore removes through a handle on the checked folder (see NodeFileStore.remove), so a folder swapped for a
+ * link after this check cannot redirect the unlink outside.
  */
 export async function removeConfirmed(files: FileStore, file: string, target: TargetState, label: string): Promise<void> {
-  if (!PROC_FD || !target.exists) return files.remove(file);
-  const dir = path.dirname(file);
-  const swapped = () =>
-    new ToolError('conflict', `Rollback stopped at ${label}: the folder ${dir} was replaced while the rollback ran; nothing was removed. Try again.`);
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(dir, DIR_FLAGS);
-  } catch {
-    throw swapped(); // now a link (ELOOP), not a folder, or gone
-  }
-  try {
-    const fdPath = path.join(PROC_FD, String(handle.fd));
-    if ((await fs.readlink(fdPath)) !== dir) throw swapped();
-    const pinned = path.join(fdPath, path.basename(file));
-    const st = await fs.lstat(pinned).catch(() => undefined);
+  if (target.exists) {
+    const st = await fs.lstat(file).catch(() => undefined);
     if (!st?.isFile() || st.dev !== target.dev || st.ino !== target.ino) {
       throw new ToolError('conflict', `Rollback stopped at ${label}: ${file} was replaced while the rollback ran; nothing was removed. Try again.`);
     }
-    await files.remove(pinned);
-  } finally {
-    await handle.close().catch(() => undefined);
   }
+  await files.remove(file);
 }
