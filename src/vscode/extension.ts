@@ -9,7 +9,6 @@ import type { ChipStore } from '../core/chips/store';
 import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
-import { setGrammarDir } from '../core/context/treeSitter';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { startHttpHost } from '../mcp/httpHost';
 import { createServer } from '../mcp/server';
@@ -60,10 +59,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push(log);
   const version: string = context.extension.packageJSON.version;
   log.info(`Better Edit Tools ${version} activating (VS Code ${vscode.version}, ${vscode.env.appName})`);
-
-  // The bundle has no node_modules: tree-sitter's runtime and grammars are copied to dist/wasm by `npm run package`.
-  const wasmDir = path.join(context.extensionPath, 'dist', 'wasm');
-  if (fs.existsSync(path.join(wasmDir, 'tree-sitter.wasm'))) setGrammarDir(wasmDir);
 
   // Chips: one directory under globalStorage, shared by every window of this user (the store locks and rescans).
   const storageDir = context.globalStorageUri.fsPath;
