@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { defaultChipDir } from '../core/chips/paths';
-import { runWithCodeCache } from './codeCache';
+import { runWithCodeCache } from '../core/codeCache';
 
 const main = path.join(__dirname, 'cli-main.js');
 if (process.env.BET_NO_CODE_CACHE === '1') {

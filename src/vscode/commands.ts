@@ -10,6 +10,7 @@ import type { ChipSource } from './chipSource';
 import { newestFirst } from './chipSource';
 import type { ChipTreeProvider } from './chipTree';
 import { claudeCodeCommand, mcpServersJson, stdioLaunch } from './clientConfig';
+import { launcherPath } from './cliLauncher';
 import type { McpHostController } from './mcpHost';
 import { relativeTime } from './relativeTime';
 
@@ -166,7 +167,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         chips: (await chips().list()).length,
         tools: toolTable.map((t) => t.name),
         chipDir: (chips() as { dir?: string }).dir,
-        stdio: stdioLaunch(path.join(ctx.extensionPath, 'dist', 'cli.js'), ctx.roots(), { chipDir: ctx.chipDir() }),
+        stdio: stdioLaunch(launcherPath(ctx.globalStorage.fsPath), ctx.roots(), { chipDir: ctx.chipDir() }),
       };
       ctx.log.info(`server info: ${JSON.stringify(info)}`);
       const showLog = vscode.l10n.t('Show Log');
@@ -189,7 +190,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     }),
     ...(['claudeCode', 'cursor', 'claudeDesktop'] as const).map((client) =>
       reg(`betterEditTools.copyConfig.${client}`, async () => {
-        const launch = stdioLaunch(path.join(ctx.extensionPath, 'dist', 'cli.js'), ctx.roots(), { chipDir: ctx.chipDir() });
+        const launch = stdioLaunch(launcherPath(ctx.globalStorage.fsPath), ctx.roots(), { chipDir: ctx.chipDir() });
         const text = client === 'claudeCode' ? claudeCodeCommand(launch) : mcpServersJson(launch);
         await vscode.env.clipboard.writeText(text);
         const where = { claudeCode: vscode.l10n.t('Run it in a terminal.'), cursor: vscode.l10n.t('Merge it into ~/.cursor/mcp.json or .cursor/mcp.json.'), claudeDesktop: vscode.l10n.t('Merge it into claude_desktop_config.json and restart Claude Desktop.') }[client];

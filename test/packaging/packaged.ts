@@ -67,7 +67,7 @@ export async function checkStructureTools(command: string, args: string[], base:
     throw new Error(`${command} ${args.join(' ')} did not start: ${e.message}\nserver stderr:\n${stderr}`);
   });
   try {
-    const text = async (name: string, input: object) => {
+    const text = async (name: string, input: Record<string, unknown>) => {
       const r = (await client.callTool({ name, arguments: input })) as { isError?: boolean; content: { type: string; text?: string }[] };
       const t = r.content.map((c) => c.text ?? '').join('');
       assert.ok(!r.isError, `${name} failed: ${t}\nserver stderr:\n${stderr}`);

@@ -32,7 +32,8 @@ describe('packaging: the shipped CLI outside the repository', function () {
     await run(process.execPath, ['esbuild.mjs'], { cwd: REPO, env: cleanEnv() });
     await run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: REPO, env: cleanEnv() });
     const names = unzip(vsix, path.join(base, 'unpacked'));
-    for (const f of ['extension/dist/cli.js', 'extension/dist/cli-main.js', 'extension/dist/extension.js', 'extension/dist/wasm/tree-sitter.wasm',
+    for (const f of ['extension/dist/cli.js', 'extension/dist/cli-main.js', 'extension/dist/extension.js', 'extension/dist/extension-main.js',
+      'extension/dist/wasm/tree-sitter.wasm',
       'extension/dist/wasm/tree-sitter-python.wasm', 'extension/dist/ranks/o200k_base.json']) {
       assert.ok(names.includes(f), `${f} is in the .vsix`);
     }

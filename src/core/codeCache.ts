@@ -26,7 +26,8 @@ export function cacheFileFor(file: string, cacheDir: string, stat: fs.Stats = fs
   return path.join(cacheDir, `${stem}-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
 }
 
-export function runWithCodeCache(opts: CodeCacheOptions): void {
+/** Loads `opts.file` like require() would and returns its exports. */
+export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   const importer = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER; // Node >= 20.12: import() inside a vm.Script
   let script: vm.Script;
   let cacheFile: string;
@@ -39,8 +40,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): void {
     hadCache = cachedData !== undefined;
     script = new vm.Script(Module.wrap(source), { filename: opts.file, cachedData, importModuleDynamically: importer });
   } catch {
-    require(opts.file); // eslint-disable-line @typescript-eslint/no-require-imports
-    return;
+    return require(opts.file) as unknown; // eslint-disable-line @typescript-eslint/no-require-imports
   }
   if (!hadCache || script.cachedDataRejected) {
     let saved = false;
@@ -56,6 +56,8 @@ export function runWithCodeCache(opts: CodeCacheOptions): void {
   mod.filename = opts.file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(mod.exports, mod.exports, createRequire(opts.file), mod, opts.file, path.dirname(opts.file));
+  mod.loaded = true;
+  return mod.exports;
 }
 
 function readIfPresent(file: string): Buffer | undefined {
