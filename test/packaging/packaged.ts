@@ -79,6 +79,7 @@ export async function checkStructureTools(command: string, args: string[], base:
     assert.doesNotMatch(structure, /indent/i, `tree-sitter, not the indentation fallback: ${structure.slice(0, 300)}`);
     const range = JSON.parse(await text('be-func-range', { file: 'src/math.py', line: 8 })) as { start: number; end: number; name?: string };
     assert.deepEqual([range.start, range.end, range.name], [6, 8, 'mul']);
+    assert.doesNotMatch(stderr, /Warning|Error/, `a clean start: ${stderr}`);
   } finally {
     await client.close();
   }

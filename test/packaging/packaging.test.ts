@@ -43,7 +43,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
 
   it('npm pack, installed globally into a fresh prefix offline: the bin and npx serve the same session', async () => {
     const base = tmp('bet-pack-');
-    const env = cleanEnv({ npm_config_cache: path.join(base, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+    const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache'), npm_config_cache: path.join(base, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
     const out = await run(npm, ['pack', '--json', '--pack-destination', base], { cwd: REPO, env });
     const [{ filename, files }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
     const packed = files.map((f) => f.path);

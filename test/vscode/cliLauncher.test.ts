@@ -14,7 +14,9 @@ import { checkStructureTools, REPO } from '../packaging/packaged';
 
 const ID = 'better-edit-tools.better-edit-tools-';
 
-function node(args: string[], env: Record<string, string | undefined> = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+let base: string;
+function node(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, XDG_CACHE_HOME: path.join(base, 'cache') }; // the CLI's code cache stays in the temp dir
   return new Promise((resolve) => {
     execFile(process.execPath, args, { env, timeout: 30000 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
@@ -23,7 +25,6 @@ function node(args: string[], env: Record<string, string | undefined> = process.
 
 describe('vscode/cliLauncher', function () {
   this.timeout(60000);
-  let base: string;
   let exts: string;
   let storage: string;
   /** An installed version whose dist/cli.js reports which folder it was started from. */

@@ -13,6 +13,7 @@
  * Nothing to configure, so no composition root can forget it (the CLI once did).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Language, Parser } from 'web-tree-sitter';
 
@@ -78,7 +79,9 @@ async function language(stem: string): Promise<Language> {
     p = (async () => {
       const mod = await runtime();
       const file = join(wasmLocation().grammarDir, `tree-sitter-${stem}.wasm`);
-      return mod.Language.load(file);
+      // Bytes, not the path: given a path, web-tree-sitter reads it through import('fs/promises'), which the
+      // CLI's code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
+      return mod.Language.load(await readFile(file));
     })();
     languages.set(stem, p);
     p.catch(() => languages.delete(stem)); // let a later call retry
