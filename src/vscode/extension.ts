@@ -10,8 +10,6 @@ import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';
-import { startHttpHost } from '../mcp/httpHost';
-import { createServer } from '../mcp/server';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
 import { launcherPath, refreshLauncher } from './cliLauncher';
 import { ChipTreeProvider } from './chipTree';
@@ -123,10 +121,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerTokenWindow(context, memory);
 
   const host = new McpHostController(
-    () => startHttpHost({
-      createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
-      log: (m) => log.debug(m),
-    }),
+    // The MCP SDK (zod schemas of the whole protocol, ajv, the HTTP stack) is most of the bundle's evaluation: it is
+    // loaded when VS Code first starts the server (resolveMcpServerDefinition), not on every VS Code start.
+    async () => {
+      const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
+      return startHttpHost({
+        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+        log: (m) => log.debug(m),
+      });
+    },
     () => config().serverEnabled,
     log,
   );
