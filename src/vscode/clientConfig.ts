@@ -1,10 +1,11 @@
 /**
  * Config snippets for MCP clients that cannot use the in-process server (they start the stdio CLI themselves).
- * Pure: the caller passes the Node binary, the CLI path and the roots.
+ * Pure: the caller passes the Node binary, the CLI path (the extension passes its launcher, see cliLauncher.ts)
+ * and the roots.
  */
 export interface StdioLaunch {
   command: string; // "node"
-  args: string[]; // [<ext>/dist/cli.js, --root, <dir>, ...]
+  args: string[]; // [<launcher or cli.js>, --root, <dir>, ...]
 }
 
 export const SERVER_NAME = 'better-edit-tools';

@@ -10,9 +10,10 @@ import type { ChipSource } from './chipSource';
 import { newestFirst } from './chipSource';
 import type { ChipTreeProvider } from './chipTree';
 import { claudeCodeCommand, mcpServersJson, stdioLaunch } from './clientConfig';
+import { launcherPath } from './cliLauncher';
 import type { McpHostController } from './mcpHost';
 import { relativeTime } from './relativeTime';
-import { runDemo, type DemoOptions } from './demo';
+import type { DemoOptions } from './demo';
 import type { UiTools } from './uiTools';
 
 export interface CommandContext {
@@ -161,7 +162,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         chips: (await chips().list()).length,
         tools: toolTable.map((t) => t.name),
         chipDir: (chips() as { dir?: string }).dir,
-        stdio: stdioLaunch(path.join(ctx.extensionPath, 'dist', 'cli.js'), ctx.roots(), { chipDir: ctx.chipDir() }),
+        stdio: stdioLaunch(launcherPath(ctx.globalStorage.fsPath), ctx.roots(), { chipDir: ctx.chipDir() }),
       };
       ctx.log.info(`server info: ${JSON.stringify(info)}`);
       const showLog = vscode.l10n.t('Show Log');
@@ -184,7 +185,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     }),
     ...(['claudeCode', 'cursor', 'claudeDesktop'] as const).map((client) =>
       reg(`betterEditTools.copyConfig.${client}`, async () => {
-        const launch = stdioLaunch(path.join(ctx.extensionPath, 'dist', 'cli.js'), ctx.roots(), { chipDir: ctx.chipDir() });
+        const launch = stdioLaunch(launcherPath(ctx.globalStorage.fsPath), ctx.roots(), { chipDir: ctx.chipDir() });
         const text = client === 'claudeCode' ? claudeCodeCommand(launch) : mcpServersJson(launch);
         await vscode.env.clipboard.writeText(text);
         const where = { claudeCode: vscode.l10n.t('Run it in a terminal.'), cursor: vscode.l10n.t('Merge it into ~/.cursor/mcp.json or .cursor/mcp.json.'), claudeDesktop: vscode.l10n.t('Merge it into claude_desktop_config.json and restart Claude Desktop.') }[client];
@@ -212,7 +213,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (picked) await vscode.commands.executeCommand(picked.command);
     }),
     reg('betterEditTools.showLog', () => ctx.log.show()),
-    reg('betterEditTools.runDemo', (opts?: DemoOptions) => runDemo(ctx, opts)),
+    // the demo's MCP client is loaded when the demo runs, not at activation
+    reg('betterEditTools.runDemo', async (opts?: DemoOptions) => (await import('./demo')).runDemo(ctx, opts)),
   ];
 }
 

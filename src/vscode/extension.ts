@@ -9,12 +9,10 @@ import type { ChipStore } from '../core/chips/store';
 import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
-import { setGrammarDir } from '../core/context/treeSitter';
 import { memoryObserver } from '../mcp/memoryObserver';
-import { startHttpHost } from '../mcp/httpHost';
-import { createServer } from '../mcp/server';
 import { CHIP_FORMAT_DEP } from '../mcp/tools/beInsertChip';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
+import { launcherPath, refreshLauncher } from './cliLauncher';
 import { ChipTreeProvider } from './chipTree';
 import { registerCommands, replayFromDocument, replayToolOf, type CommandContext } from './commands';
 import { chipDirOf, compose, liveDeps, type Composition } from './compose';
@@ -28,6 +26,10 @@ import { registerTokenWindow } from './tokenWindow';
 import { lmSummarizer } from './tokenWindow/lmSummarizer';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
+// esbuild.mjs puts `var __BET_LOAD_START = performance.now()` first in this bundle: its evaluation time.
+declare const __BET_LOAD_START: number | undefined;
+const moduleEvalMs = typeof __BET_LOAD_START === 'number' ? performance.now() - __BET_LOAD_START : undefined;
+
 export interface ExtensionApi {
   memory: MemoryRegistry;
   chips(): ChipStore;
@@ -35,6 +37,13 @@ export interface ExtensionApi {
   chipDir(): string;
   hostState(): string;
   hostUrl(): string | undefined;
+  /** Where the copied stdio configs point (see cliLauncher.ts). */
+  cliLauncher: string;
+  /**
+   * Activation cost: evaluating this bundle (undefined when not bundled), activate() until it resolved, and from
+   * the loader (boot.ts): loading this bundle, and all of activation (load + evaluation + activate()).
+   */
+  timings: { moduleEvalMs?: number; activateMs: number; bundleLoadMs?: number; activationMs?: number };
 }
 
 let disposeAll: (() => Promise<void>) | undefined;
@@ -58,18 +67,22 @@ function workspaceRoots(): string[] {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+  const activateStart = performance.now();
   const log = vscode.window.createOutputChannel('Better Edit Tools', { log: true });
   context.subscriptions.push(log);
   const version: string = context.extension.packageJSON.version;
   log.info(`Better Edit Tools ${version} activating (VS Code ${vscode.version}, ${vscode.env.appName})`);
 
-  // The bundle has no node_modules: tree-sitter's runtime and grammars are copied to dist/wasm by `npm run package`.
-  const wasmDir = path.join(context.extensionPath, 'dist', 'wasm');
-  if (fs.existsSync(path.join(wasmDir, 'tree-sitter.wasm'))) setGrammarDir(wasmDir);
-
   // Chips: one directory under globalStorage, shared by every window of this user (the store locks and rescans).
   const storageDir = context.globalStorageUri.fsPath;
   const chipDir = chipDirOf(storageDir);
+  // The stdio configs copied for other clients start this launcher: it survives extension updates.
+  let cliLauncher = launcherPath(storageDir);
+  try {
+    cliLauncher = refreshLauncher(storageDir, context.extensionPath).path;
+  } catch (err) {
+    log.warn(`cannot write the CLI launcher ${cliLauncher}: ${String(err)}`);
+  }
   let roots = workspaceRoots();
   // VS Code's file watcher tells the context service which paths changed, so a warm overview does not stat every
   // file (the watcher is created before the first composition and lives as long as the extension).
@@ -111,10 +124,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerTokenWindow(context, memory);
 
   const host = new McpHostController(
-    () => startHttpHost({
-      createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
-      log: (m) => log.debug(m),
-    }),
+    // The MCP SDK (zod schemas of the whole protocol, ajv, the HTTP stack) is most of the bundle's evaluation: it is
+    // loaded when VS Code first starts the server (resolveMcpServerDefinition), not on every VS Code start.
+    async () => {
+      const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
+      return startHttpHost({
+        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+        log: (m) => log.debug(m),
+      });
+    },
     () => config().serverEnabled,
     log,
   );
@@ -233,6 +251,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     chipDir: () => chipDir,
     hostState: () => host.state.kind,
     hostUrl: () => (host.state.kind === 'running' ? host.state.handle.url : undefined),
+    cliLauncher,
+    timings: { moduleEvalMs, activateMs: performance.now() - activateStart },
   };
 }
 

@@ -5,11 +5,9 @@
  * in-process (a linked pair), so the commands work with the loopback host disabled too. No vscode import: tested
  * with plain mocha (test/vscode/uiTools.test.ts).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeps } from '../mcp/deps';
-import { createServer, SERVER_VERSION } from '../mcp/server';
 
 /** The session id of the UI's calls (logs and chips tell them from agents'; ChatMemory does not record them). */
 export const UI_SESSION = 'vscode-ui';
@@ -54,6 +52,12 @@ export class UiTools {
   }
 
   private async connect(): Promise<{ client: Client; close(): Promise<void> }> {
+    // loaded on the first command, not at activation: the SDK is most of the bundle's evaluation time
+    const [{ Client }, { InMemoryTransport }, { createServer, SERVER_VERSION }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/inMemory.js'),
+      import('../mcp/server'),
+    ]);
     const server = createServer(this.deps, { sessionId: UI_SESSION, lang: this.opts.lang, log: this.opts.log });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);

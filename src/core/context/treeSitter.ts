@@ -7,12 +7,13 @@
  * uses the hand-written key outline instead.
  *
  * Where the .wasm files come from:
- *  - default: `tree-sitter-wasms/out/` and `web-tree-sitter/tree-sitter.wasm`, resolved from node_modules;
- *  - a bundle (the VS Code extension) copies the needed files into one folder (e.g. `dist/wasm/`) and calls
- *    `setGrammarDir(thatFolder)` before the first parse. The folder must hold `tree-sitter.wasm` and the
- *    `tree-sitter-<grammar>.wasm` files of GRAMMAR_FILES.
+ *  - a bundle (the extension, the stdio CLI, wherever it is installed: .vsix, npm package) finds them in
+ *    `wasm/` next to itself, where esbuild.mjs copies `tree-sitter.wasm` and the grammars of GRAMMAR_FILES;
+ *  - run from source, from `tree-sitter-wasms/out/` and `web-tree-sitter/tree-sitter.wasm` in node_modules.
+ * Nothing to configure, so no composition root can forget it (the CLI once did).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Language, Parser } from 'web-tree-sitter';
 
@@ -38,25 +39,23 @@ export function hasGrammar(languageId: string): boolean {
   return languageId in GRAMMAR_FILES;
 }
 
-let grammarDir: string | undefined;
-let runtimeDir: string | undefined;
-
-/**
- * Use `dir` for every .wasm file (runtime and grammars). Call before the first parse; later calls only
- * affect grammars not loaded yet.
- */
-export function setGrammarDir(dir: string | undefined): void {
-  grammarDir = dir;
-  runtimeDir = dir;
+interface WasmLocation {
+  runtime: string; // tree-sitter.wasm
+  grammarDir: string; // holds tree-sitter-<stem>.wasm
 }
 
-function defaultGrammarDir(): string {
-  return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
-}
-
-function runtimeWasmPath(): string {
-  if (runtimeDir && existsSync(join(runtimeDir, 'tree-sitter.wasm'))) return join(runtimeDir, 'tree-sitter.wasm');
-  return require.resolve('web-tree-sitter/tree-sitter.wasm');
+let location: WasmLocation | undefined;
+function wasmLocation(): WasmLocation {
+  if (!location) {
+    const bundled = join(__dirname, 'wasm');
+    location = existsSync(join(bundled, 'tree-sitter.wasm'))
+      ? { runtime: join(bundled, 'tree-sitter.wasm'), grammarDir: bundled }
+      : {
+          runtime: require.resolve('web-tree-sitter/tree-sitter.wasm'),
+          grammarDir: join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out'),
+        };
+  }
+  return location;
 }
 
 type TreeSitterModule = typeof import('web-tree-sitter');
@@ -67,7 +66,7 @@ function runtime(): Promise<TreeSitterModule> {
   // Cache the promise, not the value: concurrent first callers share one init.
   modulePromise ??= (async () => {
     const mod = require('web-tree-sitter') as TreeSitterModule;
-    const wasm = runtimeWasmPath();
+    const wasm = wasmLocation().runtime;
     await mod.Parser.init({ locateFile: () => wasm } as never);
     return mod;
   })();
@@ -79,11 +78,13 @@ async function language(stem: string): Promise<Language> {
   if (!p) {
     p = (async () => {
       const mod = await runtime();
-      const file = join(grammarDir ?? defaultGrammarDir(), `tree-sitter-${stem}.wasm`);
-      return mod.Language.load(file);
+      const file = join(wasmLocation().grammarDir, `tree-sitter-${stem}.wasm`);
+      // Bytes, not the path: given a path, web-tree-sitter reads it through import('fs/promises'), which the
+      // CLI's code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
+      return mod.Language.load(await readFile(file));
     })();
     languages.set(stem, p);
-    p.catch(() => languages.delete(stem)); // let a later call retry (e.g. after setGrammarDir)
+    p.catch(() => languages.delete(stem)); // let a later call retry
   }
   return p;
 }

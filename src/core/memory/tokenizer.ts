@@ -11,6 +11,8 @@
  *   slices of work. Pausing between two pre-tokens of the full text cannot change the result, so the
  *   async count always equals the one-shot count.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
@@ -50,8 +52,11 @@ const encodings = new Map<TokenEncoding, Encoding>();
 const tokenizers = new Map<TokenEncoding, TiktokenTokenizer>();
 
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
-  // require() inside the function keeps the ranks off the activation path: the module body (which
-  // holds the JSON) runs only here. The CJS build exports the object itself, the ESM one as `default`.
+  // A bundle (the extension, the CLI) ships the tables as <bundle dir>/ranks/<encoding>.json (esbuild.mjs
+  // leaves them out of the bundle, so loading it never parses them): read on the first count only.
+  const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
+  if (existsSync(bundled)) return JSON.parse(readFileSync(bundled, 'utf8')) as TiktokenBPE;
+  // From source: js-tiktoken's modules. The CJS build exports the object itself, the ESM one as `default`.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const mod =
     encoding === 'cl100k_base'

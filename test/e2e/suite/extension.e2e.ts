@@ -1,5 +1,6 @@
 // Runs inside the real VS Code extension host (code-server), against the installed .vsix.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -290,12 +291,16 @@ describe('Better Edit Tools in a real VS Code', () => {
     assert.match(res.text, /Hello/);
   });
 
-  it('the stdio config for other clients names dist/cli.js and the workspace root', async () => {
+  it('the stdio config for other clients names the stable launcher in globalStorage (not the versioned folder) and the workspace root', async () => {
     const text = await vscode.commands.executeCommand<string>('betterEditTools.copyConfig.cursor');
     const cfg = JSON.parse(text);
     const s = cfg.mcpServers['better-edit-tools'];
     assert.equal(s.command, 'node');
-    assert.ok(s.args[0].endsWith(path.join('dist', 'cli.js')) && fs.existsSync(s.args[0]), s.args[0]);
+    assert.equal(s.args[0], api.cliLauncher);
+    assert.ok(fs.existsSync(s.args[0]) && !s.args[0].includes(vscode.extensions.getExtension(EXT_ID)!.extensionPath), s.args[0]);
+    // the host's own Node (code-server) or Electron as Node (desktop VS Code) runs it like `node` would
+    const version = execFileSync(process.execPath, [s.args[0], '--version'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8' });
+    assert.match(version, /^better-edit-tools \d+\.\d+\.\d+\n$/);
     assert.deepEqual(s.args.slice(1), ['--root', vscode.workspace.workspaceFolders![0].uri.fsPath, '--chip-dir', api.chipDir()]);
   });
   it('Run Demo drives the real MCP server over HTTP: chips from a failed large call and a deletion, Insert at Cursor into the open file, the session in memory', async function () {

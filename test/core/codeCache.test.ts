@@ -1,0 +1,68 @@
+/** runWithCodeCache in real child processes: what it runs, what it stores, and that a bad or stale cache costs nothing. */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const MODULE = path.resolve(__dirname, '../../src/core/codeCache.ts');
+
+describe('core/codeCache', function () {
+  this.timeout(60000);
+  let base: string;
+  let bundle: string;
+  let cacheDir: string;
+  const start = () =>
+    execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e',
+      `const m = require(${JSON.stringify(MODULE)}).runWithCodeCache({ file: ${JSON.stringify(bundle)}, cacheDir: ${JSON.stringify(cacheDir)} });
+       m.answer().then((v) => console.log(v));`], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') });
+  const caches = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : []);
+  const write = (n: number) =>
+    fs.writeFileSync(bundle, `const path = require('node:path');
+      exports.answer = async () => [${n}, path.basename(__dirname), module.exports === exports, (await import('node:os')).EOL === '\\n'].join(' ');\n`);
+
+  beforeEach(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bet-codecache-')));
+    fs.mkdirSync(path.join(base, 'dist'));
+    bundle = path.join(base, 'dist', 'main.js');
+    cacheDir = path.join(base, 'cache', 'code-cache');
+    write(1);
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('runs the bundle as require() would (exports, __dirname, import()) and stores a private cache that the next start accepts', () => {
+    assert.equal(start().trim(), '1 dist true true');
+    const [file, ...more] = caches();
+    assert.ok(file && more.length === 0, `one cache file: ${caches().join(', ')}`);
+    assert.match(file, new RegExp(`^main-${process.version.replace(/\./g, '\\.')}-${process.arch}-\\d+-\\d+\\.v8$`));
+    const full = path.join(cacheDir, file);
+    assert.equal(fs.statSync(full).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(cacheDir).mode & 0o777, 0o700);
+    const before = fs.statSync(full).mtimeMs;
+    assert.equal(start().trim(), '1 dist true true');
+    assert.equal(fs.statSync(full).mtimeMs, before, 'an accepted cache is not rewritten');
+  });
+
+  it('a corrupt cache file is rejected by V8 and replaced; the bundle still runs', () => {
+    start();
+    const full = path.join(cacheDir, caches()[0]!);
+    fs.writeFileSync(full, 'not a code cache');
+    assert.equal(start().trim(), '1 dist true true');
+    assert.notEqual(fs.readFileSync(full, 'utf8'), 'not a code cache');
+  });
+
+  it('a rebuilt bundle gets a new cache file and the old one is removed', () => {
+    start();
+    const old = caches()[0];
+    write(22); // other size: another key
+    assert.equal(start().trim(), '22 dist true true');
+    assert.equal(caches().length, 1);
+    assert.notEqual(caches()[0], old);
+  });
+
+  it('an unwritable cache folder only costs the cache', () => {
+    fs.mkdirSync(path.dirname(cacheDir), { recursive: true });
+    fs.writeFileSync(cacheDir, 'a file where the folder should be');
+    assert.equal(start().trim(), '1 dist true true');
+  });
+});

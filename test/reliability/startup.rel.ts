@@ -1,0 +1,75 @@
+/**
+ * Start-up of the stdio CLI, which MCP clients spawn for every session: spawn -> first reply to `initialize`, beside
+ * a bare `node -e` start in the same interleaved loop (the machine's own floor), with and without the code cache.
+ * Asserted: the code cache makes starts faster, and the CLI's figure against its goal (<= 60 ms) when PERF_STRICT=1
+ * (a shared CI machine doubles every figure, the bare node start included).
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { figure } from './figures';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const RUNS = 11;
+const INIT = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rel', version: '1' } } })}\n`;
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+
+describe('reliability: CLI start-up', function () {
+  this.timeout(240000);
+  let base: string;
+  before(async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['esbuild.mjs', 'cli'], { cwd: REPO }, (err) => (err ? reject(err) : resolve())));
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bet-startup-')));
+  });
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  /** ms from spawn to the first stdout line; the child is then let go (stdin closed) and awaited. */
+  function firstLine(args: string[], input: string | undefined, extraEnv: Record<string, string> = {}): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const p = spawn(process.execPath, args, { cwd: base, env: { ...process.env, XDG_CACHE_HOME: path.join(base, 'cache'), ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      let ms: number | undefined;
+      const timer = setTimeout(() => p.kill(), 20000);
+      p.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (ms === undefined && out.includes('\n')) {
+          ms = performance.now() - t0;
+          p.stdin.end();
+        }
+      });
+      p.on('exit', () => {
+        clearTimeout(timer);
+        if (ms === undefined) reject(new Error(`no reply from ${args.join(' ')}: ${out}`));
+        else resolve(ms);
+      });
+      if (input) p.stdin.write(input);
+      else p.stdin.end();
+    });
+  }
+
+  it('spawn -> first reply: figures beside a bare node start; the code cache makes it faster', async () => {
+    const cliArgs = [CLI, '--root', base];
+    await firstLine(cliArgs, INIT); // fills the code cache
+    const bare: number[] = [];
+    const warm: number[] = [];
+    const uncached: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bare.push(await firstLine(['-e', 'process.stdout.write("ready\\n")'], undefined));
+      warm.push(await firstLine(cliArgs, INIT));
+      uncached.push(await firstLine(cliArgs, INIT, { BET_NO_CODE_CACHE: '1' }));
+    }
+    figure('bare node -e start to first output (ms, median)', median(bare).toFixed(1), 'the floor');
+    figure('CLI spawn to first reply (ms, median)', median(warm).toFixed(1), '<= 60 ms');
+    figure('CLI spawn to first reply without the code cache (ms, median)', median(uncached).toFixed(1), 'more than with it');
+    figure('CLI start beyond a bare node start (ms)', (median(warm) - median(bare)).toFixed(1), 'small');
+    // The cache saves the compile (~23 ms of ~100 ms on a quiet machine; 0.55-0.87 of the uncached start measured
+    // on a loaded one). That it is accepted at all is asserted exactly in test/core/codeCache.test.ts.
+    assert.ok(median(warm) < median(uncached), `code cache: ${median(warm)} ms vs ${median(uncached)} ms without`);
+    if (process.env.PERF_STRICT === '1') assert.ok(median(warm) <= 60, `CLI start ${median(warm)} ms`);
+  });
+});
