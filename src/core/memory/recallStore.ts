@@ -54,7 +54,7 @@ interface SessionArchive {
   live: Map<string, MemoryMessage>;
   /** Lines not yet on disk. */
   pending: string[];
-  /** Ids written (or pending) in this process, newest last: answers "is it here?" without a read. */
+  /** Size of the archive file once known (undefined until the first write). */
   bytes: number | undefined;
   writing: Promise<void>;
 }
@@ -252,21 +252,28 @@ async function appendRegular(file: string, data: string): Promise<void> {
   }
 }
 
-/** One page of a recalled message: lines from `offset` (0-based) while they fit `budgetTokens` (at least one line). */
+/**
+ * One page of a recalled message: characters from `offset` while they fit `budgetTokens`, cut at a line end when
+ * there is one in the page's last fifth (a recorded tool result is often one long JSON line, so pages are not
+ * whole lines). `next_offset` continues; a page always moves on.
+ */
 export async function recallPage(
   message: RecalledMessage,
   opts: { offset: number; budgetTokens: number; count: (text: string) => Promise<number> },
-): Promise<{ content: string; offset: number; lines: number; total_lines: number; next_offset?: number }> {
-  const lines = message.content.split('\n');
-  const offset = Math.min(Math.max(0, Math.floor(opts.offset)), lines.length);
-  const taken: string[] = [];
-  let used = 0;
-  for (let i = offset; i < lines.length; i++) {
-    const cost = (await opts.count(lines[i]!)) + 1;
-    if (used + cost > opts.budgetTokens && taken.length > 0) break;
-    taken.push(lines[i]!);
-    used += cost;
+): Promise<{ content: string; offset: number; total_chars: number; next_offset?: number }> {
+  const text = message.content;
+  const offset = Math.min(Math.max(0, Math.floor(opts.offset)), text.length);
+  // A token is at least one character of text: budget × 4 characters is an upper bound worth trying first.
+  let size = Math.min(text.length - offset, Math.max(1, opts.budgetTokens * 4));
+  let page = text.slice(offset, offset + size);
+  for (let i = 0; i < 20 && size > 1 && (await opts.count(page)) > opts.budgetTokens; i++) {
+    size = Math.max(1, Math.floor(size * 0.75));
+    page = text.slice(offset, offset + size);
   }
-  const next = offset + taken.length;
-  return { content: taken.join('\n'), offset, lines: taken.length, total_lines: lines.length, ...(next < lines.length ? { next_offset: next } : {}) };
+  if (offset + size < text.length) {
+    const cut = page.lastIndexOf('\n');
+    if (cut >= Math.floor(size * 0.8)) page = page.slice(0, cut + 1);
+  }
+  const next = offset + page.length;
+  return { content: page, offset, total_chars: text.length, ...(next < text.length ? { next_offset: next } : {}) };
 }

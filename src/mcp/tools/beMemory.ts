@@ -23,7 +23,7 @@ export const beMemory = defineTool({
     'action: add (content; kind user_query|note|constraint; constraint = high priority, pinned, group "goal"), ' +
     'pin / unpin / evict (id), set_priority (id, priority high|medium|low), ' +
     'window (recap to re-ground after your context was compacted: pinned constraints, summary, evicted fingerprints, recent messages, token stats; ' +
-    `at most budget tokens, default ${DEFAULT_RECAP_TOKENS}: pins left out are counted in pinned_omitted), pins (page through every pinned message: offset, budget), recall (id: an evicted message in full, by the id its summary line or fingerprint names; offset = first line, budget), stats.`,
+    `at most budget tokens, default ${DEFAULT_RECAP_TOKENS}: pins left out are counted in pinned_omitted), pins (page through every pinned message: offset, budget), recall (id: an evicted message in full, by the id its summary line or fingerprint names; offset = first character, budget), stats.`,
   descriptionZh:
     '管理并读取本会话按 token 预算的对话记忆（工具调用会自动记录）。action：add（content；kind 为 user_query、note 或 constraint；' +
     'constraint = 高优先级、固定、分组 "goal"）、pin / unpin / evict（id）、set_priority（id、priority：high|medium|low）、' +
@@ -40,7 +40,7 @@ export const beMemory = defineTool({
     id: z.string().optional().describe('message id (pin, unpin, evict, set_priority, recall); see window'),
     recent: z.number().int().min(0).max(50).optional().describe('window: recent messages to list (default 8)'),
     budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional().describe(`window, pins, recall: token budget of the answer (default ${DEFAULT_RECAP_TOKENS})`),
-    offset: z.number().int().min(0).optional().describe('pins: first pinned message to list; recall: first line (default 0)'),
+    offset: z.number().int().min(0).optional().describe('pins: first pinned message to list; recall: first character (default 0)'),
   },
   readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'recall' || args.action === 'stats',
   annotations: { title: 'Chat memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
