@@ -24,10 +24,17 @@ import { contextSettings, memorySettings, SwitchingSummarizer, type SettingGette
 import { StatusBar } from './statusBar';
 import { registerTokenWindow } from './tokenWindow';
 import { lmSummarizer } from './tokenWindow/lmSummarizer';
+import { RecallStore } from '../core/memory/recallStore';
+import { TurnLog } from '../core/memory/turnLog';
+import { registerChatParticipant, type BetterEditParticipant } from './chat/participant';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 export interface ExtensionApi {
   memory: MemoryRegistry;
+  /** `@better-edit` (undefined where the host has no chat API), its turn log and the recall archive. */
+  participant: BetterEditParticipant | undefined;
+  turns: TurnLog;
+  recall: RecallStore;
   chips(): ChipStore;
   tree: ChipTreeProvider;
   chipDir(): string;
@@ -91,21 +98,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const memoryOptions = { ...memorySetup.options };
   let lmSummary = memorySetup.lmSummary;
   let modelSummarizer: ReturnType<typeof lmSummarizer> | undefined;
+  const memoryDir = path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)']));
   const memory = await MemoryRegistry.open({
-    dir: path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)'])),
+    dir: memoryDir,
     memoryOptions,
     deps: { summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary) },
     onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
   });
+  // Evicted messages stay recallable by id (be-memory recall, @better-edit's own recall).
+  const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log.warn(`recall: ${e instanceof Error ? e.message : String(e)}`) });
+  context.subscriptions.push(await recall.attach(memory));
+  const turns = new TurnLog();
   const withMemory = async () => {
     const c = await composeNow();
     c.deps.memory = memory;
+    c.deps.recall = recall;
     return c;
   };
   current = await withMemory();
   const serverDeps = liveDeps(() => current);
   const observers = [memoryObserver(memory)];
-  registerTokenWindow(context, memory);
+  registerTokenWindow(context, memory, turns);
+  const participant = registerChatParticipant(context, {
+    registry: memory, serverDeps, recall, turns, log, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
+    reserveRatio: () => memorySettings(settingGetter).options.reserveRatio,
+  });
 
   const host = new McpHostController(
     () => startHttpHost({
@@ -217,10 +234,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   disposeAll = async () => {
     await host.stop();
     await current.close();
+    await recall.flush();
     await memory.dispose();
   };
   return {
     memory,
+    participant,
+    turns,
+    recall,
     chips: () => current.chips,
     tree,
     chipDir: () => chipDir,
