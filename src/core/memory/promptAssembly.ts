@@ -59,6 +59,8 @@ export interface AssembledPrompt {
   reserveTokens: number;
   /** Ids evicted explicitly because protected + recent messages alone did not fit (they stay recallable). */
   forcedOut: string[];
+  /** This turn's tool results shown clipped (head and tail) because they alone did not fit. */
+  clipped?: string[];
 }
 
 export interface PromptInput {
@@ -99,7 +101,7 @@ function partText(p: PromptPart): string {
 }
 
 /** The window as chat messages: a call with its result present renders as call then result, adjacent. */
-export function renderWindow(memory: ChatMemory): AssembledMessage[] {
+export function renderWindow(memory: ChatMemory, clips: ReadonlyMap<string, string> = new Map()): AssembledMessage[] {
   const out: AssembledMessage[] = [];
   const done = new Set<string>();
   for (const m of memory.visibleMessages()) {
@@ -114,7 +116,7 @@ export function renderWindow(memory: ChatMemory): AssembledMessage[] {
         section: 'window',
         ids: [partner.id],
         tokens: partner.tokens,
-        parts: [{ type: 'tool_result', callId: m.id, text: partner.content, isError: partner.status === 'error' }],
+        parts: [{ type: 'tool_result', callId: m.id, text: clips.get(partner.id) ?? partner.content, isError: partner.status === 'error' }],
       });
       continue;
     }
@@ -138,12 +140,13 @@ function systemBlock(input: PromptInput, summary: string): { text: string; summa
 }
 
 /** Renders the current window without changing the memory; `total` is what the request costs. */
-export function renderPrompt(memory: ChatMemory, input: PromptInput): AssembledPrompt {
+export function renderPrompt(memory: ChatMemory, input: PromptInput, clips: ReadonlyMap<string, string> = new Map()): AssembledPrompt {
   const block = systemBlock(input, memory.summary());
-  const window = renderWindow(memory);
-  // Tool calls are re-rendered (name + input JSON): count what is sent, not what was recorded.
+  const window = renderWindow(memory, clips);
+  // Tool calls are re-rendered (name + input JSON), results may be clipped: count what is sent, not what was recorded.
   for (const msg of window) {
-    if (msg.parts[0]?.type === 'tool_call') msg.tokens = input.count(partText(msg.parts[0]));
+    const part = msg.parts[0];
+    if (part?.type === 'tool_call' || (part?.type === 'tool_result' && clips.has(msg.ids[0]!))) msg.tokens = input.count(partText(part));
     msg.tokens += MESSAGE_OVERHEAD_TOKENS;
   }
   const systemMessage: AssembledMessage = {
@@ -179,8 +182,11 @@ export function assemblePrompt(memory: ChatMemory, input: PromptInput): Assemble
   }
   const forcedOut: string[] = [];
   const keep = new Set(input.keep ?? []);
-  // Each round evicts at least one unit or returns: bounded by the window size.
-  for (let round = 0; round <= memory.size + 1; round++) {
+  const clips = new Map<string, string>();
+  // Messages after the kept query are this turn's work: the model must see them, clipped if need be, not lose them.
+  const since = Math.max(-1, ...memory.visibleMessages().filter((m) => keep.has(m.id)).map((m) => m.seq));
+  // Each round evicts a unit, clips a result or returns (a clip converges in one or two rounds): bounded.
+  for (let round = 0; round <= 2 * memory.size + 12; round++) {
     const block = systemBlock(input, '');
     // Framing of every window message plus the system message; the summary's header is counted with it.
     const framing = (memory.size + 2) * MESSAGE_OVERHEAD_TOKENS + input.count(`\n\n${SUMMARY_HEADER}\n`);
@@ -193,9 +199,10 @@ export function assemblePrompt(memory: ChatMemory, input: PromptInput): Assemble
       );
     }
     if (memory.options.maxTokens !== windowBudget || memory.options.reserveRatio !== 0) memory.setBudget({ maxTokens: windowBudget, reserveRatio: 0 });
-    const prompt = renderPrompt(memory, input);
-    if (prompt.tokens.total <= limit) return { ...prompt, forcedOut };
-    const victim = oldestEvictable(memory, keep);
+    const prompt = renderPrompt(memory, input, clips);
+    if (prompt.tokens.total <= limit) return { ...prompt, forcedOut, clipped: [...clips.keys()] };
+    const victim = oldestEvictable(memory, keep, since);
+    if (!victim && clipLargestResult(memory, clips, since, prompt.tokens.total - limit, input.count)) continue;
     if (!victim) {
       const pinned = memory.visibleMessages().filter((m) => m.pinned || keep.has(m.id));
       throw new ToolError(
@@ -209,13 +216,40 @@ export function assemblePrompt(memory: ChatMemory, input: PromptInput): Assemble
   throw new ToolError('too_large', 'the prompt could not be brought under the model limit');
 }
 
-/** The oldest message that may leave (not pinned, not kept, partner neither). */
-function oldestEvictable(memory: ChatMemory, keep: ReadonlySet<string>): string | undefined {
+/** The oldest message before this turn's query that may leave (not pinned, not kept, partner neither). */
+function oldestEvictable(memory: ChatMemory, keep: ReadonlySet<string>, since: number): string | undefined {
   for (const m of memory.visibleMessages()) {
+    if (since >= 0 && m.seq > since) break;
     if (m.pinned || keep.has(m.id)) continue;
     const partner = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
     if (partner && (partner.pinned || keep.has(partner.id))) continue;
     return m.id;
   }
   return undefined;
+}
+
+
+/**
+ * Clips this turn's largest not-yet-clipped tool result so the prompt loses `excess` tokens: head and tail kept,
+ * with where the whole is (the message is still in the window, and recallable by id once it leaves).
+ */
+function clipLargestResult(memory: ChatMemory, clips: Map<string, string>, since: number, excess: number, count: (t: string) => number): boolean {
+  const candidates = memory.visibleMessages().filter((m) => m.seq > since && m.kind === 'tool_result' && m.tokens > 60);
+  candidates.sort((a, b) => (clips.has(a.id) ? 1 : 0) - (clips.has(b.id) ? 1 : 0) || b.tokens - a.tokens);
+  const m = candidates[0];
+  if (!m) return false;
+  const current = clips.get(m.id) ?? m.content;
+  const currentTokens = count(current);
+  const target = currentTokens - excess - 40;
+  if (target < 20) {
+    if (clips.get(m.id)?.startsWith('[result of')) return false; // already reduced to its note
+    clips.set(m.id, `[result of ${m.tool ?? 'a tool'} ${m.id}: ${m.tokens} tokens, too large for this model's prompt; read a smaller range, or be-memory {"action":"recall","id":"${m.id}"} in pages]`);
+    return true;
+  }
+  // The text's own characters per token (JSON with escapes runs near 2.5, prose near 4), with a 5% margin.
+  const keepChars = Math.max(40, Math.floor(((target * current.length) / Math.max(1, currentTokens)) * 0.95));
+  const head = Math.floor(keepChars * 0.75);
+  const tail = keepChars - head;
+  clips.set(m.id, `${m.content.slice(0, head)}\n… [${m.content.length - head - tail} characters clipped to fit the model; be-memory {"action":"recall","id":"${m.id}"} pages through the whole] …\n${m.content.slice(m.content.length - tail)}`);
+  return true;
 }

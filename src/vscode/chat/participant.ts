@@ -15,7 +15,7 @@ import { getTokenizer } from '../../core/memory/tokenizer';
 import type { TurnLog } from '../../core/memory/turnLog';
 import type { ServerDeps } from '../../mcp/server';
 import { chatModelPort } from './lmModel';
-import { openToolSession, type ToolSession } from './toolSession';
+import { openToolSession, type ToolSession } from '../../mcp/toolSession';
 
 export const PARTICIPANT_ID = 'betterEditTools.chat';
 /** Chat sessions are named so in the registry (and the Token Window's session list). */

@@ -124,6 +124,22 @@ describe('core/memory/promptAssembly', () => {
     assertPairsAdjacent(p);
   });
 
+  it("clips this turn's tool result that alone is too large (head and tail, recall hint) instead of losing it", () => {
+    const m = memory();
+    addPair(m, 'src/old.ts', 'old result line\n'.repeat(40));
+    const q = m.add({ kind: 'user_query', content: 'read the big file', priority: 'high' });
+    const [, res] = addPair(m, 'src/big.ts', Array.from({ length: 600 }, (_, i) => `const v${i} = ${i};`).join('\n'));
+    const p = assemblePrompt(m, input({ maxInputTokens: 1500, reserveTokens: 200, keep: [q.id] }));
+    assert.ok(p.tokens.total <= 1300, String(p.tokens.total));
+    assert.deepEqual(p.clipped, [res]);
+    const shown = p.messages.map((x) => x.parts[0]!).find((x) => x.type === 'tool_result' && x.callId !== undefined && x.text.includes('const v0 = 0;'));
+    assert.ok(shown && shown.type === 'tool_result');
+    assert.match(shown.text, new RegExp(`characters clipped to fit the model; be-memory \\{"action":"recall","id":"${res}"\\}`));
+    assert.match(shown.text, /const v599 = 599;$/, 'the tail is kept');
+    assert.ok(m.get(res), 'the whole result stays in the window (recallable once it leaves)');
+    assert.equal(p.tokens.total, recount(p, 120));
+  });
+
   it('refuses to send when pins and the query alone exceed the limit, naming them', () => {
     const m = memory();
     m.add({ kind: 'note', content: 'constraint '.repeat(900), pinned: true });
