@@ -13,6 +13,7 @@ import { MESSAGE_OVERHEAD_TOKENS, type AssembledMessage } from '../src/core/memo
 import { RecallStore } from '../src/core/memory/recallStore';
 import { MemoryRegistry } from '../src/core/memory/registry';
 import { getTokenizer } from '../src/core/memory/tokenizer';
+import type { MemoryMessage } from '../src/core/memory/types';
 import { TurnLog } from '../src/core/memory/turnLog';
 import { createServices } from '../src/mcp/services';
 import { openToolSession } from '../src/mcp/toolSession';
@@ -28,6 +29,11 @@ export interface SessionRun {
   promptTokens: number[];
   /** Per request: tokens the naive full history would have sent at that point. */
   naiveTokens: number[];
+  /** Every message that entered the memory, in order (the stream a peer trims), and its length at each request. */
+  stream: MemoryMessage[];
+  streamAt: number[];
+  /** Tokens of the fixed parts (system prompt, tool schemas, framing of the system message). */
+  fixedTokens: number;
   limit: number;
   maxInputTokens: number;
   overflowInterrupts: number;
@@ -98,10 +104,21 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   let naiveHistory = 0;
   const specs = await tools.list();
   const fixed = count(JSON.stringify(specs)) + count('You are a coding agent.') + MESSAGE_OVERHEAD_TOKENS;
+  const stream: MemoryMessage[] = memory.visibleMessages();
+  const streamAt: number[] = [];
   memory.onDidChange((c) => {
-    for (const m of c.added ?? []) naiveHistory += m.tokens + MESSAGE_OVERHEAD_TOKENS;
+    for (const m of c.added ?? []) {
+      naiveHistory += m.tokens + MESSAGE_OVERHEAD_TOKENS;
+      stream.push(m);
+    }
   });
-  naiveHistory += memory.visibleMessages().reduce((s, m) => s + m.tokens + MESSAGE_OVERHEAD_TOKENS, 0);
+  naiveHistory += stream.reduce((s, m) => s + m.tokens + MESSAGE_OVERHEAD_TOKENS, 0);
+  // Each request's view of the stream: the model's send() is called with the stream as it stands.
+  const send = model.send.bind(model);
+  model.send = (messages, tools) => {
+    streamAt.push(stream.length);
+    return send(messages, tools);
+  };
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const sentBefore = model.sent.length;
@@ -129,6 +146,9 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     sent: model.sent,
     promptTokens: model.sent.map((p) => sentTokens(p, count)),
     naiveTokens,
+    stream,
+    streamAt,
+    fixedTokens: fixed,
     limit: o.maxInputTokens - o.reserveTokens,
     maxInputTokens: o.maxInputTokens,
     overflowInterrupts,

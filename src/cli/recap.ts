@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultChipDir, defaultMemoryDir } from '../core/chips/paths';
 import { readLatestSession } from '../core/memory/latestSession';
+import { readTrail, recallFileName } from '../core/memory/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
 import { getTokenizer } from '../core/memory/tokenizer';
 import { resolveRoots } from './roots';
@@ -74,6 +75,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
     return 0;
   }
   const tokenizer = getTokenizer(session.memory.options.encoding);
-  io.out(renderSessionRecap(session.memory, { sessionId: session.sessionId, lastActivity: session.lastActivity, budgetTokens: budget, count: (t) => tokenizer.count(t) }));
+  const trail = await readTrail(path.join(memoryDir, 'recall', recallFileName(session.sessionId)));
+  io.out(renderSessionRecap(session.memory, { sessionId: session.sessionId, lastActivity: session.lastActivity, budgetTokens: budget, trail, count: (t) => tokenizer.count(t) }));
   return 0;
 }

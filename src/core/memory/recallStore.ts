@@ -52,6 +52,8 @@ export function recallFileName(sessionId: string): string {
 interface SessionArchive {
   /** The window's messages, by id (the objects ChatMemory holds). */
   live: Map<string, MemoryMessage>;
+  /** Tool call ↔ result links as they entered (ChatMemory unlinks a pair while evicting it, before the event). */
+  pairs: Map<string, string>;
   /** Lines not yet on disk. */
   pending: string[];
   /** Size of the archive file once known (undefined until the first write). */
@@ -113,6 +115,13 @@ export class RecallStore {
     return undefined;
   }
 
+  /** The archived tool calls of a session with their results' status, oldest first: the durable artifact trail. */
+  async trail(sessionId: string): Promise<TrailEntry[]> {
+    const archive = this.sessions.get(sessionId);
+    if (archive) await this.write(sessionId, archive);
+    return readTrail(this.fileOf(sessionId), this.maxBytes * 2);
+  }
+
   /** Writes everything pending. */
   async flush(): Promise<void> {
     await Promise.all([...this.sessions.entries()].map(([id, a]) => this.write(id, a)));
@@ -125,9 +134,9 @@ export class RecallStore {
   private archiveOf(sessionId: string, registry?: MemoryRegistry): SessionArchive {
     let archive = this.sessions.get(sessionId);
     if (!archive) {
-      archive = { live: new Map(), pending: [], bytes: undefined, writing: Promise.resolve() };
+      archive = { live: new Map(), pairs: new Map(), pending: [], bytes: undefined, writing: Promise.resolve() };
       // A session restored from disk: its window is known now, its earlier evictions are already on disk.
-      for (const m of registry?.peek(sessionId)?.visibleMessages() ?? []) archive.live.set(m.id, m);
+      for (const m of registry?.peek(sessionId)?.visibleMessages() ?? []) this.track(archive, m);
       this.sessions.set(sessionId, archive);
     }
     return archive;
@@ -135,17 +144,29 @@ export class RecallStore {
 
   private onChange({ sessionId, change }: SessionChange, registry: MemoryRegistry): void {
     const archive = this.archiveOf(sessionId, registry);
-    if (change.cleared) archive.live.clear();
-    for (const m of change.added ?? []) archive.live.set(m.id, m);
+    if (change.cleared) {
+      archive.live.clear();
+      archive.pairs.clear();
+    }
+    for (const m of change.added ?? []) this.track(archive, m);
     if (!change.evicted?.length) return;
     const evictedAt = this.clock.now();
     for (const id of change.evicted) {
       const m = archive.live.get(id);
       if (!m) continue;
       archive.live.delete(id);
-      archive.pending.push(JSON.stringify(recordOf(m, evictedAt)));
+      archive.pending.push(JSON.stringify(recordOf(m, evictedAt, archive.pairs.get(id))));
+      archive.pairs.delete(id);
     }
     void this.write(sessionId, archive);
+  }
+
+  private track(archive: SessionArchive, m: MemoryMessage): void {
+    archive.live.set(m.id, m);
+    if (m.pairId !== undefined) {
+      archive.pairs.set(m.id, m.pairId);
+      archive.pairs.set(m.pairId, m.id);
+    }
   }
 
   private write(sessionId: string, archive: SessionArchive): Promise<void> {
@@ -201,15 +222,48 @@ export class RecallStore {
   }
 }
 
+export interface TrailEntry {
+  id: string;
+  tool: string;
+  references: FileReference[];
+  status: 'ok' | 'error' | 'unknown';
+  /** The result's id (recall it for the outcome's text). */
+  resultId?: string;
+  time: number;
+}
+
+/** Tool calls in an archive file (its lines' headers; contents are not kept), each with its result's status. */
+export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_BYTES * 2): Promise<TrailEntry[]> {
+  const read = await readStateFile(file, maxBytes);
+  if (!read.ok) return [];
+  const calls = new Map<string, TrailEntry>();
+  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown' }>();
+  for (const line of read.text.split('\n')) {
+    if (!line.startsWith('{"id":')) continue;
+    let r: RecalledMessage;
+    try {
+      r = JSON.parse(line) as RecalledMessage;
+    } catch {
+      continue;
+    }
+    if (r.kind === 'tool_call' && r.tool) calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time });
+    else if (r.kind === 'tool_result' && r.pairId) results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown' });
+  }
+  return [...calls.values()].map((c) => {
+    const res = results.get(c.id);
+    return res ? { ...c, status: res.status, resultId: res.id } : c;
+  });
+}
+
 /** What is kept of a message: its text whole, up to a quarter of the per-session cap (then head and tail). */
-function recordOf(m: MemoryMessage, evictedAt: number): RecalledMessage {
+function recordOf(m: MemoryMessage, evictedAt: number, pairId = m.pairId): RecalledMessage {
   return {
     id: m.id,
     kind: m.kind,
     role: m.role,
     ...(m.tool !== undefined ? { tool: m.tool } : {}),
     ...(m.status !== undefined ? { status: m.status } : {}),
-    ...(m.pairId !== undefined ? { pairId: m.pairId } : {}),
+    ...(pairId !== undefined ? { pairId } : {}),
     ...(m.group !== undefined ? { group: m.group } : {}),
     references: m.references,
     tokens: m.tokens,

@@ -9,6 +9,7 @@ import { headOf } from './fingerprint';
 import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
+import type { TrailEntry } from './recallStore';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
@@ -25,12 +26,22 @@ export interface EditEvent {
   evicted: boolean;
 }
 
-/** Edit calls of the session, oldest first: evicted ones from their fingerprints, then those still in the window. */
-export function editEvents(memory: ChatMemory): EditEvent[] {
+/**
+ * Edit calls of the session, oldest first: from the recall archive's trail (every evicted call, however long the
+ * session), then fingerprints (those the trail lacks), then those still in the window.
+ */
+export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []): EditEvent[] {
   const out: EditEvent[] = [];
+  const seen = new Set<string>();
+  for (const t of trail) {
+    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
+    seen.add(t.id);
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true });
+  }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
-    if (f.kind !== 'tool_call' || !f.tool || !EDIT_TOOLS.has(f.tool)) return;
+    if (f.kind !== 'tool_call' || !f.tool || !EDIT_TOOLS.has(f.tool) || seen.has(f.id)) return;
+    seen.add(f.id);
     // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
     const next = prints[i + 1];
     const status = next && next.kind === 'tool_result' && next.tool === f.tool ? next.status ?? 'unknown' : 'unknown';
@@ -52,7 +63,7 @@ export function editEvents(memory: ChatMemory): EditEvent[] {
 }
 
 /** Paths referenced by the session's calls, most referenced first, with how often they were edited. */
-export function filesTouched(memory: ChatMemory): { path: string; refs: number; edits: number }[] {
+export function filesTouched(memory: ChatMemory, trail: readonly TrailEntry[] = []): { path: string; refs: number; edits: number }[] {
   const files = new Map<string, { refs: number; edits: number }>();
   const note = (refs: readonly FileReference[], edit: boolean) => {
     for (const r of refs) {
@@ -62,7 +73,9 @@ export function filesTouched(memory: ChatMemory): { path: string; refs: number; 
       files.set(r.path, e);
     }
   };
-  for (const f of memory.fingerprints()) if (f.kind === 'tool_call') note(f.files, f.tool !== undefined && EDIT_TOOLS.has(f.tool));
+  const inTrail = new Set(trail.map((t) => t.id));
+  for (const t of trail) note(t.references, EDIT_TOOLS.has(t.tool));
+  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.files, f.tool !== undefined && EDIT_TOOLS.has(f.tool));
   for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.references, m.tool !== undefined && EDIT_TOOLS.has(m.tool));
   return [...files.entries()].map(([p, e]) => ({ path: p, ...e })).sort((a, b) => b.edits - a.edits || b.refs - a.refs || (a.path < b.path ? -1 : 1));
 }
@@ -71,6 +84,8 @@ export interface SessionRecapInput {
   sessionId: string;
   lastActivity: number;
   budgetTokens?: number;
+  /** The recall archive's trail (readTrail): edits that left the window long ago. */
+  trail?: readonly TrailEntry[];
   count(text: string): number;
 }
 
@@ -111,14 +126,14 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   };
   const pins = pinnedInOrder(memory).map((m) => `- [${m.id}] ${headOf(m.content, 300)}`);
   section('Pinned constraints (always apply):', pins, 0.45, (n) => `(${n} more pinned: be-memory {"action":"pins","offset":${pins.length - n}})`);
-  const edits = editEvents(memory).reverse(); // newest first
+  const edits = editEvents(memory, input.trail).reverse(); // newest first
   const editLines = edits.map((e) => {
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
     const status = e.status === 'error' ? `FAILED${e.error ? `: ${e.error}` : ''}` : e.status;
     return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
   });
   section('Last edits (newest first):', editLines, 0.4, (n) => `(${n} older edits)`);
-  const files = filesTouched(memory).map((f) => `${f.path}${f.edits ? ` (edited ×${f.edits})` : ''}`);
+  const files = filesTouched(memory, input.trail).map((f) => `${f.path}${f.edits ? ` (edited ×${f.edits})` : ''}`);
   if (files.length) {
     const { kept } = within([files.join(', ')], Math.floor(left * 0.3), count);
     const line = kept[0] ?? within(files, Math.floor(left * 0.3), count).kept.join(', ');

@@ -36,6 +36,27 @@ describe('core/memory/RecallStore', () => {
     store.dispose();
   });
 
+  it("keeps each evicted call's link to its result: the trail knows every edit's outcome", async () => {
+    const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
+    const store = new RecallStore({ dir });
+    await store.attach(reg);
+    const m = reg.get('s');
+    const calls: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const c = m.add({ kind: 'tool_call', tool: 'be-insert', content: `be-insert {"file":"f${i}.ts:1"}`, references: [{ path: `f${i}.ts` }] });
+      m.add({ kind: 'tool_result', tool: 'be-insert', status: i % 3 ? 'ok' : 'error', content: `${'r'.repeat(300)}`, pairId: c.id });
+      calls.push(c.id);
+    }
+    const trail = await store.trail('s');
+    assert.ok(trail.length >= 8);
+    for (const t of trail) {
+      const i = calls.indexOf(t.id);
+      assert.equal(t.status, i % 3 ? 'ok' : 'error', t.id);
+      assert.equal(t.references[0]!.path, `f${i}.ts`);
+      assert.equal((await store.recall('s', t.resultId!))?.pairId, t.id);
+    }
+  });
+
   it('stays within its per-session cap, dropping the oldest first', async () => {
     const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
     const store = new RecallStore({ dir, maxSessionBytes: 20_000 });
