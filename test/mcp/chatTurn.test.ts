@@ -72,7 +72,7 @@ describe('core/memory chat turns over the MCP server (scripted model, 30 turns)'
     const result = second.messages.map((m) => m.parts[0]!).find((p) => p.type === 'tool_result');
     assert.ok(result && result.type === 'tool_result' && !result.isError, 'the recall answered');
     // (the answer may be shown clipped to this small model: head and tail, not valid JSON any more)
-    assert.match(result.text, new RegExp(`^\\{"status":"ok","id":"${fp.id}","kind":"tool_result","tool":"be-read","result":"ok","in_window":false`));
+    assert.match(result.text, new RegExp(`^\\{"status":"ok","id":"${fp.id}","kind":"tool_result","tool":"be-read","result":"ok","pair_id":"m\\d+","in_window":false`));
     assert.ok(result.text.includes(JSON.stringify(original.content.slice(0, 120)).slice(1, -1)), 'the original text came back');
   });
 
