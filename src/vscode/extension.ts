@@ -108,7 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // Evicted messages stay recallable by id (be-memory recall, @better-edit's own recall).
   const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log.warn(`recall: ${e instanceof Error ? e.message : String(e)}`) });
   context.subscriptions.push(await recall.attach(memory));
-  const turns = new TurnLog();
+  const turns = await TurnLog.open(path.join(memoryDir, 'turns'), { onError: (e) => log.warn(`turns: ${e instanceof Error ? e.message : String(e)}`) });
   const withMemory = async () => {
     const c = await composeNow();
     c.deps.memory = memory;
@@ -235,6 +235,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     await host.stop();
     await current.close();
     await recall.flush();
+    await turns.flush();
     await memory.dispose();
   };
   return {
