@@ -84,6 +84,39 @@ describe('core/memory chat turns over the MCP server (scripted model, 30 turns)'
     assert.ok(prompt, 'the recalled original is in the external context of that turn');
   });
 
+  it('honours cancellation: a turn cancelled while the model streams sends nothing more and records no answer', async () => {
+    const memory = run.registry.get(run.sessionId);
+    const tok = getTokenizer();
+    const abort = new AbortController();
+    const sent: number[] = [];
+    const model = {
+      name: 'scripted/slow',
+      maxInputTokens: 4000,
+      async *send(messages: unknown[]) {
+        sent.push(messages.length);
+        yield { type: 'text' as const, text: 'partial ' };
+        abort.abort(); // the user pressed Stop while the answer streamed
+        yield { type: 'tool_call' as const, callId: 'c1', name: 'be-read', input: { file: 'src/main.ts:1-3' } };
+      },
+    };
+    const session = await openToolSessionFor(run);
+    const before = memory.visibleMessages().length;
+    const streamed: string[] = [];
+    try {
+      const r = await runChatTurn(
+        { sessionId: run.sessionId, memory, model, tools: session, turns: run.turns, count: (t) => tok.count(t), now: () => Date.now() },
+        { prompt: 'read src/main.ts', systemPrompt: 'sys', reserveTokens: 600, signal: abort.signal, sink: { text: (t) => streamed.push(t), progress: (p) => streamed.push(p) } },
+      );
+      assert.equal(r.cancelled, true);
+    } finally {
+      await session.close();
+    }
+    assert.deepEqual(sent.length, 1, 'no second request');
+    assert.deepEqual(streamed, ['partial '], 'the text streamed as it came; the tool was not called');
+    const added = memory.visibleMessages().slice(before);
+    assert.ok(!added.some((m) => m.kind === 'tool_call' && m.references.some((r) => r.path === 'src/main.ts')), 'no tool call after the cancel');
+  });
+
   it('the turn log says what entered and what slid out, and why', () => {
     const list = run.turns.list(run.sessionId);
     assert.ok(list.length >= 30);
