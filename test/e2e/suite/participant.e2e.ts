@@ -92,7 +92,7 @@ describe('@better-edit chat participant on a scripted language model', function 
     assert.ok(memory.stats().evictions > 0, 'the window slid during the session');
     assert.match(fs.readFileSync(path.join(folder(), 'chat', 'log.txt'), 'utf8'), /turn 30 was here/, 'edits landed through the MCP server');
     const turns = api.turns.list(sessionId!);
-    assert.ok(turns.length >= 31);
+    assert.ok(turns.length >= 30, `${turns.length} turns`); // /pin is not a model turn
     assert.ok(turns.every((t) => t.requests.every((r) => r.tokens.total <= r.limit && (r.modelTokens ?? 0) <= r.limit)));
     assert.ok(turns.some((t) => t.slidOut.length > 0 && t.slidOut.every((s) => s.reason.length > 0)));
   });
