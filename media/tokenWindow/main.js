@@ -226,12 +226,16 @@
       li.dataset.prompt = String(t.peakTokens);
       li.dataset.limit = String(t.limit);
       const pct = t.limit > 0 ? Math.round((100 * t.peakTokens) / t.limit) : 0;
-      li.append(el('div', 'turn-head', `#${t.turn} ${t.model} — ${fmt(t.peakTokens)} / ${fmt(t.limit)} ${S.tokens} (${pct}%; max ${fmt(t.maxInputTokens)}, ${S.reserve} ${fmt(t.reserveTokens)}) · ${t.requests}×`));
-      const bar = el('div', 'bar turn-bar');
-      const used = el('div', 'seg used');
-      used.style.width = Math.min(100, pct) + '%';
-      bar.append(used);
-      li.append(bar);
+      if (t.requests > 0) {
+        li.append(el('div', 'turn-head', `#${t.turn} ${t.model} — ${fmt(t.peakTokens)} / ${fmt(t.limit)} ${S.tokens} (${pct}%; max ${fmt(t.maxInputTokens)}, ${S.reserve} ${fmt(t.reserveTokens)}) · ${t.requests}×`));
+        const bar = el('div', 'bar turn-bar');
+        const used = el('div', 'seg used');
+        used.style.width = Math.min(100, pct) + '%';
+        bar.append(used);
+        li.append(bar);
+      } else {
+        li.append(el('div', 'turn-head', `#${t.turn}`)); // a slash command: no model request
+      }
       li.append(el('div', 'turn-query', t.query));
       li.append(el('div', 'turn-flow', `+${t.entered} ${S.entered} (${fmt(t.enteredTokens)} ${S.tokens}) · −${t.slidOut.length} ${S.slidOut}` + (t.recalled.length ? ` · ${S.recalled} ${t.recalled.join(', ')}` : '')));
       if (t.slidOut.length) {
