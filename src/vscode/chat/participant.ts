@@ -86,7 +86,9 @@ export class BetterEditParticipant implements vscode.Disposable {
             stream.markdown(vscode.l10n.t('Usage: `/pin <constraint>` — the constraint stays in every prompt of this conversation.'));
             return { metadata };
           }
+          const recorder = this.deps.turns.begin(sessionId, memory, 'user', `/pin ${arg}`, Date.now());
           const m = memory.add({ kind: 'note', content: arg, priority: 'high', group: 'goal', pinned: true });
+          recorder.finish();
           stream.markdown(vscode.l10n.t('Pinned as {0} ({1} tokens): it is in every prompt from now on.', m.id, m.tokens));
           return { metadata };
         }
