@@ -7,6 +7,9 @@
  *    timing every append; median per append around 1,000, 10,000 and 100,000 messages (the stream is
  *    cycled with fresh ids to reach 100,000), and the whole run. A second run lets the memory count
  *    itself (tokenization included).
+ * 4. A scripted 200-turn coding session through the chat-turn loop (bench/sessionReport.ts): peak prompt tokens
+ *    against the naive full history and trimMessages, overflow interrupts, pins, the artifact trail, cost per turn.
+ *    BENCH_MEMORY_SESSION_ONLY=1 runs just that part.
  * 3. The peer: LangChain's `trimMessages` re-trimming the whole history after each append, with the
  *    same pre-computed counts (so neither side pays for tokenization). Measured by sampling appends at
  *    1,000, 5,000 and 10,000 messages (a full 10,000-append run would take hours at its growth rate).
@@ -17,6 +20,7 @@ import { AIMessage, HumanMessage, ToolMessage, trimMessages, type BaseMessage } 
 import { ChatMemory } from '../src/core/memory/chatMemory';
 import { getTokenizer } from '../src/core/memory/tokenizer';
 import type { MessageKind, NewMessage } from '../src/core/memory/types';
+import { sessionBench } from './sessionReport';
 
 // ------------------------------------------------------------------ deterministic corpus
 
@@ -259,7 +263,9 @@ function main(): void {
     for (const x of items) cl.count(x.message.content);
     const clCold = performance.now() - clStart;
     console.log(`tokenizer (cl100k_base, first pass over the corpus, cold pre-token cache): ${(totalBytes / 1e6 / (clCold / 1000)).toFixed(1)} MB/s`);
+    await sessionBench(200);
   })();
 }
 
-main();
+if (process.env.BENCH_MEMORY_SESSION_ONLY) void sessionBench(200);
+else main();

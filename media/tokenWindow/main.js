@@ -214,6 +214,40 @@
     $('main').hidden = list.length === 0;
   }
 
+  // ------------------------------------------------------------------ chat turns (@better-edit)
+
+  function renderTurns(turns) {
+    const list = $('turns');
+    list.textContent = '';
+    $('turns-section').hidden = turns.length === 0;
+    for (const t of turns.slice().reverse()) {
+      const li = el('li', 'turn' + (t.peakTokens > t.limit ? ' over' : '') + (t.error ? ' failed' : ''));
+      li.dataset.turn = String(t.turn);
+      li.dataset.prompt = String(t.peakTokens);
+      li.dataset.limit = String(t.limit);
+      const pct = t.limit > 0 ? Math.round((100 * t.peakTokens) / t.limit) : 0;
+      if (t.requests > 0) {
+        li.append(el('div', 'turn-head', `#${t.turn} ${t.model} — ${fmt(t.peakTokens)} / ${fmt(t.limit)} ${S.tokens} (${pct}%; max ${fmt(t.maxInputTokens)}, ${S.reserve} ${fmt(t.reserveTokens)}) · ${t.requests}×`));
+        const bar = el('div', 'bar turn-bar');
+        const used = el('div', 'seg used');
+        used.style.width = Math.min(100, pct) + '%';
+        bar.append(used);
+        li.append(bar);
+      } else {
+        li.append(el('div', 'turn-head', `#${t.turn}`)); // a slash command: no model request
+      }
+      li.append(el('div', 'turn-query', t.query));
+      li.append(el('div', 'turn-flow', `+${t.entered} ${S.entered} (${fmt(t.enteredTokens)} ${S.tokens}) · −${t.slidOut.length} ${S.slidOut}` + (t.recalled.length ? ` · ${S.recalled} ${t.recalled.join(', ')}` : '')));
+      if (t.slidOut.length) {
+        const out = el('ul', 'turn-out');
+        for (const s of t.slidOut.slice(0, 6)) out.append(el('li', 'slid', `${s.id} ${s.kind} ${fmt(s.tokens)}t — ${s.reason}`));
+        li.append(out);
+      }
+      if (t.error) li.append(el('div', 'error', t.error));
+      list.append(li);
+    }
+  }
+
   // ------------------------------------------------------------------ host messages
 
   window.addEventListener('message', (event) => {
@@ -228,6 +262,7 @@
         hostOffset = now - Date.now();
         rows.clear();
         $('messages').textContent = '';
+        renderTurns([]);
         for (const m of msg.messages) addRow(m);
         setSummary(msg.summary);
         addFingerprints(msg.fingerprints, true);
@@ -262,6 +297,9 @@
         renderChart();
         break;
       }
+      case 'turns':
+        if (msg.sessionId === sessionId) renderTurns(msg.turns || []);
+        break;
       case 'sessions':
         renderSessions(msg.sessions, msg.sessionId !== undefined ? msg.sessionId : sessionId);
         break;

@@ -55,6 +55,9 @@ node "$CS_BIN" "${CSARGS[@]}" --install-extension "$VSIX" --force >"$WORK/instal
 EXT_ID="$(node -p "const p=require('./package.json'); p.publisher+'.'+p.name+'-'+p.version")"
 export EXT_DEV_PATH="$WORK/exts/$EXT_ID"
 [ -f "$EXT_DEV_PATH/package.json" ] || fail_test "the .vsix did not install to $EXT_DEV_PATH"
+# The scripted language model the @better-edit tests pick (test/e2e/lm-provider), installed the same way.
+{ node "$ROOT/scripts/e2e/lm-provider-vsix.mjs" "$WORK/scripted-lm.vsix" && node "$CS_BIN" "${CSARGS[@]}" --install-extension "$WORK/scripted-lm.vsix" --force; } >>"$WORK/install.log" 2>&1 \
+  || { cat "$WORK/install.log"; fail_test "installing the scripted LM provider failed"; }
 
 # 5. One code-server, own process group, random loopback port.
 setsid node "$CS_BIN" "${CSARGS[@]}" --bind-addr 127.0.0.1:0 --auth none --disable-telemetry --disable-update-check \
@@ -85,6 +88,7 @@ fi
 if [ "${E2E_ONLY:-}" != ext ]; then
   e2e_log "layer 2: UI through the DOM"
   SHOTS="$ROOT/media/screenshots" FAILSHOT="$WORK/ui-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-smoke.mjs" || { rc=1; e2e_log "layer 2 FAILED"; }
+  SHOTS="$ROOT/media/screenshots" FAILSHOT="$WORK/ui-participant-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-participant.mjs" || { rc=1; e2e_log "layer 2b (@better-edit turns) FAILED"; }
 fi
 # 7. Figures for the log (Node 24, as in the host): bundle, .vsix and tarball sizes; extension load; CLI start.
 e2e_log "figures"

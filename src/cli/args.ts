@@ -43,6 +43,9 @@ Options:
   -V, --version       print the version
   -h, --help          print this help
 
+Subcommand: better-edit-tools recap --root DIR prints the workspace's latest chat-memory recap for a host hook
+(after a compaction); see recap --help.
+
 Directories written: the three above (created 0700, files 0600), and nothing else outside the roots.
 <cache> is $XDG_CACHE_HOME, else ~/.cache (%LOCALAPPDATA% on Windows); the workspace key is a hash of the roots,
 so no state lands inside a root unless a --*-dir option puts it there. Inside the roots the tools write only the

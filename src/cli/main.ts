@@ -16,10 +16,16 @@ import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
 import { MemoryRegistry } from '../core/memory/registry';
 import { memoryObserver } from '../mcp/memoryObserver';
+import { runRecap } from './recap';
+import { RecallStore } from '../core/memory/recallStore';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 
 export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'recap') {
+    process.exitCode = await runRecap(argv.slice(1), { env: process.env, cwd: process.cwd(), out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    return;
+  }
   let opts: CliOptions;
   try {
     opts = parseCli(argv, process.env);
@@ -67,11 +73,15 @@ export async function main(argv: string[]): Promise<void> {
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
   if (memory) services.deps.memory = memory;
+  // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
+  const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
+  if (memory && recall) await recall.attach(memory).then(() => (services.deps.recall = recall));
   const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
   const observers = recorder ? [recorder] : [];
   // calls are recorded after their response: let the last ones land before the final save
   const closeMemory = async () => {
     await recorder?.settled();
+    await recall?.flush();
     await memory?.dispose();
   };
   const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');

@@ -24,6 +24,9 @@ import { StatusBar } from './statusBar';
 import { UiTools } from './uiTools';
 import { registerTokenWindow } from './tokenWindow';
 import { lmSummarizer } from './tokenWindow/lmSummarizer';
+import { RecallStore } from '../core/memory/recallStore';
+import { TurnLog } from '../core/memory/turnLog';
+import { registerChatParticipant, type BetterEditParticipant } from './chat/participant';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 // esbuild.mjs puts `var __BET_LOAD_START = performance.now()` first in this bundle: its evaluation time.
@@ -32,6 +35,10 @@ const moduleEvalMs = typeof __BET_LOAD_START === 'number' ? performance.now() - 
 
 export interface ExtensionApi {
   memory: MemoryRegistry;
+  /** `@better-edit` (undefined where the host has no chat API), its turn log and the recall archive. */
+  participant: BetterEditParticipant | undefined;
+  turns: TurnLog;
+  recall: RecallStore;
   chips(): ChipStore;
   tree: ChipTreeProvider;
   chipDir(): string;
@@ -106,22 +113,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const memoryOptions = { ...memorySetup.options };
   let lmSummary = memorySetup.lmSummary;
   let modelSummarizer: ReturnType<typeof lmSummarizer> | undefined;
+  const memoryDir = path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)']));
   const memory = await MemoryRegistry.open({
-    dir: path.join(storageDir, 'memory', workspaceKey(roots.length ? roots : ['(no folder)'])),
+    dir: memoryDir,
     memoryOptions,
     deps: { summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary) },
     onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
   });
+  // Evicted messages stay recallable by id (be-memory recall, @better-edit's own recall).
+  const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log.warn(`recall: ${e instanceof Error ? e.message : String(e)}`) });
+  context.subscriptions.push(await recall.attach(memory));
+  const turns = await TurnLog.open(path.join(memoryDir, 'turns'), { onError: (e) => log.warn(`turns: ${e instanceof Error ? e.message : String(e)}`) });
   const withMemory = async () => {
     const c = await composeNow();
     c.deps.memory = memory;
     c.deps[CHIP_FORMAT_DEP] = () => config().replayFormat; // be-insert-chip without `format`, agents' and the UI's
+    c.deps.recall = recall;
     return c;
   };
   current = await withMemory();
   const serverDeps = liveDeps(() => current);
   const observers = [memoryObserver(memory)];
-  registerTokenWindow(context, memory);
+  registerTokenWindow(context, memory, turns);
+  const participant = registerChatParticipant(context, {
+    registry: memory, serverDeps, recall, turns, log, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
+    reserveRatio: () => memorySettings(settingGetter).options.reserveRatio,
+  });
 
   const host = new McpHostController(
     // The MCP SDK (zod schemas of the whole protocol, ajv, the HTTP stack) is most of the bundle's evaluation: it is
@@ -242,10 +259,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   disposeAll = async () => {
     await host.stop();
     await current.close();
+    await recall.flush();
+    await turns.flush();
     await memory.dispose();
   };
   return {
     memory,
+    participant,
+    turns,
+    recall,
     chips: () => current.chips,
     tree,
     chipDir: () => chipDir,

@@ -16,7 +16,10 @@ import { ChatMemory } from '../../src/core/memory/chatMemory';
 import type { MemoryChange } from '../../src/core/memory/types';
 import { renderTokenWindowHtml } from '../../src/vscode/tokenWindow/html';
 import type { InitMessage } from '../../src/vscode/tokenWindow/protocol';
-import { ChartHistory, deltaOf, fingerprintView, messageView } from '../../src/vscode/tokenWindow/views';
+import { ChartHistory, deltaOf, fingerprintView, messageView, turnView } from '../../src/vscode/tokenWindow/views';
+import { TurnLog } from '../../src/core/memory/turnLog';
+import { assemblePrompt } from '../../src/core/memory/promptAssembly';
+import { getTokenizer } from '../../src/core/memory/tokenizer';
 
 const REPO = path.resolve(__dirname, '..', '..');
 /** Debian's chromium, or the browser CHROMIUM names (as the e2e scripts take it). */
@@ -240,6 +243,38 @@ describe('vscode/tokenWindow webview (headless Chromium)', function () {
     ]);
     await page.locator('#session').selectOption('stdio-2');
     assert.deepEqual((await posted()).at(-1), { type: 'selectSession', sessionId: 'stdio-2' });
+  });
+
+  it('lists @better-edit turns: prompt against the budget, what entered, what slid out and why', async () => {
+    const memory = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 2 });
+    const log = new TurnLog();
+    const count = (t: string) => getTokenizer().count(t);
+    for (let turn = 1; turn <= 5; turn++) {
+      const rec = log.begin('s1', memory, 'scripted/coder', `read src/f${turn}.ts`, Date.now());
+      memory.add({ kind: 'user_query', content: `read src/f${turn}.ts` });
+      const call = memory.add({ kind: 'tool_call', tool: 'be-read', content: `be-read {"file":"src/f${turn}.ts"}` });
+      memory.add({ kind: 'tool_result', tool: 'be-read', status: 'ok', pairId: call.id, content: 'export const x = 1;\n'.repeat(80) });
+      const p = assemblePrompt(memory, { systemPrompt: 'sys', toolTokens: 50, maxInputTokens: 1500, reserveTokens: 200, count });
+      rec.request({ round: 1, tokens: p.tokens, limit: p.limit, maxInputTokens: 1500, reserveTokens: 200, messages: p.messages.length });
+      rec.finish();
+    }
+    const { memory: shown, chart } = sampleMemory();
+    await send(initOf(shown, chart));
+    assert.equal(await page.locator('#turns-section').isHidden(), true, 'no turns: no section');
+    await send({ type: 'turns', sessionId: 's1', turns: log.list('s1').map(turnView) });
+    const rows = page.locator('#turns li.turn');
+    assert.equal(await rows.count(), 5);
+    assert.equal(await page.locator('#turns-section').isVisible(), true);
+    assert.equal(await rows.first().getAttribute('data-turn'), '5', 'newest first');
+    for (let i = 0; i < 5; i++) {
+      const prompt = Number(await rows.nth(i).getAttribute('data-prompt'));
+      assert.ok(prompt > 0 && prompt <= Number(await rows.nth(i).getAttribute('data-limit')));
+    }
+    const text = await page.locator('#turns').innerText();
+    assert.match(text, /#5 scripted\/coder — [\d,]+ \/ 1,300 tokens/);
+    assert.match(text, /slid out[\s\S]*(window full|window budget set)/);
+    await send({ type: 'turns', sessionId: 'other', turns: [] });
+    assert.equal(await rows.count(), 5, 'another session\'s turns are ignored');
   });
 
   it('shows an empty state without sessions', async () => {

@@ -70,7 +70,7 @@ export function messageLine(m: MemoryMessage): string {
 export function fingerprintLine(f: Fingerprint): string {
   const files = f.files.slice(0, 3).map(formatReference).join(',');
   const ids = f.identifiers.slice(0, 4).join(',');
-  return `${f.kind}${f.tool ? ` ${f.tool}` : ''}${files ? ` ${files}` : ''}${f.status ? ` ${f.status}` : ''}${ids ? ` [${ids}]` : ''} ${f.tokens}t`;
+  return `${f.id} ${f.kind}${f.tool ? ` ${f.tool}` : ''}${files ? ` ${files}` : ''}${f.status ? ` ${f.status}` : ''}${ids ? ` [${ids}]` : ''} ${f.tokens}t`;
 }
 
 /** Pinned and high-priority messages in recap order: explicit pins first, then high priority; oldest first. */

@@ -42,7 +42,12 @@ function refs(fp: Fingerprint): string {
 }
 
 export class ExtractiveSummarizer implements Summarizer {
+  /** `[m3,m4] be-read src/a.ts:1-9 → ok`: the ids name what `be-memory recall` gives back in full. */
   lineFor(message: MemoryMessage, fingerprint: Fingerprint, partner?: MemoryMessage): string {
+    return `[${partner ? `${message.id},${partner.id}` : message.id}] ${this.fact(message, fingerprint, partner)}`;
+  }
+
+  private fact(message: MemoryMessage, fingerprint: Fingerprint, partner?: MemoryMessage): string {
     const files = refs(fingerprint);
     const ids = fingerprint.identifiers.slice(0, 3).join(', ');
     switch (message.kind) {

@@ -4,6 +4,7 @@ import { MemoryRegistry } from '../../core/memory/registry';
 import { buildWindowRecap, compactStats, DEFAULT_RECAP_TOKENS, listPins, messageLine as line, MIN_RECAP_TOKENS } from '../../core/memory/recap';
 import type { ServerDeps } from '../deps';
 import { defineTool } from './common';
+import { recallAnswer } from '../memoryRecall';
 
 /** The host puts the session registry in ServerDeps as `memory` (see memoryObserver). */
 function registryOf(services: ServerDeps): MemoryRegistry {
@@ -22,26 +23,26 @@ export const beMemory = defineTool({
     'action: add (content; kind user_query|note|constraint; constraint = high priority, pinned, group "goal"), ' +
     'pin / unpin / evict (id), set_priority (id, priority high|medium|low), ' +
     'window (recap to re-ground after your context was compacted: pinned constraints, summary, evicted fingerprints, recent messages, token stats; ' +
-    `at most budget tokens, default ${DEFAULT_RECAP_TOKENS}: pins left out are counted in pinned_omitted), pins (page through every pinned message: offset, budget), stats.`,
+    `at most budget tokens, default ${DEFAULT_RECAP_TOKENS}: pins left out are counted in pinned_omitted), pins (page through every pinned message: offset, budget), recall (id: an evicted message in full, by the id its summary line or fingerprint names; offset = first character, budget), stats.`,
   descriptionZh:
     '管理并读取本会话按 token 预算的对话记忆（工具调用会自动记录）。action：add（content；kind 为 user_query、note 或 constraint；' +
     'constraint = 高优先级、固定、分组 "goal"）、pin / unpin / evict（id）、set_priority（id、priority：high|medium|low）、' +
     `window（上下文被压缩后重新定位用的回顾：固定约束、摘要、已淘汰消息的指纹、最近消息、token 统计；最多 budget 个 token，默认 ${DEFAULT_RECAP_TOKENS}，未列出的固定消息计入 pinned_omitted）、` +
-    'pins（分页列出所有固定消息：offset、budget）、stats。',
-  grammar: 'action: "add" (content, kind?, priority?, group?) | "pin"|"unpin"|"evict" (id) | "set_priority" (id, priority) | "window" (recent?, budget?) | "pins" (offset?, budget?) | "stats".',
+    'pins（分页列出所有固定消息：offset、budget）、recall（id：按摘要行或指纹给出的 id 取回已淘汰消息的全文；offset 为起始行，budget）、stats。',
+  grammar: 'action: "add" (content, kind?, priority?, group?) | "pin"|"unpin"|"evict" (id) | "set_priority" (id, priority) | "window" (recent?, budget?) | "pins" (offset?, budget?) | "recall" (id, offset?, budget?) | "stats".',
   example: { action: 'add', kind: 'constraint', content: 'Do not modify migration files.' },
   inputSchema: {
-    action: z.enum(['add', 'pin', 'unpin', 'set_priority', 'evict', 'window', 'pins', 'stats']),
+    action: z.enum(['add', 'pin', 'unpin', 'set_priority', 'evict', 'window', 'pins', 'recall', 'stats']),
     content: z.string().optional().describe('text to add (action add)'),
     kind: z.enum(['user_query', 'note', 'constraint']).optional().describe('for add; default note'),
     priority: z.enum(['high', 'medium', 'low']).optional().describe('for add and set_priority'),
     group: z.string().optional().describe('for add; group "goal" is always pinned'),
-    id: z.string().optional().describe('message id (pin, unpin, evict, set_priority); see window'),
+    id: z.string().optional().describe('message id (pin, unpin, evict, set_priority, recall); see window'),
     recent: z.number().int().min(0).max(50).optional().describe('window: recent messages to list (default 8)'),
-    budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional().describe(`window, pins: token budget of the answer (default ${DEFAULT_RECAP_TOKENS})`),
-    offset: z.number().int().min(0).optional().describe('pins: first pinned message to list (default 0)'),
+    budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional().describe(`window, pins, recall: token budget of the answer (default ${DEFAULT_RECAP_TOKENS})`),
+    offset: z.number().int().min(0).optional().describe('pins: first pinned message to list; recall: first character (default 0)'),
   },
-  readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'stats',
+  readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'recall' || args.action === 'stats',
   annotations: { title: 'Chat memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { services, sessionId }) {
     const memory = registryOf(services).get(sessionId);
@@ -79,6 +80,8 @@ export const beMemory = defineTool({
         return { status: 'ok', ...(await buildWindowRecap(memory, { recent: args.recent ?? 8, budgetTokens: args.budget })) };
       case 'pins':
         return { status: 'ok', ...(await listPins(memory, { offset: args.offset ?? 0, budgetTokens: args.budget })) };
+      case 'recall':
+        return { status: 'ok', ...(await recallAnswer(services, sessionId, memory, needId(), { offset: args.offset ?? 0, budgetTokens: args.budget ?? DEFAULT_RECAP_TOKENS })) };
       case 'stats':
         return { status: 'ok', stats: compactStats(memory.stats()) };
     }

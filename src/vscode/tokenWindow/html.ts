@@ -39,6 +39,10 @@ export const TOKEN_WINDOW_STRINGS: Record<string, string> = {
   keyboardHelp: 'Keys on a message: P pin/unpin, E evict, 1/2/3 priority high/medium/low, ↑/↓ move.',
   tokens: 'tokens',
   evictions: 'evictions',
+  turns: 'Chat turns (@better-edit): prompt sent vs. budget',
+  slidOut: 'slid out',
+  entered: 'entered',
+  recalled: 'recalled',
 };
 
 export function newNonce(): string {
@@ -101,6 +105,10 @@ export function renderTokenWindowHtml(o: TokenWindowHtmlOptions): string {
   <section class="split">
     <div><h2>${t('byPriority')}</h2><dl id="by-priority" class="kv"></dl></div>
     <div><h2>${t('byKind')}</h2><dl id="by-kind" class="kv"></dl></div>
+  </section>
+  <section aria-labelledby="turns-title" id="turns-section" hidden>
+    <h2 id="turns-title">${t('turns')}</h2>
+    <ol id="turns" class="turns"></ol>
   </section>
   <section aria-labelledby="messages-title">
     <h2 id="messages-title">${t('messages')} <span id="message-count" class="numbers"></span></h2>

@@ -74,7 +74,33 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type HostToWebview = InitMessage | DeltaMessage | SessionsMessage | ErrorMessage;
+/** One @better-edit turn as the Token Window lists it: the prompt really sent against the model's budget. */
+export interface TurnView {
+  turn: number;
+  model: string;
+  query: string;
+  /** Largest prompt of the turn's requests (our exact count; the model's when it counted). */
+  peakTokens: number;
+  limit: number;
+  maxInputTokens: number;
+  reserveTokens: number;
+  requests: number;
+  entered: number;
+  enteredTokens: number;
+  slidOut: { id: string; kind: string; tokens: number; reason: string }[];
+  recalled: string[];
+  error?: string;
+  done: boolean;
+}
+
+/** Host → webview: the chat turns of the shown session (participant sessions only). */
+export interface TurnsMessage {
+  type: 'turns';
+  sessionId: string;
+  turns: TurnView[];
+}
+
+export type HostToWebview = InitMessage | DeltaMessage | SessionsMessage | ErrorMessage | TurnsMessage;
 
 export type WebviewToHost =
   | { type: 'ready' }

@@ -6,9 +6,10 @@
 import * as vscode from 'vscode';
 import type { MemoryRegistry, SessionChange } from '../../core/memory/registry';
 import type { Priority } from '../../core/memory/types';
+import type { TurnLog } from '../../core/memory/turnLog';
 import { newNonce, renderTokenWindowHtml, TOKEN_WINDOW_STRINGS } from './html';
 import type { HostToWebview, InitMessage, WebviewToHost } from './protocol';
-import { ChartHistory, deltaOf, fingerprintView, FINGERPRINTS_SHOWN, messageView, seedChart } from './views';
+import { ChartHistory, deltaOf, fingerprintView, FINGERPRINTS_SHOWN, messageView, seedChart, turnView } from './views';
 
 export const TOKEN_WINDOW_VIEW_ID = 'betterEditTools.tokenWindow';
 export const SHOW_TOKEN_WINDOW_COMMAND = 'betterEditTools.showTokenWindow';
@@ -29,12 +30,15 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly registry: MemoryRegistry,
+    private readonly turns?: TurnLog,
   ) {
     // Chart history is kept even while the view is closed, so it has a past when opened.
     this.disposables.push(
       registry.onDidChange((e) => this.onMemoryChange(e)),
       registry.onDidChangeSessions(() => this.onSessionsChange()),
     );
+    // @better-edit turns: each request's prompt against the model's budget, what entered, what slid out and why.
+    if (turns) this.disposables.push(turns.onDidChange((e) => e.sessionId === this.sessionId && this.postTurns(e.sessionId)));
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -94,6 +98,12 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
       now: Date.now(),
     };
     this.post(init);
+    if (sessionId !== undefined) this.postTurns(sessionId);
+  }
+
+  private postTurns(sessionId: string): void {
+    const list = this.turns?.list(sessionId) ?? [];
+    this.post({ type: 'turns', sessionId, turns: list.slice(-50).map(turnView) });
   }
 
   /** The session's chart; a session with no recorded points (restored from disk) gets its past rebuilt once. */
@@ -172,8 +182,8 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
  * Registers the Token Window view and the "Better Edit: Show Token Window" command.
  * The view id and the command must be contributed in package.json (see the report / README).
  */
-export function registerTokenWindow(context: vscode.ExtensionContext, registry: MemoryRegistry): vscode.Disposable {
-  const provider = new TokenWindowProvider(context.extensionUri, registry);
+export function registerTokenWindow(context: vscode.ExtensionContext, registry: MemoryRegistry, turns?: TurnLog): vscode.Disposable {
+  const provider = new TokenWindowProvider(context.extensionUri, registry, turns);
   const disposable = vscode.Disposable.from(
     provider,
     vscode.window.registerWebviewViewProvider(TOKEN_WINDOW_VIEW_ID, provider),

@@ -1,4 +1,6 @@
 /** Core memory objects → the panel's view shapes, and a small per-session chart history. Pure (no vscode). */
+import type { TurnRecord } from '../../core/memory/turnLog';
+import type { TurnView } from './protocol';
 import type { ChatMemory } from '../../core/memory/chatMemory';
 import { headOf } from '../../core/memory/fingerprint';
 import { formatReference } from '../../core/memory/references';
@@ -111,4 +113,26 @@ export function seedChart(
   const end = points[points.length - 1]!;
   if (end.used !== usedTokens) points.push({ t: end.t, used: usedTokens, evicted: 0 });
   return points;
+}
+
+/** A turn record as the view shows it (the newest turns; slid-out lists cut to 20 per turn). */
+export function turnView(t: TurnRecord): TurnView {
+  const peak = t.requests.reduce((m, r) => Math.max(m, r.modelTokens ?? r.tokens.total, r.tokens.total), 0);
+  const last = t.requests.at(-1);
+  return {
+    turn: t.turn,
+    model: t.model,
+    query: t.query.slice(0, 120),
+    peakTokens: peak,
+    limit: last?.limit ?? 0,
+    maxInputTokens: last?.maxInputTokens ?? 0,
+    reserveTokens: last?.reserveTokens ?? 0,
+    requests: t.requests.length,
+    entered: t.entered.length,
+    enteredTokens: t.entered.reduce((s, e) => s + e.tokens, 0),
+    slidOut: t.slidOut.slice(0, 20),
+    recalled: t.recalled.slice(),
+    ...(t.error ? { error: t.error } : {}),
+    done: t.done,
+  };
 }

@@ -28,7 +28,7 @@ describe('core/memory/PromptSummarizer (LM condensing with extractive fallback)'
     memory.onDidChange((c) => c.summaryChanged && changes.push(true));
     fill(memory);
     assert.ok(prompts.length > 0, 'the model was asked');
-    assert.match(prompts[0]!, /- be-read src\/f0\.ts:1-9 → ok/);
+    assert.match(prompts[0]!, /- \[c0,r0\] be-read src\/f0\.ts:1-9 → ok/);
     await until(() => memory.summary().startsWith('- reads of src/f*.ts lines 1-9 returned constants\n- nothing failed\n'));
     assert.ok(changes.length > 0);
     const s = memory.stats();

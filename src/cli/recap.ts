@@ -1,0 +1,81 @@
+/**
+ * `better-edit-tools recap --root DIR`: prints the latest chat-memory session's recap of that workspace
+ * (pinned constraints, last edits, files touched, summary) within a token budget, for a host hook that puts
+ * it back into the agent's context after a compaction (Claude Code: SessionStart with matcher "compact").
+ * Prints nothing when the workspace has no saved session. Reads only; never writes.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultChipDir, defaultMemoryDir } from '../core/chips/paths';
+import { readLatestSession } from '../core/memory/latestSession';
+import { readTrail, recallFileName } from '../core/memory/recallStore';
+import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
+import { getTokenizer } from '../core/memory/tokenizer';
+import { resolveRoots } from './roots';
+
+export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--budget N] [--session ID]
+
+Prints the recap of the workspace's most recent chat-memory session: pinned constraints, last edits (and what
+failed), files touched, the summary of what left the window, with the ids be-memory recall gives back in full.
+At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, min ${MIN_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
+--root and --memory-dir select the directory exactly as the server does.`;
+
+export interface RecapIo {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** Returns the exit code. */
+export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        root: { type: 'string', multiple: true },
+        'memory-dir': { type: 'string' },
+        budget: { type: 'string' },
+        session: { type: 'string' },
+        'allow-root-dir': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (e) {
+    io.err(`${(e as Error).message}\n${RECAP_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(`${RECAP_USAGE}\n`);
+    return 0;
+  }
+  const budget = values.budget === undefined ? DEFAULT_SESSION_RECAP_TOKENS : Number(values.budget);
+  if (!Number.isInteger(budget) || budget < MIN_SESSION_RECAP_TOKENS) {
+    io.err(`--budget must be an integer ≥ ${MIN_SESSION_RECAP_TOKENS} (tokens), got "${values.budget}"\n`);
+    return 2;
+  }
+  let memoryDir: string;
+  try {
+    if (values['memory-dir']) memoryDir = path.resolve(io.cwd, values['memory-dir']);
+    else {
+      const roots = resolveRoots({ roots: values.root ?? [], allowRootDir: values['allow-root-dir'] ?? false }, io.cwd);
+      memoryDir = defaultMemoryDir(defaultChipDir(io.env, process.platform, os.homedir()), roots);
+    }
+  } catch (e) {
+    io.err(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const session = await readLatestSession(memoryDir, { sessionId: values.session, onWarning: (m) => io.err(`${m}\n`) });
+  if (!session) {
+    io.err(`no chat-memory session saved in ${memoryDir}\n`);
+    return 0;
+  }
+  const tokenizer = getTokenizer(session.memory.options.encoding);
+  const trail = await readTrail(path.join(memoryDir, 'recall', recallFileName(session.sessionId)));
+  io.out(renderSessionRecap(session.memory, { sessionId: session.sessionId, lastActivity: session.lastActivity, budgetTokens: budget, trail, count: (t) => tokenizer.count(t) }));
+  return 0;
+}

@@ -1,0 +1,150 @@
+/**
+ * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
+ * pinned constraints, the running summary, files touched, the last edits (with what failed), and how to
+ * recall any id in full. Plain text for a model, bounded by a token budget however long the session or
+ * however many pins: each section takes what fits in its share, and says how much it left out.
+ */
+import type { ChatMemory } from './chatMemory';
+import { headOf } from './fingerprint';
+import { pinnedInOrder } from './recap';
+import { formatReference } from './references';
+import type { FileReference } from './types';
+import type { TrailEntry } from './recallStore';
+
+export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
+export const MIN_SESSION_RECAP_TOKENS = 200;
+const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-trx']);
+
+export interface EditEvent {
+  /** The call's id (its result's id follows it). */
+  id: string;
+  tool: string;
+  files: FileReference[];
+  status: 'ok' | 'error' | 'unknown';
+  /** Head of the error text, for failures still in the window. */
+  error?: string;
+  evicted: boolean;
+}
+
+/**
+ * Edit calls of the session, oldest first: from the recall archive's trail (every evicted call, however long the
+ * session), then fingerprints (those the trail lacks), then those still in the window.
+ */
+export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []): EditEvent[] {
+  const out: EditEvent[] = [];
+  const seen = new Set<string>();
+  for (const t of trail) {
+    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
+    seen.add(t.id);
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true });
+  }
+  const prints = memory.fingerprints();
+  prints.forEach((f, i) => {
+    if (f.kind !== 'tool_call' || !f.tool || !EDIT_TOOLS.has(f.tool) || seen.has(f.id)) return;
+    seen.add(f.id);
+    // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
+    const next = prints[i + 1];
+    const status = next && next.kind === 'tool_result' && next.tool === f.tool ? next.status ?? 'unknown' : 'unknown';
+    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true });
+  });
+  for (const m of memory.visibleMessages()) {
+    if (m.kind !== 'tool_call' || !m.tool || !EDIT_TOOLS.has(m.tool)) continue;
+    const result = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
+    out.push({
+      id: m.id,
+      tool: m.tool,
+      files: m.references,
+      status: result?.status ?? 'unknown',
+      ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
+      evicted: false,
+    });
+  }
+  return out;
+}
+
+/** Paths referenced by the session's calls, most referenced first, with how often they were edited. */
+export function filesTouched(memory: ChatMemory, trail: readonly TrailEntry[] = []): { path: string; refs: number; edits: number }[] {
+  const files = new Map<string, { refs: number; edits: number }>();
+  const note = (refs: readonly FileReference[], edit: boolean) => {
+    for (const r of refs) {
+      const e = files.get(r.path) ?? { refs: 0, edits: 0 };
+      e.refs++;
+      if (edit) e.edits++;
+      files.set(r.path, e);
+    }
+  };
+  const inTrail = new Set(trail.map((t) => t.id));
+  for (const t of trail) note(t.references, EDIT_TOOLS.has(t.tool));
+  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.files, f.tool !== undefined && EDIT_TOOLS.has(f.tool));
+  for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.references, m.tool !== undefined && EDIT_TOOLS.has(m.tool));
+  return [...files.entries()].map(([p, e]) => ({ path: p, ...e })).sort((a, b) => b.edits - a.edits || b.refs - a.refs || (a.path < b.path ? -1 : 1));
+}
+
+export interface SessionRecapInput {
+  sessionId: string;
+  lastActivity: number;
+  budgetTokens?: number;
+  /** The recall archive's trail (readTrail): edits that left the window long ago. */
+  trail?: readonly TrailEntry[];
+  count(text: string): number;
+}
+
+/** Lines taken while they fit in `budget`; the first line that does not fit ends the section. */
+function within(lines: string[], budget: number, count: (t: string) => number): { kept: string[]; used: number } {
+  const kept: string[] = [];
+  let used = 0;
+  for (const l of lines) {
+    const cost = count(`${l}\n`);
+    if (used + cost > budget) break;
+    kept.push(l);
+    used += cost;
+  }
+  return { kept, used };
+}
+
+export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput): string {
+  const budget = Math.max(MIN_SESSION_RECAP_TOKENS, Math.floor(input.budgetTokens ?? DEFAULT_SESSION_RECAP_TOKENS));
+  const count = input.count;
+  const header =
+    `[Better Edit Tools recap of session ${input.sessionId}, last activity ${new Date(input.lastActivity).toISOString()}. ` +
+    'Ids in [brackets] can be recalled in full with be-memory {"action":"recall","id":…}.]';
+  let left = budget - count(`${header}\n`);
+  const out: string[] = [header];
+  const section = (title: string, lines: string[], share: number, more: (n: number) => string) => {
+    if (lines.length === 0 || left <= 0) return;
+    const titleCost = count(`\n${title}\n`);
+    const moreCost = 16; // the "(N more …)" line
+    const { kept, used } = within(lines, Math.floor(left * share) - titleCost - moreCost, count);
+    if (kept.length === 0) return;
+    out.push('', title, ...kept);
+    left -= titleCost + used;
+    if (kept.length < lines.length) {
+      const line = more(lines.length - kept.length);
+      out.push(line);
+      left -= count(`${line}\n`);
+    }
+  };
+  const pins = pinnedInOrder(memory).map((m) => `- [${m.id}] ${headOf(m.content, 300)}`);
+  section('Pinned constraints (always apply):', pins, 0.45, (n) => `(${n} more pinned: be-memory {"action":"pins","offset":${pins.length - n}})`);
+  const edits = editEvents(memory, input.trail).reverse(); // newest first
+  const editLines = edits.map((e) => {
+    const files = e.files.slice(0, 2).map(formatReference).join(', ');
+    const status = e.status === 'error' ? `FAILED${e.error ? `: ${e.error}` : ''}` : e.status;
+    return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
+  });
+  section('Last edits (newest first):', editLines, 0.4, (n) => `(${n} older edits)`);
+  const files = filesTouched(memory, input.trail).map((f) => `${f.path}${f.edits ? ` (edited ×${f.edits})` : ''}`);
+  if (files.length) {
+    const { kept } = within([files.join(', ')], Math.floor(left * 0.3), count);
+    const line = kept[0] ?? within(files, Math.floor(left * 0.3), count).kept.join(', ');
+    if (line) {
+      out.push('', 'Files touched:', line);
+      left -= count(`\nFiles touched:\n${line}\n`);
+    }
+  }
+  // The summary's newest lines say where the work is now: they are kept first.
+  const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();
+  const summaryTitle = 'Summary of earlier conversation (newest first):';
+  section(summaryTitle, summary, 1, (n) => `(${n} older summary lines left out)`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,117 @@
+/** be-memory recall and `better-edit-tools recap` over the built stdio CLI, with the SDK client. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { defaultMemoryDir } from '../../src/core/chips/paths';
+import { recallFileName } from '../../src/core/memory/recallStore';
+import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { buildCli, call, callError, childEnv, CLI, stdioClient, tmpWorkspace, type Workspace } from './helpers';
+
+function runCli(ws: Workspace, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...childEnv(ws), ...env }, cwd: ws.root }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
+  this.timeout(120_000);
+  let ws: Workspace;
+  before(buildCli);
+  beforeEach(async () => {
+    ws = await tmpWorkspace();
+  });
+  afterEach(async () => ws.dispose());
+
+  it('an evicted tool result comes back in full by the id its fingerprint names, paged; the archive is 0600', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`);
+    await ws.write('src/big.ts', `${lines.join('\n')}\n`);
+    const c = await stdioClient(ws);
+    let sessionFile = '';
+    try {
+      await call(c.client, 'be-read', { file: 'src/big.ts:1-300' });
+      await call(c.client, 'be-memory', { action: 'add', kind: 'constraint', content: 'Keep value names stable.' });
+      const w1 = await call(c.client, 'be-memory', { action: 'window' });
+      const resultLine = (w1.recent as string[]).find((l) => l.includes('tool_result'))!;
+      const resultId = resultLine.split(' ')[0]!;
+      // still in the window: recall reads it from there
+      const live = await call(c.client, 'be-memory', { action: 'recall', id: resultId, budget: 100_000 });
+      assert.equal(live.in_window, true);
+      const callId = (w1.recent as string[]).find((l) => l.includes('tool_call'))!.split(' ')[0]!;
+      await call(c.client, 'be-memory', { action: 'evict', id: callId });
+      const w2 = await call(c.client, 'be-memory', { action: 'window' });
+      assert.ok((w2.fingerprints as string[]).some((f) => f.startsWith(`${resultId} tool_result be-read src/big.ts:1-300`)), 'the fingerprint names the id');
+      assert.match(w2.summary, new RegExp(`\\[${callId},${resultId}\\] be-read src/big\\.ts:1-300 → ok`), 'the summary names the ids');
+
+      // paged like reads: a small budget gives the first lines and next_offset, the next page continues
+      const p1 = await call(c.client, 'be-memory', { action: 'recall', id: resultId, budget: 500 });
+      assert.equal(p1.in_window, false);
+      assert.equal(p1.offset, 0);
+      assert.ok(p1.next_offset > 0 && p1.next_offset < p1.total_chars);
+      const p2 = await call(c.client, 'be-memory', { action: 'recall', id: resultId, offset: p1.next_offset, budget: 100_000 });
+      assert.equal(p2.next_offset, undefined);
+      const whole = `${p1.content}${p2.content}`;
+      assert.equal(whole.length, p1.total_chars);
+      assert.match(whole, /value0 = 0; \/\/ line 1\\n/);
+      // the recorder keeps head and tail of a long result: the recalled text is what the window held
+      assert.match(whole, /characters omitted/);
+      assert.ok(getTokenizer().count(p1.content) <= 500);
+
+      const missing = await callError(c.client, 'be-memory', { action: 'recall', id: 'm999' });
+      assert.match(missing, /no message "m999".*Recallable ids of the latest evictions: .*\bm\d+/);
+
+      const memoryDir = defaultMemoryDir(path.join(ws.cache, 'better-edit-tools-mcp', 'chips'), [ws.root]);
+      const recallDir = path.join(memoryDir, 'recall');
+      const files = await fs.readdir(recallDir);
+      assert.equal(files.length, 1);
+      sessionFile = path.join(recallDir, files[0]!);
+      assert.equal((await fs.stat(sessionFile)).mode & 0o777, 0o600);
+      assert.equal((await fs.stat(recallDir)).mode & 0o777, 0o700);
+      assert.ok(files[0]!.endsWith('.recall.jsonl') && files[0] === recallFileName(Buffer.from(files[0]!.split('.')[0]!, 'base64url').toString()));
+    } finally {
+      await c.close();
+    }
+    assert.ok(sessionFile);
+  });
+
+  it('recap --root prints the latest session: pins, last edits (failures marked), files touched, summary; bounded', async () => {
+    await ws.write('src/order.ts', 'export function total(a: number) {\n  return a;\n}\n');
+    const c = await stdioClient(ws);
+    try {
+      await call(c.client, 'be-memory', { action: 'add', kind: 'constraint', content: 'Never edit migrations/.' });
+      for (let i = 0; i < 40; i++) await call(c.client, 'be-memory', { action: 'add', kind: 'constraint', content: `Constraint number ${i}: ${'keep it short '.repeat(20)}` });
+      await call(c.client, 'be-read', { file: 'src/order.ts:1-3' });
+      await call(c.client, 'be-replace', { file: 'src/order.ts:2', content: '  return a * 2;' });
+      await callError(c.client, 'be-replace', { file: 'src/order.ts:90-99', content: 'x' });
+      await call(c.client, 'be-write', { file: 'src/new.ts', content: 'export const made = true;\n' });
+    } finally {
+      await c.close();
+    }
+    const r = await runCli(ws, ['recap', '--root', ws.root, '--budget', '800']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.stdout;
+    assert.match(out, /^\[Better Edit Tools recap of session stdio-/);
+    assert.match(out, /Pinned constraints \(always apply\):\n- \[m1\] Never edit migrations\/\./);
+    assert.match(out, /\(\d+ more pinned: be-memory \{"action":"pins","offset":\d+\}\)/, 'pins beyond the budget are counted, not printed');
+    assert.match(out, /Last edits \(newest first\):\n- \[m\d+\] be-write src\/new\.ts → ok\n- \[m\d+\] be-replace src\/order\.ts:90-99 → FAILED: .*\n- \[m\d+\] be-replace src\/order\.ts:2 → ok/);
+    assert.match(out, /Files touched:\nsrc\/order\.ts \(edited ×2\), src\/new\.ts \(edited ×1\)/);
+    const tokens = getTokenizer().count(out);
+    assert.ok(tokens <= 800, `recap is ${tokens} tokens, over its 800-token budget`);
+
+    // no session for another workspace: nothing on stdout, exit 0 (a hook must not fail the host)
+    const other = await tmpWorkspace();
+    try {
+      const none = await runCli(other, ['recap', '--root', other.root]);
+      assert.equal(none.code, 0);
+      assert.equal(none.stdout, '');
+      assert.match(none.stderr, /no chat-memory session saved/);
+    } finally {
+      await other.dispose();
+    }
+    const bad = await runCli(ws, ['recap', '--budget', '10']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--budget must be an integer ≥ 200/);
+  });
+});
