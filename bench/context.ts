@@ -6,7 +6,7 @@
  * copy of the repository. Cost is counted on the model view of every reply (o200k_base) plus the tool catalog
  * once per call; every edit is checked on disk. See bench/README.md for setup and the meaning of each figure.
  *
- *   npm run bench:context [-- --repo httpx] [-- --scale]
+ *   npm run bench:context [-- --repo httpx] [-- --verbose (every call)] [-- --scale]
  *   BENCH_REPOS=httpx=DIR,hono=DIR,cobra=DIR npm run bench:context
  */
 import { existsSync } from 'node:fs';
@@ -23,7 +23,7 @@ const PROJECT = join(__dirname, '..');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { repo: { type: 'string', multiple: true }, scale: { type: 'boolean', default: false } },
+    options: { repo: { type: 'string', multiple: true }, scale: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
     strict: true,
   });
   const paths = {
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
         else catalogs.fs = r.catalogTokens;
         const status = r.error ? `ERROR ${r.error}` : r.landed ? 'landed' : 'EDIT DID NOT LAND';
         process.stderr.write(`  ${r.agent} ${r.task.id}: ${taskTokens(r)} tokens, ${r.calls.length} calls, ${status}\n`);
+        if (values.verbose) for (const c of r.calls) process.stderr.write(`      ${c.tool} ${c.label}: ${c.replyTokens} ${JSON.stringify(c.args).slice(0, 120)}\n`);
       })),
     );
     figures.push(await repoFigures(repo, paths));

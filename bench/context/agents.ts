@@ -156,6 +156,8 @@ export const oursAgent: Agent = async (ctx) => {
   const run: AgentRun = { notes: [] };
   const { result: ov } = await server.call('be-overview', { query: task.query.join(' ') }, 'overview');
   const keyFiles = overviewFiles(check(ov, 'be-overview'));
+  // A reply shape the adapter no longer understands must fail loudly, not read as "answer not found".
+  if (!keyFiles.length) throw new Error('adapter: no key files parsed from the be-overview reply (reply shape changed? see adapter.ts)');
   const rank = keyFiles.indexOf(task.answer.file);
   if (rank >= 0) run.overviewRank = rank + 1;
   const candidates = keyFiles.filter((f) => SOURCE_EXT[repo.language].test(f) && !isTestOrDoc(f));
@@ -181,6 +183,7 @@ export const oursAgent: Agent = async (ctx) => {
     const { result } = await server.call('be-read', { file: `${task.answer.file}:${range.start}-${range.end}` }, 'range');
     lines = readLines(check(result, 'range read'));
     vid = viewedCodeId(result);
+    if (!lines.size || !vid) throw new Error('adapter: no numbered lines or viewed_code_id parsed from the be-read range reply (see adapter.ts)');
     run.viewedCodeId = vid;
   } else {
     run.notes.push(`${task.answer.function} not in the outline: read the file in full`);
