@@ -104,6 +104,19 @@ export function printReport(results: TaskResult[], figures: RepoFigures[], catal
     }),
   ]);
 
+  // Where each agent's reply tokens go, by step (the label the agent gave each call).
+  console.log('\nReply tokens by step (catalog not included):');
+  const steps: Row[] = [['agent', 'step', 'calls', 'reply tokens', 'mean', 'largest']];
+  for (const a of AGENTS) {
+    const calls = results.filter((r) => r.agent === a.key).flatMap((r) => r.calls);
+    for (const label of [...new Set(calls.map((c) => c.label))]) {
+      const cs = calls.filter((c) => c.label === label);
+      const sum = cs.reduce((n, c) => n + c.replyTokens, 0);
+      steps.push([a.label.slice(0, 3), `${cs[0]!.tool} ${label}`, cs.length, fmt(sum), fmt(sum / cs.length), fmt(Math.max(...cs.map((c) => c.replyTokens)))]);
+    }
+  }
+  table(steps);
+
   // Other figures of the issue.
   const vids = dResults.map((r) => r.run?.viewedCodeId).filter((v): v is string => !!v).map(countTokens);
   const otherOutlines = dResults.flatMap((r) => r.calls).filter((c) => c.label === 'structure other');
