@@ -1,0 +1,106 @@
+/**
+ * The one place that knows the shape of our server's replies (be-overview, be-read, be-replace).
+ *
+ * Today a reply is JSON in `structuredContent` (and the same JSON as text). The rendering is about to become plain
+ * text with a one-line header; every parser here therefore reads the reply's *text* (the structured field when it
+ * exists, else the content text) with patterns that do not depend on JSON, so switching means editing only this
+ * file. Token counting never goes through here: it is done on the model view in mcp.ts.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+type Structured = Record<string, unknown> | undefined;
+
+const structured = (r: CallToolResult): Structured => r.structuredContent as Structured;
+const contentText = (r: CallToolResult): string =>
+  (r.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+/** A named text field of the structured reply, or the whole text reply. */
+function textOf(r: CallToolResult, field: string): string {
+  const v = structured(r)?.[field];
+  return typeof v === 'string' ? v : contentText(r);
+}
+
+/** Key files of a be-overview reply, in the order shown (the "key files" section: `  path 123L — …`). */
+export function overviewFiles(r: CallToolResult): string[] {
+  const text = textOf(r, 'overview');
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => /^key files\b/.test(l));
+  if (start < 0) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s/.test(line)) break; // next section
+    const m = /^\s+(\S+) \d+L\b/.exec(line);
+    if (m && !out.includes(m[1]!)) out.push(m[1]!);
+  }
+  return out;
+}
+
+export interface SymbolRange {
+  start: number;
+  end: number;
+  line: string;
+}
+
+/**
+ * The line range of `symbol` in a be-read structure reply. `symbol` is `name` or `Container.name`: the
+ * container's line comes first and the member is indented under it. Declarations match the name as a word
+ * followed by `(`, `=`, `:`, `<`, space or end (def/func/method/const forms).
+ */
+export function outlineRange(r: CallToolResult, symbol: string): SymbolRange | undefined {
+  const outline = textOf(r, 'outline').split('\n');
+  const parts = symbol.split('.');
+  const name = parts.pop()!;
+  const container = parts.pop();
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  const declares = (l: string, n: string) =>
+    new RegExp(`(^|[\\s.)*])${n.replace(/[$]/g, '\\$')}(\\s*[(=:<]|\\s|$)`).test(l.replace(/ @L\d+(-\d+)?.*$/, ''));
+  let from = 0;
+  let minIndent = -1;
+  if (container) {
+    from = outline.findIndex((l) => /@L\d+/.test(l) && declares(l, container));
+    if (from < 0) return undefined;
+    minIndent = indent(outline[from]!);
+    from++;
+  }
+  for (const line of outline.slice(from)) {
+    if (container && indent(line) <= minIndent) break; // left the container
+    const m = /@L(\d+)(?:-(\d+))?/.exec(line);
+    if (m && declares(line, name)) return { start: Number(m[1]), end: Number(m[2] ?? m[1]), line: line.trim() };
+  }
+  return undefined;
+}
+
+/** The lines of a be-read content reply: `N<TAB>text` rows, `<blank>` for an empty line. */
+export function readLines(r: CallToolResult): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const row of textOf(r, 'content').split('\n')) {
+    const m = /^(\d+)\t(.*)$/.exec(row);
+    if (m) out.set(Number(m[1]), m[2] === '<blank>' ? '' : m[2]!);
+  }
+  return out;
+}
+
+export function viewedCodeId(r: CallToolResult): string | undefined {
+  const v = structured(r)?.viewed_code_id;
+  if (typeof v === 'string') return v;
+  return /viewed_code_id[=:]\s*"?([\w.\-]+)/.exec(contentText(r))?.[1];
+}
+
+/** The next page of a be-read full reply, if the page ended early: the arguments to call with. */
+export function nextPage(r: CallToolResult): { file: string; column?: number } | undefined {
+  const next = structured(r)?.next as { file?: unknown; column?: unknown } | undefined;
+  if (next && typeof next.file === 'string') return { file: next.file, column: typeof next.column === 'number' ? next.column : undefined };
+  const m = /continue with be-read (\{[^\n]*?\})/.exec(contentText(r));
+  if (!m) return undefined;
+  const args = JSON.parse(m[1]!) as { file: string; column?: number };
+  return { file: args.file, column: args.column };
+}
+
+/** Whether a full-mode page stopped at the page limit (used for the "a full page as the model receives it" figure). */
+export function pageLimited(r: CallToolResult): boolean {
+  return /page limit \d+ tokens reached/.test(textOf(r, 'hint'));
+}
+
+/** The numbered-lines text of a be-read content reply, as the server put it on the page. */
+export function pageContent(r: CallToolResult): string {
+  return textOf(r, 'content');
+}

@@ -1,0 +1,233 @@
+/**
+ * The four scripted agents. Each follows one fixed rule for every task (no per-task tuning) and makes real calls
+ * on a real server; the edit is checked on disk afterwards by the runner.
+ *  (a) tree:   server-filesystem directory_tree, then whole-file reads of the best-named files
+ *  (b) list:   server-filesystem list_directory (best-named folder first), then the same reads
+ *  (c) oracle: server-filesystem, reads only the answer file whole
+ *  (d) ours:   be-overview (query) → be-read structure of the key files → be-read the function's range → be-replace
+ * Every agent stops reading when it has read the answer file (it "recognises" it); after MAX_READS misses it
+ * reads the answer file anyway (as if found by other means), so every agent pays for a miss and still edits.
+ */
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from './mcp';
+import { nextPage, outlineRange, overviewFiles, readLines, viewedCodeId } from './adapter';
+import { isTestOrDoc, type RepoTasks, type Task } from './tasks';
+import { SOURCE_EXT } from './tasks';
+
+export const MAX_READS = 5;
+export const MAX_LISTINGS = 12;
+
+export interface AgentRun {
+  /** 1-based position at which the agent reached the answer file among what it read; undefined = fell back */
+  foundAt?: number;
+  notes: string[];
+  /** (d) only: 1-based rank of the answer file in the overview's key files, tests included; undefined = absent */
+  overviewRank?: number;
+  /** (d) only: the viewed_code_id handed back by the range read */
+  viewedCodeId?: string;
+}
+
+export interface AgentContext {
+  server: Server;
+  root: string;
+  repo: RepoTasks;
+  task: Task;
+}
+
+export type Agent = (ctx: AgentContext) => Promise<AgentRun>;
+
+const textOf = (r: CallToolResult) => (r.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+
+function check(r: CallToolResult, what: string): CallToolResult {
+  if (r.isError) throw new Error(`${what} failed: ${textOf(r).slice(0, 400)}`);
+  return r;
+}
+
+/** Words of a path: folders, file name parts, camelCase parts; lower case. */
+function pathWords(rel: string): string[] {
+  return rel
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const wordMatches = (q: string, p: string) => q === p || (Math.min(q.length, p.length) >= 4 && (p.startsWith(q) || q.startsWith(p)));
+
+/** How well a path is named for the query: the number of query words that match one of its words. */
+export function nameScore(rel: string, query: string[]): number {
+  const words = pathWords(rel);
+  return query.filter((q) => words.some((p) => wordMatches(q, p))).length;
+}
+
+/** The best-named source files: score, then shallower, then alphabetical. Tests and docs are never candidates. */
+export function bestNamed(files: string[], query: string[], lang: RepoTasks['language']): string[] {
+  return files
+    .filter((f) => SOURCE_EXT[lang].test(f) && !isTestOrDoc(f))
+    .map((f) => ({ f, s: nameScore(f, query), d: f.split('/').length }))
+    .sort((a, b) => b.s - a.s || a.d - b.d || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0))
+    .map((x) => x.f);
+}
+
+/** Read whole files in order until the answer file is read; then edit it with edit_file. */
+async function readWholeAndEdit(ctx: AgentContext, ranked: string[], labelPrefix: string): Promise<AgentRun> {
+  const { server, root, task } = ctx;
+  const run: AgentRun = { notes: [] };
+  for (const [i, rel] of ranked.slice(0, MAX_READS).entries()) {
+    const other = rel !== task.answer.file;
+    check((await server.call('read_text_file', { path: join(root, rel) }, `${labelPrefix}read ${other ? 'other' : 'answer'}`)).result, `read ${rel}`);
+    if (!other) {
+      run.foundAt = i + 1;
+      break;
+    }
+  }
+  if (run.foundAt === undefined) {
+    run.notes.push(`answer not in the first ${MAX_READS} best-named files`);
+    check((await server.call('read_text_file', { path: join(root, task.answer.file) }, 'read answer (fallback)')).result, 'read answer');
+  }
+  await editFile(ctx);
+  return run;
+}
+
+async function editFile({ server, root, task }: AgentContext): Promise<void> {
+  const args = { path: join(root, task.answer.file), edits: [{ oldText: task.edit.old, newText: task.edit.new }] };
+  check((await server.call('edit_file', args, 'edit')).result, 'edit_file');
+}
+
+interface TreeNode {
+  name: string;
+  type: 'file' | 'directory';
+  children?: TreeNode[];
+}
+
+function treeFiles(nodes: TreeNode[], base = ''): string[] {
+  return nodes.flatMap((n) =>
+    n.type === 'directory' ? treeFiles(n.children ?? [], `${base}${n.name}/`) : [`${base}${n.name}`],
+  );
+}
+
+export const treeAgent: Agent = async (ctx) => {
+  const { result } = await ctx.server.call('directory_tree', { path: ctx.root }, 'directory_tree');
+  const files = treeFiles(JSON.parse(textOf(check(result, 'directory_tree'))) as TreeNode[]);
+  return readWholeAndEdit(ctx, bestNamed(files, ctx.task.query, ctx.repo.language), '');
+};
+
+/**
+ * Best-first listing: list the root, then always the best-named unlisted folder (score, then shallower, then
+ * alphabetical; tests/docs/hidden folders skipped) until the best remaining folder scores 0 and some file scores
+ * above 0, or MAX_LISTINGS listings were made.
+ */
+export const listAgent: Agent = async (ctx) => {
+  const { server, root, task, repo } = ctx;
+  const files: string[] = [];
+  const frontier: string[] = [''];
+  let listings = 0;
+  const dirScore = (d: string) => nameScore(d, task.query);
+  while (frontier.length && listings < MAX_LISTINGS) {
+    frontier.sort((a, b) => dirScore(b) - dirScore(a) || a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+    const bestFile = bestNamed(files, task.query, repo.language)[0];
+    if (listings > 0 && dirScore(frontier[0]!) === 0 && bestFile && nameScore(bestFile, task.query) > 0) break;
+    const dir = frontier.shift()!;
+    const { result } = await server.call('list_directory', { path: join(root, dir) }, 'list_directory');
+    listings++;
+    for (const line of textOf(check(result, 'list_directory')).split('\n')) {
+      const m = /^\[(DIR|FILE)\] (.+)$/.exec(line);
+      if (!m) continue;
+      const rel = `${dir}${m[2]}`;
+      if (m[1] === 'FILE') files.push(rel);
+      else if (!isTestOrDoc(`${rel}/`)) frontier.push(`${rel}/`);
+    }
+  }
+  const run = await readWholeAndEdit(ctx, bestNamed(files, task.query, repo.language), '');
+  run.notes.push(`${listings} listings`);
+  return run;
+};
+
+export const oracleAgent: Agent = async (ctx) => {
+  check((await ctx.server.call('read_text_file', { path: join(ctx.root, ctx.task.answer.file) }, 'read answer')).result, 'read');
+  await editFile(ctx);
+  return { foundAt: 1, notes: [] };
+};
+
+/** Our tools, as a model would chain them. Rank of the answer in the raw overview list is reported separately. */
+export const oursAgent: Agent = async (ctx) => {
+  const { server, task, repo } = ctx;
+  const run: AgentRun = { notes: [] };
+  const { result: ov } = await server.call('be-overview', { query: task.query.join(' ') }, 'overview');
+  const keyFiles = overviewFiles(check(ov, 'be-overview'));
+  // A reply shape the adapter no longer understands must fail loudly, not read as "answer not found".
+  if (!keyFiles.length) throw new Error('adapter: no key files parsed from the be-overview reply (reply shape changed? see adapter.ts)');
+  const rank = keyFiles.indexOf(task.answer.file);
+  if (rank >= 0) run.overviewRank = rank + 1;
+  const candidates = keyFiles.filter((f) => SOURCE_EXT[repo.language].test(f) && !isTestOrDoc(f));
+  let range: { start: number; end: number } | undefined;
+  for (const [i, file] of candidates.slice(0, MAX_READS).entries()) {
+    const other = file !== task.answer.file;
+    const { result } = await server.call('be-read', { file, mode: 'structure' }, `structure ${other ? 'other' : 'answer'}`);
+    check(result, `structure ${file}`);
+    if (!other) {
+      run.foundAt = i + 1;
+      range = outlineRange(result, task.answer.function);
+      break;
+    }
+  }
+  if (run.foundAt === undefined) {
+    run.notes.push(`answer not in the overview's first ${MAX_READS} source files`);
+    const { result } = await server.call('be-read', { file: task.answer.file, mode: 'structure' }, 'structure answer (fallback)');
+    range = outlineRange(check(result, 'structure'), task.answer.function);
+  }
+  let lines: Map<number, string>;
+  let vid: string | undefined;
+  if (range) {
+    const { result } = await server.call('be-read', { file: `${task.answer.file}:${range.start}-${range.end}` }, 'range');
+    lines = readLines(check(result, 'range read'));
+    vid = viewedCodeId(result);
+    if (!lines.size || !vid) throw new Error('adapter: no numbered lines or viewed_code_id parsed from the be-read range reply (see adapter.ts)');
+    run.viewedCodeId = vid;
+  } else {
+    run.notes.push(`${task.answer.function} not in the outline: read the file in full`);
+    ({ lines, vid } = await readFull(server, task.answer.file, 'full answer (fallback)'));
+  }
+  const at = locate(lines, task.edit.old);
+  if (!at) throw new Error(`${task.id}: the lines to change were not in what the agent read`);
+  const newText = task.edit.old.endsWith('\n') ? task.edit.new.replace(/\n$/, '') : task.edit.new;
+  const args: Record<string, unknown> = { file: `${task.answer.file}:${at.start}-${at.end}`, content: newText };
+  if (vid) args.viewed_code_id = vid;
+  check((await server.call('be-replace', args, 'edit')).result, 'be-replace');
+  return run;
+};
+
+/** be-read mode full, following next-page hints; the lines and the last page's viewed_code_id. */
+export async function readFull(server: Server, file: string, label: string): Promise<{ lines: Map<number, string>; vid?: string; pages: CallToolResult[] }> {
+  const lines = new Map<number, string>();
+  const pages: CallToolResult[] = [];
+  let args: Record<string, unknown> | undefined = { file, mode: 'full' };
+  let vid: string | undefined;
+  for (let page = 0; args && page < 100; page++) {
+    const { result } = await server.call('be-read', args, label);
+    check(result, `full read ${file}`);
+    pages.push(result);
+    for (const [n, t] of readLines(result)) lines.set(n, t);
+    vid = viewedCodeId(result) ?? vid;
+    const next = nextPage(result);
+    args = next ? { file: next.file, mode: 'full', ...(next.column ? { column: next.column } : {}) } : undefined;
+  }
+  return { lines, vid, pages };
+}
+
+/** The 1-based line span of `old` (whole lines) among the lines read. */
+function locate(lines: Map<number, string>, old: string): { start: number; end: number } | undefined {
+  const want = old.replace(/\n$/, '').split('\n');
+  for (const n of [...lines.keys()].sort((a, b) => a - b)) {
+    if (want.every((w, k) => lines.get(n + k) === w)) return { start: n, end: n + want.length - 1 };
+  }
+  return undefined;
+}
+
+export const AGENTS: { key: string; label: string; server: 'fs' | 'ours'; run: Agent }[] = [
+  { key: 'a', label: '(a) fs directory_tree + whole files', server: 'fs', run: treeAgent },
+  { key: 'b', label: '(b) fs list_directory + whole files', server: 'fs', run: listAgent },
+  { key: 'c', label: '(c) oracle: answer file whole', server: 'fs', run: oracleAgent },
+  { key: 'd', label: '(d) ours: overview→structure→range→edit', server: 'ours', run: oursAgent },
+];
