@@ -28,7 +28,8 @@ describe('vscode/tokenWindow without a usable Chromium', function () {
     const r = await runTokenWindowTest(path.join(dir, 'missing', 'chromium'));
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /Chromium is not usable at .*missing\/chromium \(not found\): the Token Window browser test is skipped/);
-    assert.match(r.out, /4 pending/);
+    assert.match(r.out, /0 passing[\s\S]*[1-9]\d* pending/, 'every browser test pending, none run');
+    assert.doesNotMatch(r.out, /failing/);
   });
 
   it('a browser that cannot start (a wrapper that only prints a hint): skipped, not failed', async () => {
@@ -37,6 +38,7 @@ describe('vscode/tokenWindow without a usable Chromium', function () {
     const r = await runTokenWindowTest(wrapper);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /Chromium is not usable at .*chromium \(.+\): the Token Window browser test is skipped/);
-    assert.match(r.out, /0 passing[\s\S]*4 pending/);
+    assert.match(r.out, /0 passing[\s\S]*[1-9]\d* pending/, 'every browser test pending, none run');
+    assert.doesNotMatch(r.out, /failing/);
   });
 });
