@@ -4,13 +4,14 @@
  *
  * Each case is one pre-token of 4 MiB (a data-URI payload without digits, runs of one character, CJK without
  * punctuation). The exact count is the O(n log n) heap merge over the whole piece; the chunked one is what the
- * tokenizer answers (pieces over CHUNK_BYTES are counted per chunk).
+ * piece counted per chunk (pieces over CHUNK_BYTES); count() is what the tokenizer answers for the whole text
+ * (cut into windows of 64 Ki characters first, then chunks).
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { CHUNK_BYTES, exactPartCount, pieceTokenCount } from '../src/core/memory/bpeCount';
-import { parseRanks } from '../src/core/memory/tokenizer';
+import { getTokenizer, parseRanks } from '../src/core/memory/tokenizer';
 
 const ranks = parseRanks(o200k.bpe_ranks);
 const re = new RegExp(o200k.pat_str, 'gu');
@@ -43,8 +44,12 @@ for (const [name, text] of Object.entries(cases)) {
     tChunked += performance.now() - t;
   }
   const diff = chunked - exact;
+  const t = performance.now();
+  const counted = getTokenizer().count(text); // windows of 64 Ki characters, then chunks, with the caches
+  const tCount = performance.now() - t;
   console.log(
     `${name.padEnd(20)} pieces ${String(pieces.length).padStart(6)}  exact ${String(exact).padStart(8)} (${tExact.toFixed(0)} ms)  ` +
-      `chunked ${String(chunked).padStart(8)} (${tChunked.toFixed(0)} ms)  diff ${diff >= 0 ? '+' : ''}${diff} (${((100 * diff) / exact).toFixed(3)}%)`,
+      `chunked ${String(chunked).padStart(8)} (${tChunked.toFixed(0)} ms)  diff ${diff >= 0 ? '+' : ''}${diff} (${((100 * diff) / exact).toFixed(3)}%)  ` +
+      `count() ${counted} (${tCount.toFixed(0)} ms) diff ${((100 * (counted - exact)) / exact).toFixed(3)}%`,
   );
 }
