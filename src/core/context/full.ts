@@ -75,8 +75,9 @@ export function paginate(req: PageRequest): Page {
     const text = line === start ? firstLine.slice(column - 1) : req.lines[line - 1]!;
     const entry = `${line}\t${shown(text)}`;
     // Counted only as far as the page has room: a 4 MiB line costs what one page of it costs.
+    let room: { chars: number; tokens: number } | undefined;
     if (entry.length + 1 <= maxChars - usedChars) {
-      const room = fit(entry + '\n', limit - used);
+      room = fit(entry + '\n', limit - used);
       if (room.chars === entry.length + 1) {
         entries.push(entry);
         used += room.tokens;
@@ -90,7 +91,7 @@ export function paginate(req: PageRequest): Page {
       const fullLine = req.lines[line - 1]!;
       const offset = line === start ? column - 1 : 0;
       const prefix = `${line}\t`;
-      const { take, tokens } = longestPrefixWithin(prefix, text.slice(0, maxChars - prefix.length - 1), limit, tk, fit);
+      const { take, tokens } = longestPrefixWithin(prefix, text.slice(0, maxChars - prefix.length - 1), limit, tk, fit, room);
       entries.push(`${prefix}${text.slice(0, take)}`);
       used = tokens;
       partial = { line, from: offset + 1, to: offset + take, length: fullLine.length };
@@ -160,15 +161,24 @@ function bisect(good: { chars: number; tokens: number }, bad: number, limit: num
 
 /**
  * Characters of `text` that fit with `prefix` (the line number) in `limit` tokens: at least 1 so a page always
- * advances, never half a surrogate pair. The fit is checked with a whole count of the entry (a cut inside a
+ * advances, never half a surrogate pair; `known` is a fit of the whole entry already made with `limit`. The fit is checked with a whole count of the entry (a cut inside a
  * pre-token can count a token more than the fit said) and tightened, a few times at most.
  */
-function longestPrefixWithin(prefix: string, text: string, limit: number, tk: TokenCounter, fit: Fit): { take: number; tokens: number } {
+function longestPrefixWithin(
+  prefix: string,
+  text: string,
+  limit: number,
+  tk: TokenCounter,
+  fit: Fit,
+  known?: { chars: number },
+): { take: number; tokens: number } {
   let budget = limit;
   let take = 1;
   let tokens = 0;
   for (let attempt = 0; attempt < 4; attempt++) {
-    take = Math.max(1, fit(prefix + text, budget).chars - prefix.length);
+    // the first fit may be known already (the whole line was tried with the whole limit)
+    const cut = attempt === 0 && known ? known.chars : fit(prefix + text, budget).chars;
+    take = Math.min(text.length, Math.max(1, cut - prefix.length));
     const code = text.charCodeAt(take - 1);
     if (take > 1 && code >= 0xd800 && code <= 0xdbff) take--;
     tokens = tk.count(`${prefix}${text.slice(0, take)}\n`);

@@ -17,6 +17,8 @@
 
 /** Pieces longer than this many bytes are counted in chunks of this size. */
 export const CHUNK_BYTES = 4096;
+/** Chunk counts remembered (a long run of one character repeats its chunk). */
+export const CHUNK_CACHE_MAX = 64;
 /** Up to this many bytes the quadratic rescan beats the heap (measured: 24 bytes ≈ equal). */
 const RESCAN_MAX = 24;
 
@@ -54,7 +56,7 @@ export function chunkCount(chunk: string, ranks: ReadonlyMap<string, number>, ca
   if (cached !== undefined) return cached;
   const n = exactPartCount(chunk, ranks);
   if (cache) {
-    if (cache.size >= 64) cache.clear();
+    if (cache.size >= CHUNK_CACHE_MAX) cache.clear();
     cache.set(chunk, n);
   }
   return n;

@@ -15,7 +15,7 @@
  *   the async count always equals the one-shot count.
  */
 import type { TiktokenBPE } from 'js-tiktoken/lite';
-import { CHUNK_BYTES, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from './bpeCount';
+import { CHUNK_BYTES, CHUNK_CACHE_MAX, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from './bpeCount';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 
@@ -225,19 +225,33 @@ class TiktokenTokenizer implements Tokenizer, PrefixFitter {
         at = end;
         continue;
       }
+      // Counts grow about linearly along a chunk: aim where the rest of the room runs out (interpolation), and
+      // halve the interval when that did not at least halve it; ~3 probes instead of ~8 for a 4 KiB chunk.
+      const target = room - tokens;
       let lo = 0; // bytes known to fit
       let loTokens = 0;
       let hi = chunk.length; // bytes known not to fit
+      let hiTokens = n;
+      let bisect = false;
       while (hi - lo > CUT_GRAIN_BYTES) {
-        let mid = (lo + hi) >> 1;
+        const guess = lo + Math.round(((hi - lo) * (target - loTokens + 0.5)) / Math.max(1, hiTokens - loTokens));
+        let mid: number = bisect ? (lo + hi) >> 1 : Math.min(hi - 1, Math.max(lo + 1, guess));
         while (mid > lo && (chunk.charCodeAt(mid) & 0xc0) === 0x80) mid--; // not inside a UTF-8 sequence
         if (mid === lo) break;
+        const before = hi - lo;
         const c = exactPartCount(chunk.slice(0, mid), ranks);
-        if (tokens + c <= room) {
+        if (c <= target) {
           lo = mid;
           loTokens = c;
-        } else hi = mid;
+        } else {
+          hi = mid;
+          hiTokens = c;
+        }
+        bisect = !bisect && hi - lo > before / 2;
       }
+      // the page is counted again by its caller: this prefix of the chunk is what that count will meet last
+      if (this.chunkCache.size >= CHUNK_CACHE_MAX) this.chunkCache.clear();
+      this.chunkCache.set(chunk.slice(0, lo), loTokens);
       const cutBytes = at + lo;
       const chars = bytes === piece ? cutBytes : Buffer.from(bytes.slice(0, cutBytes), 'latin1').toString('utf8').length;
       return { chars, tokens: tokens + loTokens };
