@@ -161,8 +161,9 @@ function bisect(good: { chars: number; tokens: number }, bad: number, limit: num
 
 /**
  * Characters of `text` that fit with `prefix` (the line number) in `limit` tokens: at least 1 so a page always
- * advances, never half a surrogate pair; `known` is a fit of the whole entry already made with `limit`. The fit is checked with a whole count of the entry (a cut inside a
- * pre-token can count a token more than the fit said) and tightened, a few times at most.
+ * advances, never half a surrogate pair; `known` is a fit of the whole entry already made with `limit`. The fit
+ * is checked with a whole count of the entry (a cut inside a pre-token can count a token more than the fit said)
+ * and tightened, a few times at most.
  */
 function longestPrefixWithin(
   prefix: string,
