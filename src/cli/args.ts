@@ -15,6 +15,8 @@ export interface CliOptions {
   memory: boolean;
   http: boolean;
   port?: number;
+  /** --http: close a session after this many ms without a request (default: the host's 30 min) */
+  sessionIdleMs?: number;
   version: boolean;
   help: boolean;
 }
@@ -40,6 +42,7 @@ Options:
                       by default: a changed .git/config or hook runs commands at the next git call.
   --no-memory         do not record calls in a per-session chat memory (drops the be-memory tool)
   --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
+  --session-idle-ms N with --http: close a session idle for N ms (default 30 minutes)
   -V, --version       print the version
   -h, --help          print this help
 
@@ -78,6 +81,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
+      'session-idle-ms': { type: 'string' },
       version: { type: 'boolean', short: 'V', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -88,6 +92,11 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values.port !== undefined) {
     port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got "${values.port}"`);
+  }
+  let sessionIdleMs: number | undefined;
+  if (values['session-idle-ms'] !== undefined) {
+    sessionIdleMs = Number(values['session-idle-ms']);
+    if (!Number.isInteger(sessionIdleMs) || sessionIdleMs < 1) throw new Error(`--session-idle-ms must be a positive integer, got "${values['session-idle-ms']}"`);
   }
   return {
     roots: values.root ?? [],
@@ -101,6 +110,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     memory: !(values['no-memory'] ?? false),
     http: values.http ?? false,
     port,
+    sessionIdleMs,
     version: values.version ?? false,
     help: values.help ?? false,
   };

@@ -91,8 +91,13 @@ export async function main(argv: string[]): Promise<void> {
     const { startHttpHost } = await import('../mcp/httpHost');
     const host = await startHttpHost({
       port: opts.port ?? 0,
+      sessionIdleMs: opts.sessionIdleMs,
       createServerForSession: (sessionId) =>
         createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers, tools }),
+      // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
+      onSessionClosed: (sessionId, reason) => {
+        if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
+      },
       log,
     });
     log(`HTTP: ${host.url}`);

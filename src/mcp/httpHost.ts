@@ -2,7 +2,13 @@
  * Loopback Streamable HTTP host: node:http on 127.0.0.1, one MCP Server + transport per MCP session.
  * Every request is checked, in this order: exact Host (DNS rebinding) → 403, any Origin → 403,
  * bearer token (constant-time) → 401, path /mcp → 404, body size → 413; then session routing
- * (unknown session → 404, non-initialize request without a session → 400).
+ * (unknown session → 404, non-initialize request without a session → 400, a request id already in
+ * progress in the session → 409). Headers over Node's limit get 431.
+ *
+ * Sessions end on DELETE, when idle (no open request or stream) for `sessionIdleMs`, or when a new one would
+ * pass `maxSessions` (the least recently active idle one goes). An ended session is closed and dropped, and
+ * `onSessionClosed` lets the composition root release what it keeps per session (its ChatMemory): a client
+ * that never says goodbye cannot make the host grow.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +19,10 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /** Big enough that a 40 MiB content reaches the tool layer and gets its clear per-argument error. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** An agent may think for many minutes between calls; a session idle for this long has lost its client. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Each session is an MCP server with its tool table (~80 KB); clients open one or a few each. */
+export const DEFAULT_MAX_SESSIONS = 64;
 
 export interface HttpHostOptions {
   /** Called once per new MCP session, with the session id the transport will use. */
@@ -22,13 +32,29 @@ export interface HttpHostOptions {
   maxBodyBytes?: number;
   /** Defaults to 32 random bytes, hex. */
   token?: string;
-  onSessionClosed?(sessionId: string): void;
+  /** A session with no open request or stream for this long is closed (default 30 min). */
+  sessionIdleMs?: number;
+  /** Live sessions at most; a new one beyond closes the least recently active idle one (default 64). */
+  maxSessions?: number;
+  /**
+   * After a session ended: release what is kept for it. `shutdown` (the host closing) is the one end after
+   * which the session's saved state may still be wanted (it is restored and shown on the next start).
+   */
+  onSessionClosed?(sessionId: string, reason: SessionEndReason): void;
   log?(message: string): void;
 }
+
+/** deleted: the client sent DELETE or the transport closed; idle: no request for sessionIdleMs; evicted: over maxSessions. */
+export type SessionEndReason = 'deleted' | 'idle' | 'evicted' | 'shutdown';
 
 export interface HttpSession {
   server: Server;
   transport: StreamableHTTPServerTransport;
+  /** HTTP requests of this session still open (a GET stream stays open while the client listens). */
+  openRequests: number;
+  lastActivity: number;
+  /** JSON-RPC ids of requests whose response has not been completed. */
+  inFlight: Set<string | number>;
 }
 
 export interface HttpHost {
@@ -47,10 +73,14 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const token = opts.token ?? randomBytes(32).toString('hex');
   const expectedAuth = Buffer.from(`Bearer ${token}`, 'utf8');
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const idleMs = opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = Math.max(1, opts.maxSessions ?? DEFAULT_MAX_SESSIONS);
   const log = opts.log ?? (() => {});
   const sessions = new Map<string, HttpSession>();
   let port = 0;
   let closing = false;
+  const sweeper = setInterval(reapIdle, Math.min(60_000, Math.max(250, idleMs / 4)));
+  sweeper.unref();
 
   const httpServer = http.createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -65,7 +95,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   httpServer.keepAliveTimeout = 65_000;
   httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     log(`HTTP client error: ${err.code ?? ''} ${err.message}`);
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
 
@@ -109,6 +140,14 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      const ids = requestIds(body);
+      const taken = ids.find((id, i) => session.inFlight.has(id) || ids.indexOf(id) !== i);
+      if (taken !== undefined) {
+        // The transport keys responses by id: a second request with a live id would take the first one's
+        // response stream and leave that request open for ever.
+        return sendError(res, 409, -32600, `Invalid Request: id ${JSON.stringify(taken)} is already used by a request in progress in this session; send each request with a new id`, taken);
+      }
+      track(session, res, ids);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') {
@@ -119,22 +158,68 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return sendError(res, 400, -32000, 'Bad Request: send initialize first, or an Mcp-Session-Id header');
     }
 
+    if (sessions.size >= maxSessions && !evictOldestIdle()) {
+      res.setHeader('Retry-After', '5');
+      return sendError(res, 503, -32000, `Too many sessions: ${sessions.size} are open and busy (at most ${maxSessions}); end one (DELETE) or retry later`);
+    }
     const newId = randomUUID();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => newId,
-      onsessionclosed: (id) => void sessionEnded(id),
+      onsessionclosed: (id) => void sessionEnded(id, 'deleted'),
     });
-    transport.onclose = () => void sessionEnded(newId);
+    transport.onclose = () => void sessionEnded(newId, closing ? 'shutdown' : 'deleted');
     const server = await opts.createServerForSession(newId);
-    sessions.set(newId, { server, transport });
+    const session: HttpSession = { server, transport, openRequests: 0, lastActivity: Date.now(), inFlight: new Set() };
+    sessions.set(newId, session);
+    track(session, res, requestIds(body));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
-  function sessionEnded(id: string): void {
+  /** The request is open until its response ends; its ids are in flight until then. */
+  function track(session: HttpSession, res: ServerResponse, ids: (string | number)[]): void {
+    session.openRequests++;
+    session.lastActivity = Date.now();
+    for (const id of ids) session.inFlight.add(id);
+    res.once('close', () => {
+      session.openRequests--;
+      session.lastActivity = Date.now();
+      for (const id of ids) session.inFlight.delete(id);
+    });
+  }
+
+  function reapIdle(): void {
+    const now = Date.now();
+    for (const [id, s] of sessions) {
+      if (s.openRequests === 0 && now - s.lastActivity >= idleMs) {
+        log(`session ${id} idle for ${Math.round((now - s.lastActivity) / 1000)} s: closed`);
+        void endSession(id, s, 'idle');
+      }
+    }
+  }
+
+  /** Makes room for a new session: the least recently active one without open requests. */
+  function evictOldestIdle(): boolean {
+    let oldest: [string, HttpSession] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].openRequests === 0 && (!oldest || entry[1].lastActivity < oldest[1].lastActivity)) oldest = entry;
+    }
+    if (!oldest) return false;
+    log(`session ${oldest[0]} closed to stay within ${maxSessions} sessions`);
+    void endSession(oldest[0], oldest[1], 'evicted');
+    return true;
+  }
+
+  /** Closes the transport and the server; sessionEnded runs from the transport's onclose (or here). */
+  async function endSession(id: string, s: HttpSession, reason: SessionEndReason): Promise<void> {
+    sessionEnded(id, reason);
+    await Promise.allSettled([s.transport.close(), s.server.close()]);
+  }
+
+  function sessionEnded(id: string, reason: SessionEndReason): void {
     if (!sessions.delete(id)) return;
     try {
-      opts.onSessionClosed?.(id);
+      opts.onSessionClosed?.(id, reason);
     } catch (e) {
       log(`onSessionClosed failed: ${(e as Error).message}`);
     }
@@ -147,9 +232,13 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   }
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const failed = (e: Error) => {
+      clearInterval(sweeper);
+      reject(e);
+    };
+    httpServer.once('error', failed);
     httpServer.listen(opts.port ?? 0, '127.0.0.1', () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', failed);
       resolve();
     });
   });
@@ -158,6 +247,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   async function close(): Promise<void> {
     if (closing) return;
     closing = true;
+    clearInterval(sweeper);
     const all = [...sessions.values()];
     await Promise.allSettled(all.map(({ transport }) => transport.close()));
     await Promise.allSettled(all.map(({ server }) => server.close()));
@@ -178,9 +268,21 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   };
 }
 
-function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+function sendError(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+/** Ids of the requests (not notifications or responses) in a POST body, a message or a batch. */
+function requestIds(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (m && typeof m === 'object' && 'method' in m && 'id' in m) {
+      const id = (m as { id: unknown }).id;
+      if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** Reads the body up to `limit` bytes; past it, stops buffering and drains (bounded) so the 413 can be read. */

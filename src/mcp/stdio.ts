@@ -3,6 +3,10 @@
  * (quadratic on big lines) and closes the transport when 10 MB are buffered, which would kill the server the way
  * upstream's 64 KiB bufio.Scanner did. Here a line may be up to `maxLineBytes`; a longer one is skipped (its id is
  * recovered from its head or tail when possible, to answer with an error) and the server keeps serving.
+ *
+ * A JSON-RPC batch (an array on one line) is answered as JSON-RPC 2.0 says: each request is handed to the server
+ * on its own, and their responses go out together as one array once the last is ready; invalid members get their
+ * error in that array; a batch of notifications only gets no reply. (The SDK's own transport drops arrays silently.)
  */
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
@@ -33,6 +37,8 @@ export class LineStdioServerTransport implements Transport {
   /** Ids of requests not answered yet: at the end of input they are answered before the transport closes. */
   private readonly inFlight = new Set<string | number>();
   private inputEnded = false;
+  /** Requests of a batch waiting for their response, by id; the batch is written when none is left. */
+  private readonly batchOf = new Map<string | number, Batch>();
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -114,6 +120,7 @@ export class LineStdioServerTransport implements Transport {
       void this.sendRaw({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(e as Error).message}` } });
       return;
     }
+    if (Array.isArray(json)) return this.dispatchBatch(json);
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       const id = idOf(json);
@@ -133,6 +140,46 @@ export class LineStdioServerTransport implements Transport {
     }
   }
 
+  private dispatchBatch(items: unknown[]): void {
+    if (items.length === 0) {
+      void this.sendRaw({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch; send at least one JSON-RPC message' } });
+      return;
+    }
+    const batch: Batch = { responses: [], waiting: 0 };
+    const accepted: JSONRPCMessage[] = [];
+    const ids = new Set<string | number>();
+    for (const item of items) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success) {
+        // JSON-RPC: an invalid member gets its error in the batch reply, with its id when it has a usable one
+        batch.responses.push({ jsonrpc: '2.0', id: idOf(item) ?? null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } });
+        continue;
+      }
+      const msg = parsed.data as { id?: string | number; method?: string };
+      if (msg.id !== undefined && msg.method !== undefined) {
+        if (ids.has(msg.id) || this.inFlight.has(msg.id)) {
+          const message = `Invalid Request: id ${JSON.stringify(msg.id)} is already used by another request in progress; give each request its own id`;
+          batch.responses.push({ jsonrpc: '2.0', id: msg.id, error: { code: -32600, message } });
+          continue;
+        }
+        ids.add(msg.id);
+        this.inFlight.add(msg.id);
+        this.batchOf.set(msg.id, batch);
+        batch.waiting++;
+      }
+      accepted.push(parsed.data);
+    }
+    for (const message of accepted) {
+      try {
+        this.onmessage?.(message);
+      } catch (e) {
+        this.onerror?.(e as Error);
+      }
+    }
+    // nothing to wait for: only notifications and responses (no reply at all), or errors only
+    if (batch.waiting === 0 && batch.responses.length > 0) void this.sendRaw(batch.responses);
+  }
+
   private rejectOversized(bytes: number, head: Buffer, tail: Buffer): void {
     const id = sniffId(tail.toString('utf8')) ?? sniffId(head.toString('utf8'));
     const message =
@@ -143,9 +190,17 @@ export class LineStdioServerTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.sendRaw(message);
     const m = message as { id?: string | number; method?: string };
-    if (m.id !== undefined && m.method === undefined && this.inFlight.delete(m.id) && this.inputEnded && this.inFlight.size === 0) {
+    const isResponse = m.id !== undefined && m.method === undefined;
+    const batch = isResponse ? this.batchOf.get(m.id!) : undefined;
+    if (batch) {
+      this.batchOf.delete(m.id!);
+      batch.responses.push(message);
+      if (--batch.waiting === 0) await this.sendRaw(batch.responses);
+    } else {
+      await this.sendRaw(message);
+    }
+    if (isResponse && this.inFlight.delete(m.id!) && this.inputEnded && this.inFlight.size === 0) {
       await this.close();
     }
   }
@@ -169,6 +224,12 @@ export class LineStdioServerTransport implements Transport {
     this.skipping = undefined;
     this.onclose?.();
   }
+}
+
+interface Batch {
+  /** Responses and errors so far, written as one array when `waiting` reaches 0. */
+  responses: unknown[];
+  waiting: number;
 }
 
 function keepTail(prev: Buffer, part: Buffer): Buffer {

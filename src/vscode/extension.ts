@@ -133,7 +133,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   };
   current = await withMemory();
   const serverDeps = liveDeps(() => current);
-  const observers = [memoryObserver(memory)];
+  const recorder = memoryObserver(memory);
+  const observers = [recorder];
   registerTokenWindow(context, memory, turns);
   const participant = registerChatParticipant(context, {
     registry: memory, serverDeps, recall, turns, log, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
@@ -147,6 +148,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
       return startHttpHost({
         createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+        // an ended session's memory goes with it (after its last records landed); kept on shutdown for the next start
+        onSessionClosed: (sessionId, reason) => void (reason !== 'shutdown' && recorder.settled().then(() => memory.delete(sessionId))),
         log: (m) => log.debug(m),
       });
     },

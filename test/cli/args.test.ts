@@ -50,6 +50,13 @@ describe('cli args', () => {
     assert.match(USAGE, /--allow-write GLOB .*\.git/s);
   });
 
+  it('--session-idle-ms takes a positive integer', () => {
+    assert.equal(parseCli(['--http', '--session-idle-ms', '1500'], {}).sessionIdleMs, 1500);
+    assert.equal(parseCli(['--http'], {}).sessionIdleMs, undefined);
+    assert.throws(() => parseCli(['--session-idle-ms', '0'], {}), /--session-idle-ms must be a positive integer/);
+    assert.throws(() => parseCli(['--session-idle-ms', '2s'], {}), /--session-idle-ms must be a positive integer/);
+  });
+
   it('rejects unknown options', () => {
     assert.throws(() => parseCli(['--rot', 'x'], {}), /Unknown option '--rot'/);
   });

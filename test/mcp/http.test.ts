@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { httpSetup, tmpWorkspace, type Workspace } from './helpers';
-import type { HttpHost } from '../../src/mcp/httpHost';
+import { startHttpHost, type HttpHost, type HttpHostOptions, type SessionEndReason } from '../../src/mcp/httpHost';
 
 interface Reply {
   status: number;
@@ -167,5 +168,134 @@ describe('mcp loopback HTTP host security', function () {
     });
     assert.equal(refused, 'ECONNREFUSED');
     await c.client.close().catch(() => undefined);
+  });
+});
+
+describe('mcp loopback HTTP host sessions: idle timeout, cap, duplicate ids, big headers', function () {
+  this.timeout(30000);
+  let ws: Workspace;
+  const hosts: HttpHost[] = [];
+  before(async () => {
+    ws = await tmpWorkspace();
+  });
+  after(async () => {
+    await Promise.all(hosts.map((h) => h.close()));
+    await ws.dispose();
+  });
+
+  /** A host whose sessions are real SDK servers with one tool that answers when the test releases it. */
+  async function slowHost(hostOpts: Partial<HttpHostOptions> = {}) {
+    const ended: [string, SessionEndReason][] = [];
+    const waiting: (() => void)[] = [];
+    const gate = () => new Promise<void>((resolve) => waiting.push(resolve));
+    const host = await startHttpHost({
+      createServerForSession: () => {
+        const mcp = new McpServer({ name: 'slow', version: '0' });
+        mcp.registerTool('wait', { inputSchema: {} }, async () => {
+          await gate();
+          return { content: [{ type: 'text', text: 'done' }] };
+        });
+        return mcp.server;
+      },
+      onSessionClosed: (id, reason) => ended.push([id, reason]),
+      ...hostOpts,
+    });
+    hosts.push(host);
+    const init = async () => {
+      const r = await request(host, { body: initBody });
+      assert.equal(r.status, 200, r.body);
+      const id = r.headers['mcp-session-id'] as string;
+      const notified = await request(host, { body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers: { 'mcp-session-id': id } });
+      assert.equal(notified.status, 202, notified.body);
+      return id;
+    };
+    return { host, ended, init, release: () => waiting.splice(0).forEach((resolve) => resolve()) };
+  }
+
+  const waitFor = async (cond: () => boolean, ms: number) => {
+    for (const t = Date.now(); !cond(); ) {
+      if (Date.now() - t > ms) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  };
+  const callWait = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {} } });
+
+  it('closes a session idle for sessionIdleMs and tells onSessionClosed (idle); its id then gets 404', async () => {
+    const { host, ended, init } = await slowHost({ sessionIdleMs: 300 });
+    const id = await init();
+    assert.equal(host.sessions.size, 1);
+    assert.ok(await waitFor(() => host.sessions.size === 0, 3000), 'the idle session was closed');
+    assert.deepEqual(ended, [[id, 'idle']]);
+    const late = await request(host, { body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }), headers: { 'mcp-session-id': id } });
+    assert.equal(late.status, 404);
+  });
+
+  it('a session with a request in progress is not idle, however long the request takes', async () => {
+    const { host, init, release } = await slowHost({ sessionIdleMs: 200 });
+    const id = await init();
+    const pending = request(host, { body: callWait(9), headers: { 'mcp-session-id': id } });
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(host.sessions.size, 1, 'kept while the call runs');
+    release();
+    assert.match((await pending).body, /done/);
+    assert.ok(await waitFor(() => host.sessions.size === 0, 3000), 'closed once idle');
+  });
+
+  it('at maxSessions a new session closes the least recently active idle one; all busy gives 503', async () => {
+    const { host, ended, init, release } = await slowHost({ maxSessions: 2 });
+    const a = await init();
+    const b = await init();
+    await request(host, { body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }), headers: { 'mcp-session-id': a } }); // a is newer now
+    const c = await init();
+    assert.deepEqual(ended, [[b, 'evicted']]);
+    assert.deepEqual([...host.sessions.keys()].sort(), [a, c].sort());
+    const busyA = request(host, { body: callWait(1), headers: { 'mcp-session-id': a } });
+    const busyC = request(host, { body: callWait(1), headers: { 'mcp-session-id': c } });
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = await request(host, { body: initBody });
+    assert.equal(refused.status, 503, refused.body);
+    assert.match(JSON.parse(refused.body).error.message, /Too many sessions/);
+    release();
+    await Promise.all([busyA, busyC]);
+  });
+
+  it('a request id already in progress in the session gets 409 (also within a batch); the first still completes', async () => {
+    const { host, init, release } = await slowHost();
+    const id = await init();
+    const first = request(host, { body: callWait(7), headers: { 'mcp-session-id': id } });
+    await new Promise((r) => setTimeout(r, 200));
+    const dup = await request(host, { body: callWait(7), headers: { 'mcp-session-id': id } });
+    assert.equal(dup.status, 409, dup.body);
+    assert.equal(JSON.parse(dup.body).id, 7);
+    assert.match(JSON.parse(dup.body).error.message, /id 7 is already used by a request in progress/);
+    const batch = await request(host, { body: `[${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' })}]`, headers: { 'mcp-session-id': id } });
+    assert.equal(batch.status, 409, batch.body);
+    release();
+    const done = await first;
+    assert.match(done.body, /"id":7/);
+    assert.match(done.body, /done/);
+    const again = request(host, { body: callWait(7), headers: { 'mcp-session-id': id } });
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    assert.match((await again).body, /done/, 'the id is free again once answered');
+  });
+
+  it('431 for a request header over the limit (20 KiB), and the host keeps serving', async () => {
+    const { host } = await slowHost();
+    const big = await request(host, { body: initBody, headers: { 'X-Pad': 'x'.repeat(20 * 1024) } }).catch((e: Error) => ({ status: -1, body: e.message }));
+    assert.equal(big.status, 431);
+    assert.equal((await request(host, { body: initBody })).status, 200);
+  });
+
+  it('DELETE ends a session (deleted) and close() ends the rest (shutdown)', async () => {
+    const { host, ended, init } = await slowHost();
+    const a = await init();
+    const b = await init();
+    const del = await request(host, { method: 'DELETE', headers: { 'mcp-session-id': a } });
+    assert.equal(del.status, 200, del.body);
+    assert.deepEqual(ended, [[a, 'deleted']]);
+    await host.close();
+    assert.deepEqual(ended, [[a, 'deleted'], [b, 'shutdown']]);
   });
 });

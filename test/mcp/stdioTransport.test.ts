@@ -104,4 +104,63 @@ describe('mcp/stdio LineStdioServerTransport', () => {
     await tick();
     assert.equal(closed, 1);
   });
+
+  describe('JSON-RPC batches', () => {
+    it('hands each request on and writes their responses as one array once the last is ready', async () => {
+      const { stdin, t, got, out } = setup();
+      await t.start();
+      stdin.write('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]\n');
+      await tick();
+      assert.deepEqual(got.map((m) => (m as { method: string }).method), ['ping', 'notifications/x', 'tools/list']);
+      await t.send({ jsonrpc: '2.0', id: 'b', result: { tools: [] } });
+      await tick();
+      assert.equal(out.length, 0, 'nothing written until every request of the batch is answered');
+      await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+      await tick();
+      assert.deepEqual(out, [[{ jsonrpc: '2.0', id: 'b', result: { tools: [] } }, { jsonrpc: '2.0', id: 1, result: {} }]]);
+    });
+
+    it('answers invalid members and duplicate ids inside the batch reply, an empty batch with one error', async () => {
+      const { stdin, t, got, out } = setup();
+      await t.start();
+      stdin.write('[]\n[1,{"jsonrpc":"2.0","id":3,"foo":1},{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"}]\n');
+      await tick();
+      assert.equal(out.length, 1);
+      assert.equal(out[0].id, null);
+      assert.equal(out[0].error.code, -32600);
+      assert.match(out[0].error.message, /empty batch/);
+      assert.equal(got.length, 1, 'only the first id 4 reaches the server');
+      await t.send({ jsonrpc: '2.0', id: 4, result: {} });
+      await tick();
+      const reply = out[1] as any[];
+      assert.ok(Array.isArray(reply));
+      assert.deepEqual(reply.map((r) => [r.id, r.error?.code]), [[null, -32600], [3, -32600], [4, -32600], [4, undefined]]);
+      assert.match(reply[2].error.message, /id 4 is already used/);
+    });
+
+    it('a batch of notifications only gets no reply', async () => {
+      const { stdin, t, got, out } = setup();
+      await t.start();
+      stdin.write('[{"jsonrpc":"2.0","method":"notifications/a"},{"jsonrpc":"2.0","method":"notifications/b"}]\n');
+      await tick();
+      assert.equal(got.length, 2);
+      assert.equal(out.length, 0);
+    });
+
+    it('stdin ending with a batch unanswered waits for the whole batch before closing', async () => {
+      const { stdin, t, out } = setup();
+      let closed = false;
+      t.onclose = () => (closed = true);
+      await t.start();
+      stdin.end('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n');
+      await tick();
+      await tick();
+      await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+      assert.equal(closed, false);
+      await t.send({ jsonrpc: '2.0', id: 2, result: {} });
+      await tick();
+      assert.equal(out.length, 1);
+      assert.equal(closed, true);
+    });
+  });
 });

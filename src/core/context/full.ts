@@ -6,6 +6,12 @@
 import type { TokenCounter } from './types';
 
 export const DEFAULT_PAGE_TOKENS = 8000;
+/**
+ * A page also holds at most this many characters per token of its limit. Text runs at ~4; only runs of one
+ * character (whitespace, `=`) reach 128, and a page of a megabyte of spaces helps no one while its counting
+ * would cost ~100 ms. The cap keeps a page's work bounded by the page.
+ */
+export const MAX_PAGE_CHARS_PER_TOKEN = 16;
 
 export interface PageRequest {
   /** Path as the agent should use it in the next call. */
@@ -46,6 +52,7 @@ export function paginate(req: PageRequest): Page {
   const total = req.lines.length;
   const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);
   const tk = req.tokenizer;
+  const fit = fitterOf(tk);
   const start = Math.min(Math.max(1, req.start ?? 1), Math.max(total, 1));
   const end = Math.min(req.end ?? total, total);
   if (total === 0 || end < start) {
@@ -58,27 +65,35 @@ export function paginate(req: PageRequest): Page {
   const blank = req.blank ?? '<blank>';
   const shown = (t: string) => (t === '' ? blank : t);
   const entries: string[] = [];
+  const maxChars = limit * MAX_PAGE_CHARS_PER_TOKEN;
   let used = 0;
+  let usedChars = 0;
   let line = start;
   let partial: Page['partial'];
   let nextColumn: number | undefined;
   for (; line <= end; line++) {
     const text = line === start ? firstLine.slice(column - 1) : req.lines[line - 1]!;
     const entry = `${line}\t${shown(text)}`;
-    const cost = tk.count(entry + '\n');
-    if (used + cost <= limit) {
-      entries.push(entry);
-      used += cost;
-      if (line === start && column > 1) partial = { line, from: column, to: firstLine.length, length: firstLine.length };
-      continue;
+    // Counted only as far as the page has room: a 4 MiB line costs what one page of it costs.
+    let room: { chars: number; tokens: number } | undefined;
+    if (entry.length + 1 <= maxChars - usedChars) {
+      room = fit(entry + '\n', limit - used);
+      if (room.chars === entry.length + 1) {
+        entries.push(entry);
+        used += room.tokens;
+        usedChars += entry.length + 1;
+        if (line === start && column > 1) partial = { line, from: column, to: firstLine.length, length: firstLine.length };
+        continue;
+      }
     }
     if (entries.length === 0) {
       // One line alone is over the limit: take the longest prefix that fits and continue in the same line.
       const fullLine = req.lines[line - 1]!;
       const offset = line === start ? column - 1 : 0;
-      const take = longestPrefixWithin(text, (k) => tk.count(`${line}\t${text.slice(0, k)}\n`), limit);
-      entries.push(`${line}\t${text.slice(0, take)}`);
-      used = tk.count(entries[0] + '\n');
+      const prefix = `${line}\t`;
+      const { take, tokens } = longestPrefixWithin(prefix, text.slice(0, maxChars - prefix.length - 1), limit, tk, fit, room);
+      entries.push(`${prefix}${text.slice(0, take)}`);
+      used = tokens;
       partial = { line, from: offset + 1, to: offset + take, length: fullLine.length };
       nextColumn = offset + take + 1;
     }
@@ -113,19 +128,63 @@ export function paginate(req: PageRequest): Page {
   return page;
 }
 
-/** Largest k in [1, text.length] with cost(k) <= limit (at least 1 character so a page always advances). */
-function longestPrefixWithin(text: string, cost: (k: number) => number, limit: number): number {
-  let lo = 1;
-  let hi = text.length;
-  // Tokens per character are at least ~1/8 for real text; start from a tight upper bound to keep counts small.
-  hi = Math.min(hi, limit * 16);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (cost(mid) <= limit) lo = mid;
-    else hi = mid - 1;
+type Fit = (text: string, limit: number) => { chars: number; tokens: number };
+
+/**
+ * The tokenizer's own prefix fit when it has one (the shared tokenizer: work proportional to the page); else
+ * whole counts, galloping over prefix lengths so that a line is still not counted whole for every page.
+ */
+function fitterOf(tk: TokenCounter & { fit?: Fit }): Fit {
+  if (typeof tk.fit === 'function') return (text, limit) => tk.fit!(text, limit);
+  return (text, limit) => {
+    const whole = (k: number) => ({ chars: k, tokens: tk.count(text.slice(0, k)) });
+    let good = { chars: 0, tokens: 0 };
+    for (let k = Math.min(text.length, Math.max(64, limit * 4)); ; k = Math.min(text.length, k * 2)) {
+      const probe = whole(k);
+      if (probe.tokens > limit) return bisect(good, k, limit, whole);
+      if (k === text.length) return probe;
+      good = probe;
+    }
+  };
+}
+
+function bisect(good: { chars: number; tokens: number }, bad: number, limit: number, count: (k: number) => { chars: number; tokens: number }) {
+  let lo = good;
+  let hi = bad;
+  while (hi - lo.chars > 1) {
+    const probe = count((lo.chars + hi) >> 1);
+    if (probe.tokens <= limit) lo = probe;
+    else hi = probe.chars;
   }
-  // Do not cut a surrogate pair in half.
-  const code = text.charCodeAt(lo - 1);
-  if (lo > 1 && code >= 0xd800 && code <= 0xdbff) lo--;
   return lo;
+}
+
+/**
+ * Characters of `text` that fit with `prefix` (the line number) in `limit` tokens: at least 1 so a page always
+ * advances, never half a surrogate pair; `known` is a fit of the whole entry already made with `limit`. The fit
+ * is checked with a whole count of the entry (a cut inside a pre-token can count a token more than the fit said)
+ * and tightened, a few times at most.
+ */
+function longestPrefixWithin(
+  prefix: string,
+  text: string,
+  limit: number,
+  tk: TokenCounter,
+  fit: Fit,
+  known?: { chars: number },
+): { take: number; tokens: number } {
+  let budget = limit;
+  let take = 1;
+  let tokens = 0;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    // the first fit may be known already (the whole line was tried with the whole limit)
+    const cut = attempt === 0 && known ? known.chars : fit(prefix + text, budget).chars;
+    take = Math.min(text.length, Math.max(1, cut - prefix.length));
+    const code = text.charCodeAt(take - 1);
+    if (take > 1 && code >= 0xd800 && code <= 0xdbff) take--;
+    tokens = tk.count(`${prefix}${text.slice(0, take)}\n`);
+    if (tokens <= limit || take === 1) break;
+    budget -= tokens - limit;
+  }
+  return { take, tokens };
 }

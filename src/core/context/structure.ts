@@ -34,14 +34,28 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
+/** Characters in lines longer than `min`. */
+function charsInLongLines(text: string, min: number): number {
+  let total = 0;
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    if (end - start > min) total += end - start;
+    start = end + 1;
+  }
+  return total;
+}
+
 export function countTokens(text: string, tokenizer: TokenCounter, maxExact = DEFAULT_MAX_EXACT_TOKEN_CHARS): { tokens: number; estimated: boolean } {
   if (text.length > maxExact) return { tokens: Math.ceil(text.length / 4), estimated: true };
   return { tokens: tokenizer.count(text), estimated: false };
 }
 
 export async function structure(text: string, languageId: string, opts: StructureOptions = {}): Promise<FileStructure> {
-  const tokenizer = opts.tokenizer ?? getTokenizer();
-  const { tokens, estimated } = countTokens(text, tokenizer, opts.maxExactTokenChars);
+  const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer ?? getTokenizer();
+  // a count of up to maxExact characters can take a second: yield to the event loop while it runs
+  const exact = tokenizer.countAsync && text.length <= (opts.maxExactTokenChars ?? DEFAULT_MAX_EXACT_TOKEN_CHARS);
+  const { tokens, estimated } = exact ? { tokens: await tokenizer.countAsync!(text), estimated: false } : countTokens(text, tokenizer, opts.maxExactTokenChars);
   const result: FileStructure = {
     path: opts.path ?? '',
     languageId,
@@ -58,6 +72,13 @@ export async function structure(text: string, languageId: string, opts: Structur
     result.notes.push(
       `file too large to outline (${(text.length / 1048576).toFixed(1)} MB > ${(maxParse / 1048576).toFixed(0)} MB); read it in line ranges`,
     );
+    return result;
+  }
+  // Minified or generated text (most of it in lines over 4 KiB): its outline is thousands of symbols on line 1,
+  // and building it took 44 s for a 4 MiB bundle, with the event loop blocked in the parser.
+  const longLineChars = charsInLongLines(text, 4096);
+  if (longLineChars > text.length / 2) {
+    result.notes.push(`minified or generated text (${Math.round((100 * longLineChars) / text.length)}% in lines over 4096 characters): no outline; read it with mode "full" (pages)`);
     return result;
   }
 

@@ -562,17 +562,32 @@ export function findFunctionByName(text: string, name: string, languageId: strin
   return indent ? undefined : expressionFunction(text, simple, languageId);
 }
 
-/** `const name = (a) => a * 2;` and friends, which have no braces of their own. */
+/** Before the name on its line (`export const`), and after it (sticky, at the name's end): type, `=`, a function. */
+const EXPRESSION_LEAD = /^[ \t]*(?:export\s+)?(?:(?:const|let|var|val)\s+)?$/;
+const EXPRESSION_TAIL = /\s*(?::[^=\n]*)?=\s*(?:async\s+)?(?:function\b|\([^\n]*=>|[A-Za-z_$][\w$]*\s*=>)/y;
+
+/**
+ * `const name = (a) => a * 2;` and friends, which have no braces of their own. The name (the agent's text) is
+ * matched literally, never put into a pattern: `((\w+)+)+Q` as a pattern backtracked for minutes.
+ */
 function expressionFunction(text: string, name: string, languageId: string): FunctionRange | undefined {
-  const esc = name.replace(/[$]/g, '\\$');
-  const re = new RegExp(
-    `^[ \\t]*(?:export\\s+)?(?:(?:const|let|var|val)\\s+)?${esc}\\s*(?::[^=\\n]*)?=\\s*(?:async\\s+)?(?:function\\b|\\([^\\n]*=>|[A-Za-z_$][\\w$]*\\s*=>)`,
-    'm',
-  );
-  const m = re.exec(text);
-  if (!m) return undefined;
-  const starts = lineStartsOf(text);
-  const startLine = lineOfOffset(starts, m.index + (m[0].length - m[0].trimStart().length));
+  let at = -1;
+  let lineStart = 0;
+  let nextBreak = text.indexOf('\n');
+  for (let k = text.indexOf(name); k !== -1; k = text.indexOf(name, k + 1)) {
+    while (nextBreak !== -1 && nextBreak < k) {
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+    }
+    if (!EXPRESSION_LEAD.test(text.slice(lineStart, k))) continue;
+    EXPRESSION_TAIL.lastIndex = k + name.length;
+    if (EXPRESSION_TAIL.test(text)) {
+      at = lineStart;
+      break;
+    }
+  }
+  if (at === -1) return undefined;
+  const startLine = lineOfOffset(lineStartsOf(text), at);
   const scan = scanText(text, languageId);
   const { partner } = matchBrackets(scan.kinds);
   let end = startLine;

@@ -319,7 +319,7 @@ export class EditService {
           return { start: r.start, end: r.end };
         }
         const r = (await this.symbols?.byName(text, value, ld.languageId)) ?? findFunctionByName(text, value, ld.languageId);
-        if (!r) throw new ToolError('invalid_argument', `function not found in ${ld.display}: ${value}`);
+        if (!r) throw new ToolError('invalid_argument', `function not found in ${ld.display}: ${value.length > 200 ? `${value.slice(0, 200)}… (${value.length} characters)` : value}`);
         return { start: r.start, end: r.end };
       }
       case 'tag': {

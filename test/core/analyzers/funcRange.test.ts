@@ -204,6 +204,24 @@ describe('analyzers: findFunctionRange', () => {
       assert.deepEqual(findFunctionByName(ts, 'twice', 'typescript'), { start: 7, end: 7, kind: 'function', name: 'twice' });
     });
     it('unknown names give undefined', () => assert.equal(findFunctionByName(ts, 'nothing', 'typescript'), undefined));
+    it('names are matched literally: regex-shaped names find nothing, `$` names are found, a long name is no error', () => {
+      const code = src('const $fetch = async (url) => get(url);', 'const twice = (n) => n * 2;', 'let aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1;');
+      for (const name of ['[a-z]+', '((\\w+)+)+Q', 'tw(i)ce', 'tw?ice', 'tw\\w+', '(?:twice)', '*', '^', 'twic', 'wice']) {
+        const t = performance.now();
+        assert.equal(findFunctionByName(code, name, 'typescript'), undefined, name);
+        assert.ok(performance.now() - t < 100, `${name} took ${(performance.now() - t).toFixed(0)} ms`);
+      }
+      assert.deepEqual(findFunctionByName(code, '$fetch', 'typescript'), { start: 1, end: 1, kind: 'function', name: '$fetch' });
+      assert.deepEqual(findFunctionByName(code, 'twice', 'javascript'), { start: 2, end: 2, kind: 'function', name: 'twice' });
+      assert.equal(findFunctionByName(code, 'x'.repeat(100 * 1024), 'typescript'), undefined);
+      assert.equal(findFunctionByName(code, '('.repeat(100 * 1024), 'typescript'), undefined);
+    });
+    it('the name search stays linear on a 4 MiB minified line with the name everywhere', () => {
+      const line = 'var a=1,b=function(){return a};'.repeat(130_000) + 'const a2 = (x) => x;';
+      const t = performance.now();
+      assert.equal(findFunctionByName(line, 'a', 'javascript'), undefined);
+      assert.ok(performance.now() - t < 1500, `took ${(performance.now() - t).toFixed(0)} ms`);
+    });
   });
 
   it('classifyHeader recognises the common forms', () => {

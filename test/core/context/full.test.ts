@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { paginate, type Page } from '../../../src/core/context/full';
+import { MAX_PAGE_CHARS_PER_TOKEN, paginate, type Page } from '../../../src/core/context/full';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
 
 const tk = getTokenizer();
@@ -96,5 +96,52 @@ describe('context/full pagination', () => {
     const empty = paginate({ path: 'e.txt', lines: [], tokenizer: tk });
     assert.equal(empty.content, '');
     assert.equal(empty.hint, 'empty file');
+  });
+
+  it('a page of a 4 MiB single line costs a page, not the line (each under 100 ms of CPU, every page full)', () => {
+    // runs of one character, a base64 data URI, CJK without punctuation, minified code: one pre-token or many
+    const size = 4 * 1024 * 1024;
+    const lines = {
+      dataUri: 'data:image/png;base64,' + 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk'.repeat(size / 60),
+      run: 'A'.repeat(size),
+      spaces: ' '.repeat(size),
+      cjk: '滑动窗口按照优先级淘汰消息保留固定约束'.repeat(size / 57),
+      minified: 'var a=1,b=2;function c(d){return d*a+b}x=[1,22,333];'.repeat(size / 52),
+    };
+    paginate({ path: 'warm.txt', lines: ['warm up ' + 'x'.repeat(100_000)], tokenizer: tk });
+    for (const [name, line] of Object.entries(lines)) {
+      let column = 1;
+      let worst = 0;
+      for (let i = 0; i < 3; i++) {
+        const t = process.cpuUsage();
+        const page = paginate({ path: 'one.txt', lines: [line], column: i === 2 ? line.length - 5000 : column, tokenizer: tk });
+        const c = process.cpuUsage(t);
+        worst = Math.max(worst, (c.user + c.system) / 1000);
+        assert.ok(page.tokens <= 8000, `${name}: ${page.tokens} tokens`);
+        if (i < 2) {
+          assert.ok(page.partial && page.next?.column, `${name}: the page continues in the line`);
+          assert.equal(page.partial.from, column);
+          assert.ok(page.tokens > 7000 || page.content.length >= 8000 * MAX_PAGE_CHARS_PER_TOKEN - 10, `${name}: a page of ${page.tokens} tokens, ${page.content.length} chars is too short`);
+          column = page.next.column;
+        } else assert.equal(page.next, undefined, `${name}: the last page ends the line`);
+      }
+      assert.ok(worst < 100, `${name}: a page took ${worst.toFixed(0)} ms of CPU`);
+    }
+  });
+
+  it('a page holds at most 16 characters per token of its limit (a megabyte of spaces is not one page)', () => {
+    const pages = readAll([' '.repeat(20_000), 'x'], 100);
+    assert.ok(pages.length >= 13, `${pages.length} pages`);
+    for (const p of pages) assert.ok(p.content.length <= 100 * MAX_PAGE_CHARS_PER_TOKEN, `${p.content.length} chars`);
+    assert.equal(reassemble(pages).get(1), ' '.repeat(20_000));
+  });
+
+  it('without the tokenizer fit (a plain counter) pages the same way, within the limit', () => {
+    const plain = { count: (t: string) => tk.count(t) };
+    const line = 'const x = ' + 'abcdefghij'.repeat(3_000) + ';';
+    const page = paginate({ path: 'f.txt', lines: ['a', line], limit: 500, tokenizer: plain });
+    assert.equal(page.end, 1);
+    const second = paginate({ path: 'f.txt', lines: ['a', line], start: 2, limit: 500, tokenizer: plain });
+    assert.ok(second.partial && second.tokens <= 500 && second.tokens > 450, `${second.tokens} tokens`);
   });
 });

@@ -259,6 +259,22 @@ describe('context/structure', () => {
     assert.match(s.notes[0]!, /too large to outline/);
   });
 
+  it('gives no outline for minified text (most of it in lines over 4 KiB), says so, and counts it exactly', async () => {
+    const bundle = 'var a=1,b=2;function c(d){return d*a+b}x=[1,22,333];'.repeat(20_000) + '\n';
+    getTokenizer().count('load the ranks first');
+    const t = performance.now();
+    const s = await structure(bundle, 'javascript', { maxExactTokenChars: 2 * 1024 * 1024 });
+    // building the outline took 5 s for a quarter of this (44 s for 4 MiB)
+    assert.ok(performance.now() - t < 4000, `took ${(performance.now() - t).toFixed(0)} ms`);
+    assert.equal(s.symbols.length, 0);
+    assert.match(s.notes.join('\n'), /minified or generated text \(100% in lines over 4096 characters\): no outline/);
+    assert.equal(s.tokens, getTokenizer().count(bundle));
+    assert.equal(s.tokensEstimated, undefined);
+    // one long line among ordinary ones keeps the outline
+    const mixed = 'function keep() {\n  return 1;\n}\n'.repeat(400) + `const uri = "${'A'.repeat(5000)}";\n`;
+    assert.ok((await structure(mixed, 'javascript')).symbols.length >= 400);
+  });
+
   it('uses the host symbol provider for languages without a grammar, else the indentation outline', async () => {
     const provider = {
       symbols: async () => [{ kind: 'function' as const, name: 'main', signature: 'fun main()', start: 1, end: 3 }],
