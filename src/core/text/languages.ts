@@ -264,9 +264,9 @@ export function isCodeLanguage(id: string): boolean {
   return languageById(id)?.code ?? false;
 }
 
-/** Language id → tree-sitter grammar stem, for every language that has a grammar. */
+/** Language id → tree-sitter grammar stem, for every language that has a grammar (no prototype: `toString` is none). */
 export function grammarStems(): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const lang of BY_ID.values()) if (lang.grammar) out[lang.id] = lang.grammar;
   return out;
 }
