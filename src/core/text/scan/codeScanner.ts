@@ -136,7 +136,7 @@ class CodeScanner implements CodeContext {
       headers.tokenStart(i, c);
       headers.punctuation(c);
       const j = this.punctuation(i, c);
-      if (j < 0) return i;
+      if (j === undefined) return i;
       i = j;
     }
     return end;
@@ -220,8 +220,8 @@ class CodeScanner implements CodeContext {
     return j;
   }
 
-  /** Punctuation `c` at `i`: brackets become tokens. Returns the index after it, or -1 at a JSX expression's `}`. */
-  private punctuation(i: number, c: number): number {
+  /** Punctuation `c` at `i`: brackets become tokens. Returns the index after it, or undefined at a JSX expression's `}`. */
+  private punctuation(i: number, c: number): number | undefined {
     const { headers, shellCase, tmplDepth } = this;
     const shellPattern = shellCase.pattern && this.syn.shellCase;
     switch (c) {
@@ -230,7 +230,7 @@ class CodeScanner implements CodeContext {
         this.open(Tok.LBrace, i);
         break;
       case RBRACE:
-        if (this.options.stopAtBrace && headers.depth === 0 && tmplDepth.length === 0) return -1; // end of a JSX {expression}
+        if (this.options.stopAtBrace && headers.depth === 0 && tmplDepth.length === 0) return undefined; // end of a JSX {expression}
         if (tmplDepth.length && tmplDepth[tmplDepth.length - 1] === 0) return this.closeTemplateExpr(i);
         if (tmplDepth.length) tmplDepth[tmplDepth.length - 1]--;
         this.close(Tok.RBrace, i);

@@ -73,10 +73,7 @@ class MarkupScanner {
     let i = from;
     while (i < end) {
       const c = text.charCodeAt(i);
-      if (c === LF) {
-        s.line++;
-        i++;
-      } else if (c !== LT) {
+      if (c !== LT) {
         this.textChar(c, i);
         i++;
       } else {
@@ -91,7 +88,8 @@ class MarkupScanner {
 
   /** Interpolations are checked with what they contain; other brackets in prose are not structure ("1) first", ":)"). */
   private textChar(c: number, i: number): void {
-    if (c === LBRACE) {
+    if (c === LF) this.s.line++;
+    else if (c === LBRACE) {
       this.textBraces++;
       this.s.bracket(c, i);
     } else if (c === RBRACE) {

@@ -33,7 +33,7 @@ export function skipPerlQuote(s: ScanState, start: number, wordEnd: number, end:
   const d = text[j];
   if (!d || /[\w\s;)=]/.test(d) || (j > wordEnd && (d === '#' || d === ',')) || text.startsWith('=>', j)) return undefined;
   const startLine = s.line;
-  const part = (from: number): number => {
+  const part = (from: number): number | undefined => {
     const open = text[from];
     const close = CLOSER_OF[open] ?? open;
     let depth = 0;
@@ -45,10 +45,10 @@ export function skipPerlQuote(s: ScanState, start: number, wordEnd: number, end:
       else if (c === close) return k + 1;
       else if (c === open && open !== close) depth++;
     }
-    return -1;
+    return undefined;
   };
   let k = part(j);
-  if (k >= 0 && (word === 's' || word === 'tr' || word === 'y')) {
+  if (k !== undefined && (word === 's' || word === 'tr' || word === 'y')) {
     if (CLOSER_OF[text[j]]) {
       while (k < end && /\s/.test(text[k])) {
         if (text[k] === '\n') s.line++;
@@ -57,7 +57,7 @@ export function skipPerlQuote(s: ScanState, start: number, wordEnd: number, end:
       k = part(k);
     } else k = part(k - 1);
   }
-  if (k < 0) {
+  if (k === undefined) {
     s.warn(word + text[j], startLine);
     return end;
   }

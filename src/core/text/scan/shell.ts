@@ -4,6 +4,7 @@
  */
 import * as chars from './chars';
 import type { ScanState } from './result';
+import { skipEscape } from './strings';
 import type { Syntax } from './syntax';
 
 // Local copies, read once: under the CommonJS transform that tests and tsx use, every use of an imported
@@ -15,10 +16,8 @@ export function skipShellDouble(s: ScanState, i: number, end: number): number | 
   const text = s.text;
   while (i < end) {
     const c = text.charCodeAt(i);
-    if (c === BACKSLASH) {
-      if (text.charCodeAt(i + 1) === LF) s.line++;
-      i += 2;
-    } else if (c === DQUOTE) return i + 1;
+    if (c === BACKSLASH) i = skipEscape(s, i);
+    else if (c === DQUOTE) return i + 1;
     else if (c === BACKTICK || (c === DOLLAR && text.charCodeAt(i + 1) === LPAREN)) {
       const j = c === BACKTICK ? skipShellBacktick(s, i + 1, end) : skipShellParen(s, i + 2, end);
       if (j === undefined) return undefined;
@@ -48,8 +47,7 @@ function skipSubstitution(s: ScanState, i: number, end: number, closer: number):
   while (i < end) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) {
-      if (text.charCodeAt(i + 1) === LF) s.line++;
-      i += 2;
+      i = skipEscape(s, i);
       continue;
     }
     if (closer === RPAREN && c === LPAREN) depth++;

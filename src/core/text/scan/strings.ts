@@ -12,6 +12,12 @@ import type { StringRule } from './syntax';
 // binding is a getter call, and the scans ran 5x slower (npm run bench:analyzers).
 const { BACKSLASH, BACKTICK, DOLLAR, DQUOTE, HASH, LBRACE, LF, countLF, lineEnd } = chars;
 
+/** Past the char escaped by the escape char at `i` (an escaped newline is a line). */
+export function skipEscape(s: ScanState, i: number): number {
+  if (s.text.charCodeAt(i + 1) === LF) s.line++;
+  return i + 2;
+}
+
 /** Skips a string body starting at `i` (after the opener); the index after it, or undefined when unterminated. */
 export function skipString(s: ScanState, i: number, end: number, rule: StringRule): number | undefined {
   const text = s.text;
@@ -105,8 +111,7 @@ export function skipTemplate(s: ScanState, i: number, end: number, line0: number
   while (i < end) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) {
-      if (text.charCodeAt(i + 1) === LF) s.line++;
-      i += 2;
+      i = skipEscape(s, i);
       continue;
     }
     if (c === BACKTICK) return { end: i + 1, opensExpr: false };
