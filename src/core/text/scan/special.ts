@@ -55,8 +55,17 @@ export function operandPosition(text: string, ctx: CodeContext): boolean {
   return REGEX_KEYWORDS.has(lastWord);
 }
 
+/** Built once per syntax and stop flag: markup builds one code scanner per script element. */
+const SPECIAL_CHARS = new WeakMap<Syntax, Uint8Array[]>();
+
 /** The ASCII chars that may start a construct of `syn` (the rest of code takes the fast path). */
 export function specialChars(syn: Syntax, stopAtCloseTag: boolean): Uint8Array {
+  let cached = SPECIAL_CHARS.get(syn);
+  if (!cached) SPECIAL_CHARS.set(syn, (cached = []));
+  return (cached[stopAtCloseTag ? 1 : 0] ??= buildSpecialChars(syn, stopAtCloseTag));
+}
+
+function buildSpecialChars(syn: Syntax, stopAtCloseTag: boolean): Uint8Array {
   const special = new Uint8Array(128);
   const mark = (...cs: number[]) => cs.forEach((c) => (special[c] = 1));
   for (const s of syn.lineComments) mark(s.charCodeAt(0));
