@@ -1,37 +1,10 @@
-/** Turning a chip back into text for be-insert-chip, in the target file's comment syntax. */
+/** Turning a chip back into text for be-insert-chip, in the target file's comment syntax (from the language registry). */
+import { commentSyntax, type CommentSyntax } from '../text/languages';
 import { originalTextOf } from './content';
 import type { ChipFormat, ChipRecord } from './types';
 
-export interface CommentSyntax {
-  /** written before the comment text, e.g. "// " */
-  open: string;
-  /** written after it, e.g. " -->" ('' for line comments) */
-  close: string;
-}
-
-const LINE = (open: string): CommentSyntax => ({ open, close: '' });
-const SLASH = LINE('// ');
-const HASH = LINE('# ');
-const DASH = LINE('-- ');
-const XML: CommentSyntax = { open: '<!-- ', close: ' -->' };
-const BLOCK: CommentSyntax = { open: '/* ', close: ' */' };
-
-/** VS Code language ids -> comment syntax. Unknown languages get `// ` (upstream's only header). */
-const BY_LANGUAGE: Record<string, CommentSyntax> = {
-  python: HASH, shellscript: HASH, ruby: HASH, yaml: HASH, perl: HASH, perl6: HASH, raku: HASH, r: HASH,
-  makefile: HASH, dockerfile: HASH, toml: HASH, powershell: HASH, elixir: HASH, coffeescript: HASH,
-  julia: HASH, nim: HASH, cmake: HASH, properties: HASH, gitignore: HASH, 'git-commit': HASH, terraform: HASH,
-  sql: DASH, lua: DASH, haskell: DASH, elm: DASH, ada: DASH, purescript: DASH,
-  html: XML, xml: XML, markdown: XML, vue: XML, svelte: XML, xsl: XML, svg: XML, razor: XML,
-  css: BLOCK, scss: BLOCK, less: BLOCK,
-  ini: LINE('; '), clojure: LINE(';; '), lisp: LINE(';; '), scheme: LINE(';; '),
-  latex: LINE('% '), tex: LINE('% '), bibtex: LINE('% '), erlang: LINE('% '), matlab: LINE('% '), prolog: LINE('% '),
-  vb: LINE("' "), bat: LINE('REM '), fortran: LINE('! '), 'fortran-modern': LINE('! '), vim: LINE('" '),
-};
-
-export function commentSyntax(languageId: string): CommentSyntax {
-  return BY_LANGUAGE[languageId.toLowerCase()] ?? SLASH;
-}
+export type { CommentSyntax } from '../text/languages';
+export { commentSyntax };
 
 function comment(syntax: CommentSyntax, text: string): string {
   // A closing marker inside the text would end the comment early.

@@ -3,6 +3,7 @@
  * (with counts), its relative imports, and a ≤30-character summary. Tree-sitter gives better outlines
  * but is ~20× slower; the map only needs names, and must handle a million lines in seconds.
  */
+import { isCodeLanguage } from '../text/languages';
 import { clip } from './extract';
 
 export interface FileTags {
@@ -16,14 +17,7 @@ export interface FileTags {
   exported: string[];
 }
 
-const CODE_LANGS = new Set([
-  'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp',
-  'ruby', 'php', 'shellscript', 'kotlin', 'scala', 'swift', 'dart', 'lua', 'perl', 'r', 'vue', 'svelte', 'fsharp',
-]);
-
-export function isCodeLanguage(languageId: string): boolean {
-  return CODE_LANGS.has(languageId);
-}
+export { isCodeLanguage };
 
 const KEYWORDS = new Set(
   ('abstract and any array as assert async await bool boolean break byte case catch char class const constructor continue ' +

@@ -16,24 +16,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Language, Parser } from 'web-tree-sitter';
+import { grammarStems } from '../text/languages';
 
-/** VS Code language id → grammar file stem in tree-sitter-wasms/out. */
-export const GRAMMAR_FILES: Record<string, string> = {
-  typescript: 'typescript',
-  typescriptreact: 'tsx',
-  javascript: 'javascript',
-  javascriptreact: 'javascript', // the javascript grammar includes JSX
-  python: 'python',
-  go: 'go',
-  rust: 'rust',
-  java: 'java',
-  c: 'c',
-  cpp: 'cpp',
-  csharp: 'c_sharp',
-  ruby: 'ruby',
-  php: 'php',
-  shellscript: 'bash',
-};
+/** VS Code language id → grammar file stem in tree-sitter-wasms/out (from the language registry). */
+export const GRAMMAR_FILES: Record<string, string> = grammarStems();
 
 export function hasGrammar(languageId: string): boolean {
   return languageId in GRAMMAR_FILES;

@@ -7,7 +7,9 @@
  * it (`@Override`, `#[test]`, `[HttpGet]`) but not doc comments; it ends at the closing `}` (or, for Python,
  * the last non-blank line indented deeper than the `def`).
  */
-import { matchBrackets, scanText, syntaxFor, Tok } from './balance';
+import { syntaxFor } from '../text/languages';
+import { scanText, Tok } from '../text/scan';
+import { matchBrackets } from './matchBrackets';
 
 export type FunctionKind = 'function' | 'method' | 'class' | 'block';
 

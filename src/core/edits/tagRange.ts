@@ -1,9 +1,9 @@
 /**
- * be-tag-range and `target: tag`: the innermost paired tag containing a line. Uses the markup scanner of
- * balance.ts, so tags split across lines, multi-line comments, CDATA, `<!…>`, `<?…?>`, `>` inside quoted
- * attributes, void elements, self-closing tags and script/style contents are handled.
+ * be-tag-range and `target: tag`: the innermost paired tag containing a line. Uses the markup scanner
+ * (core/text/scan/markup.ts), so tags split across lines, multi-line comments, CDATA, `<!…>`, `<?…?>`,
+ * `>` inside quoted attributes, void elements, self-closing tags and script/style contents are handled.
  */
-import { scanText } from './balance';
+import { scanText } from '../text/scan';
 
 export interface TagRange {
   start: number; // line of the opening tag's `<`

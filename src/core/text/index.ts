@@ -3,4 +3,4 @@ export * from './lines';
 export * from './content';
 export * from './splice';
 export * from './range';
-export * from './language';
+export * from './languages';

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { checkBalance, languageIdForPath, quickBalance, scanText } from '../../../src/core/edits/balance';
+import { checkBalance, quickBalance } from '../../../src/core/edits/balance';
+import { languageIdFromPath as languageIdForPath } from '../../../src/core/text/languages';
+import { scanText } from '../../../src/core/text/scan';
 
 const OK = { mode: 'unbalanced', status: 'all balanced' };
 const ok = (text: string, lang: string) => assert.deepEqual(checkBalance(text, lang, false), OK, `${lang}: ${text}`);
