@@ -20,6 +20,12 @@ function realpathOrResolve(p: string): string {
   }
 }
 
+/** An absolute path as its root and its names (no empty names). */
+function splitPath(p: string): { root: string; names: string[] } {
+  const root = path.parse(p).root;
+  return { root, names: p.slice(root.length).split(path.sep).filter((n) => n !== '') };
+}
+
 export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   if (rel === '') return true;
@@ -121,19 +127,38 @@ export class Sandbox {
         throw new ToolError('io', `cannot resolve ${p}: ${(e as Error).message}`);
       }
     }
-    // p does not exist (or is a dangling link): follow a dangling link by hand, else resolve the parent
-    try {
-      const st = await fs.promises.lstat(p);
-      if (st.isSymbolicLink()) {
-        const target = path.resolve(path.dirname(p), await fs.promises.readlink(p));
-        return this.realpathAllowingMissing(target, hops + 1);
+    // p does not exist (or is a dangling link). Find the deepest part of it that exists: lstat succeeds on a prefix
+    // exactly when it succeeds on every shorter one, so a binary search takes O(log n) look-ups where walking up one
+    // segment at a time took one realpath per segment (a 2,048-segment path: 1.56 s before, see sandbox.test.ts).
+    const { root, names } = splitPath(p);
+    const prefix = (k: number) => path.join(root, ...names.slice(0, k));
+    const lstatOf = (k: number) => fs.promises.lstat(prefix(k)).catch(() => undefined);
+    let lo = 0; // the root itself exists
+    let hi = names.length;
+    let top = await lstatOf(hi);
+    if (!top) {
+      while (lo < hi - 1) {
+        const mid = (lo + hi) >> 1;
+        if (await lstatOf(mid)) lo = mid;
+        else hi = mid;
       }
-    } catch {
-      // missing: fall through
+      hi = lo;
+      top = await lstatOf(hi);
     }
-    const parent = path.dirname(p);
-    if (parent === p) return p;
-    const realParent = await this.realpathAllowingMissing(parent, hops);
-    return path.join(realParent, path.basename(p));
+    const base = prefix(hi);
+    const rest = names.slice(hi);
+    let realBase: string;
+    if (top?.isSymbolicLink()) {
+      // a link that does not resolve (else realpath would have found more): follow it by hand, its target is checked too
+      const target = path.resolve(path.dirname(base), await fs.promises.readlink(base));
+      realBase = await this.realpathAllowingMissing(target, hops + 1);
+    } else {
+      try {
+        realBase = await fs.promises.realpath(base);
+      } catch {
+        realBase = base; // changed under us: judged on the path as it stands
+      }
+    }
+    return rest.length ? path.join(realBase, ...rest) : realBase;
   }
 }

@@ -71,6 +71,21 @@ describe('core/files Sandbox', () => {
     const sb = new Sandbox([root]);
     assert.equal(await sb.resolve('new/dir/file.txt'), path.join(root, 'new', 'dir', 'file.txt'));
   });
+  it('a deep path that does not exist resolves in a few look-ups, not one per segment (2,048 segments took 1.56 s)', async () => {
+    const sb = new Sandbox([root]);
+    const deep = Array.from({ length: 2048 }, () => 'a').join('/');
+    const t0 = performance.now();
+    assert.equal(await sb.resolve(`src/${deep}/x.ts`), path.join(root, 'src', deep, 'x.ts'));
+    const ms = performance.now() - t0;
+    assert.ok(ms < 300, `took ${ms.toFixed(0)} ms`);
+    // and the deepest existing part still decides: a dangling link midway is followed, its target checked
+    fs.mkdirSync(path.join(root, 'd1', 'd2'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'gone'), path.join(root, 'd1', 'd2', 'link'));
+    await rejectsWith(sb.resolve('d1/d2/link/x/y/z.ts'), 'outside_roots');
+    fs.symlinkSync(path.join(root, 'src', 'later'), path.join(root, 'd1', 'inroot'));
+    assert.equal(await sb.resolve('d1/inroot/new/file.ts'), path.join(root, 'src', 'later', 'new', 'file.ts'));
+  });
+
   it('a root that is itself a symlink works with the link or the target path', async () => {
     const linkRoot = path.join(tmp, 'rootlink');
     fs.symlinkSync(root, linkRoot);
