@@ -52,10 +52,13 @@ export class UiTools {
   }
 
   private async connect(): Promise<{ client: Client; close(): Promise<void> }> {
-    // loaded on the first command, not at activation: the SDK is most of the bundle's evaluation time. require, not
-    // import(): the bundle keeps it lazy either way, and the tests run this file as CommonJS.
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
-    const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js') as typeof import('@modelcontextprotocol/sdk/inMemory.js');
+    // Loaded on the first command, not at activation: the SDK is most of the bundle's evaluation time. The SDK by
+    // import() like everywhere else (a require() would pull in its CommonJS build as a second copy); our own module
+    // by require(), which the bundle keeps lazy too and which the tests (run as CommonJS) can resolve.
+    const [{ Client }, { InMemoryTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/inMemory.js'),
+    ]);
     const { createServer, SERVER_VERSION } = require('../mcp/server') as typeof import('../mcp/server');
     const server = createServer(this.deps, { sessionId: UI_SESSION, lang: this.opts.lang, log: this.opts.log });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
