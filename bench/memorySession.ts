@@ -7,7 +7,6 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { runChatTurn } from '../src/core/memory/chatTurn';
 import { MESSAGE_OVERHEAD_TOKENS, type AssembledMessage } from '../src/core/memory/promptAssembly';
 import { RecallStore } from '../src/core/memory/recallStore';
@@ -122,7 +121,9 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const sentBefore = model.sent.length;
-    const t0 = performance.now();
+    // CPU time of this process (model, memory and MCP server all run in it): wall time measured the machine's load
+    // too — on a shared 2-core machine late turns looked 3× slower while their CPU cost stayed flat
+    const c0 = process.cpuUsage();
     try {
       await runChatTurn(
         { sessionId, memory, model, tools, turns, recall: (id) => recall.recall(sessionId, id), count, now: () => Date.now() },
@@ -131,7 +132,8 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     } catch {
       overflowInterrupts++;
     }
-    msPerTurn.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    msPerTurn.push((c.user + c.system) / 1000);
     for (let k = sentBefore; k < model.sent.length; k++) naiveTokens.push(fixed + naiveHistory);
     if (step.kind === 'edit' || step.kind === 'break') {
       const call = [...memory.visibleMessages()].reverse().find((m) => m.kind === 'tool_call' && (m.tool === 'be-insert' || m.tool === 'be-replace'));

@@ -125,7 +125,7 @@ export async function sessionBench(turns = 200): Promise<SessionFigures> {
     console.log(`  overflow interrupts (a request that could not be sent): ours ${f.overflowInterrupts} (goal 0)`);
     console.log(`  pinned constraint present: ours ${f.pinsOurs}% of prompts · trimMessages ${f.pinsTrim}% (goal 100%)`);
     console.log(`  artifact trail (${f.edits} edits: call id, file, outcome, arguments): ours from summary + recall ${f.trailOurs}% · from the summary text alone ${f.trailSummaryOnly}% · trimMessages history ${f.trailTrim}% (goal 100%)`);
-    console.log(`  cost per turn (scripted model, real MCP calls): median ${f.msPerTurnEarly.toFixed(1)} ms early vs ${f.msPerTurnLate.toFixed(1)} ms late → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
+    console.log(`  CPU per turn (scripted model, real MCP calls): median ${f.msPerTurnEarly.toFixed(1)} ms early vs ${f.msPerTurnLate.toFixed(1)} ms late → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
     return f;
   } finally {
     await run.dispose();
