@@ -78,7 +78,8 @@ export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: stri
     input.write(buf);
   });
   stdin.on('end', () => input.end());
-  stdin.on('error', (e) => input.destroy(e));
+  // the real transport reports a read error; before it is attached there is no one to tell: end the input
+  stdin.on('error', (e) => (input.listenerCount('error') > 0 ? input.destroy(e) : input.end()));
 
   let dropped = false;
   const output = new Writable({
@@ -90,7 +91,8 @@ export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: stri
         done();
         return;
       }
-      stdout.write(chunk, (e) => done(e ?? undefined));
+      // a write error (the client went away) is stdout's own 'error' event, which the CLI handles: not repeated here
+      stdout.write(chunk, () => done());
     },
   });
   return { input, output };

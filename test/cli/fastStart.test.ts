@@ -68,6 +68,25 @@ describe('cli fast start: initialize answered before the bundle loads', function
     }
   });
 
+  it('a client that goes away mid-session (stdout closed) ends the CLI quietly, exit 0', async () => {
+    for (const fastStart of [true, false]) {
+      const env = { ...childEnv(ws), BET_NO_FAST_START: fastStart ? '0' : '1' };
+      const p = spawn(process.execPath, cliArgs(ws), { env, cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 20000);
+      p.stdin.write(JSON.stringify(init(1, '2025-06-18')) + '\n');
+      await new Promise((resolve) => p.stdout.once('data', resolve));
+      p.stdout.destroy(); // the reading end closes: the next replies hit EPIPE
+      for (let id = 2; id < 40; id++) p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n');
+      const code = await exited;
+      clearTimeout(timer);
+      assert.equal(code, 0, `fast start ${fastStart}: exit ${code}; stderr: ${err}`);
+      assert.doesNotMatch(err, /Error|fatal|unhandled/i, `fast start ${fastStart}`);
+    }
+  });
+
   it('the rest of the session is the same as without the front (tools/list, a call, a ping first)', async () => {
     await ws.write('a.txt', 'one\ntwo\n');
     const msgs = [
