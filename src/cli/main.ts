@@ -9,6 +9,7 @@ import process from 'node:process';
 import { createServer, SERVER_VERSION } from '../mcp/server';
 import { createServices, defaultHistoryDir } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
+import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
@@ -116,7 +117,9 @@ export async function main(argv: string[]): Promise<void> {
     observers,
     tools,
   });
-  const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
+  // started by the loader (dist/cli.js), which may have answered `initialize` already
+  const front = takeFront();
+  const transport = new LineStdioServerTransport(front?.input ?? process.stdin, front?.output ?? process.stdout, { log });
   server.onerror = (e) => log(`protocol error: ${e.message}`);
   const previousOnClose = server.onclose;
   server.onclose = () => {

@@ -1,8 +1,11 @@
 /**
  * Start-up of the stdio CLI, which MCP clients spawn for every session: spawn -> first reply to `initialize`, beside
- * a bare `node -e` start in the same interleaved loop (the machine's own floor), with and without the code cache.
- * Asserted: the code cache makes starts faster, and the CLI's figure against its goal (<= 60 ms) when PERF_STRICT=1
- * (a shared CI machine doubles every figure, the bare node start included).
+ * a bare `node -e` start in the same interleaved loop (the machine's own floor), with and without the fast start
+ * (src/mcp/fastStart.ts: the loader answers `initialize` before the server bundle loads) and the code cache; and
+ * spawn -> the reply to `tools/list` sent right after (when the real server is serving).
+ * Asserted: the fast start and the code cache make starts faster, the fast start stays within a few ms of a bare
+ * node start, and the CLI's figure against its goal (<= 60 ms) when PERF_STRICT=1 (a shared CI machine doubles
+ * every figure, the bare node start included).
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -15,6 +18,7 @@ const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const RUNS = 11;
 const INIT = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rel', version: '1' } } })}\n`;
+const LIST = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`;
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 
 describe('reliability: CLI start-up', function () {
@@ -27,8 +31,8 @@ describe('reliability: CLI start-up', function () {
   });
   after(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  /** ms from spawn to the first stdout line; the child is then let go (stdin closed) and awaited. */
-  function firstLine(args: string[], input: string | undefined, extraEnv: Record<string, string> = {}): Promise<number> {
+  /** ms from spawn to the `lines`-th stdout line (default the first); the child is then let go (stdin closed) and awaited. */
+  function firstLine(args: string[], input: string | undefined, extraEnv: Record<string, string> = {}, lines = 1): Promise<number> {
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
       const p = spawn(process.execPath, args, { cwd: base, env: { ...process.env, XDG_CACHE_HOME: path.join(base, 'cache'), ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -37,7 +41,7 @@ describe('reliability: CLI start-up', function () {
       const timer = setTimeout(() => p.kill(), 20000);
       p.stdout.on('data', (d: Buffer) => {
         out += d.toString();
-        if (ms === undefined && out.includes('\n')) {
+        if (ms === undefined && out.split('\n').length > lines) {
           ms = performance.now() - t0;
           p.stdin.end();
         }
@@ -58,18 +62,28 @@ describe('reliability: CLI start-up', function () {
     const bare: number[] = [];
     const warm: number[] = [];
     const uncached: number[] = [];
+    const noFront: number[] = [];
+    const listed: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       bare.push(await firstLine(['-e', 'process.stdout.write("ready\\n")'], undefined));
       warm.push(await firstLine(cliArgs, INIT));
-      uncached.push(await firstLine(cliArgs, INIT, { BET_NO_CODE_CACHE: '1' }));
+      noFront.push(await firstLine(cliArgs, INIT, { BET_NO_FAST_START: '1' }));
+      uncached.push(await firstLine(cliArgs, INIT, { BET_NO_FAST_START: '1', BET_NO_CODE_CACHE: '1' }));
+      listed.push(await firstLine(cliArgs, INIT + LIST, {}, 2));
     }
     figure('bare node -e start to first output (ms, median)', median(bare).toFixed(1), 'the floor');
     figure('CLI spawn to first reply (ms, median)', median(warm).toFixed(1), '<= 60 ms');
-    figure('CLI spawn to first reply without the code cache (ms, median)', median(uncached).toFixed(1), 'more than with it');
     figure('CLI start beyond a bare node start (ms)', (median(warm) - median(bare)).toFixed(1), 'small');
+    figure('CLI spawn to first reply / bare node start (ratio)', (median(warm) / median(bare)).toFixed(2), 'about 1');
+    figure('CLI spawn to first reply without the fast start (ms, median)', median(noFront).toFixed(1), 'more than with it');
+    figure('... and without the code cache either (ms, median)', median(uncached).toFixed(1), 'more than with it');
+    figure('CLI spawn to the tools/list reply (ms, median; the real server serving)', median(listed).toFixed(1), 'informational');
     // The cache saves the compile (~23 ms of ~100 ms on a quiet machine; 0.55-0.87 of the uncached start measured
     // on a loaded one). That it is accepted at all is asserted exactly in test/core/codeCache.test.ts.
-    assert.ok(median(warm) < median(uncached), `code cache: ${median(warm)} ms vs ${median(uncached)} ms without`);
+    assert.ok(median(noFront) < median(uncached), `code cache: ${median(noFront)} ms vs ${median(uncached)} ms without`);
+    assert.ok(median(warm) < median(noFront), `fast start: ${median(warm)} ms vs ${median(noFront)} ms without`);
+    // the front runs before the server bundle loads: ~6 KB of loader beyond a bare node start (x1.0-1.1 measured)
+    assert.ok(median(warm) < median(bare) * 1.5, `fast start ${median(warm)} ms vs bare node ${median(bare)} ms`);
     if (process.env.PERF_STRICT === '1') assert.ok(median(warm) <= 60, `CLI start ${median(warm)} ms`);
   });
 });

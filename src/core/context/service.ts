@@ -193,6 +193,7 @@ export class ContextService {
   }
 
   async overview(args: { path?: string; budget?: number; query?: string } = {}): Promise<OverviewReply> {
+    await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const abs = await this.deps.sandbox.resolve(args.path?.trim() ? args.path : this.deps.sandbox.roots[0]!);
     const st = await fsp.stat(abs).catch(() => undefined);
     if (!st) throw new ToolError('not_found', `folder not found: ${this.deps.sandbox.display(abs)}. Give a folder inside the workspace, or omit path for the whole workspace.`);
@@ -222,12 +223,14 @@ export class ContextService {
   }
 
   async structure(file: string, opts: { json?: boolean } = {}): Promise<StructureReply> {
+    await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
     return this.structureOf(loaded, opts.json ?? false);
   }
 
   /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
   async read(req: ReadRequest): Promise<ContextReply> {
+    await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const fr = parseFileRange(req.file);
     const hasRange = fr.spec.kind === 'line' || fr.spec.kind === 'span';
     const requested = req.mode ?? (hasRange ? 'full' : this.settings.defaultMode);

@@ -62,4 +62,6 @@ export interface SymbolProvider {
 /** The part of the memory tokenizer (src/core/memory/tokenizer.ts) the context modes use. */
 export interface TokenCounter {
   count(text: string): number;
+  /** Loads what `count` needs without blocking the event loop; awaited before a read's first count. */
+  ready?(): Promise<void>;
 }

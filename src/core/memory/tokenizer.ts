@@ -2,7 +2,7 @@
  * Exact token counts for the o200k_base / cl100k_base encodings, on js-tiktoken's ranks.
  *
  * - Lazy: the ranks are several MB of JSON; they are parsed on the first count, never at activation,
- *   and cached per encoding.
+ *   and cached per encoding. `ready()` (awaited by `countAsync` and the context modes) loads them in slices.
  * - Exact: the text is split with the encoding's own pre-token pattern and each pre-token is merged
  *   with the same byte-pair rule as js-tiktoken (lowest rank first, leftmost on ties); tests check the
  *   count against `Tiktoken.encode(text).length`. Special-token strings count as plain text.
@@ -15,6 +15,7 @@
  *   the async count always equals the one-shot count.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { CHUNK_BYTES, CHUNK_CACHE_MAX, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from './bpeCount';
@@ -27,6 +28,8 @@ export interface Tokenizer {
   count(text: string): number;
   /** Same number as `count`, yielding to the event loop every ~`sliceMs` of work. */
   countAsync(text: string, options?: CountAsyncOptions): Promise<number>;
+  /** Loads the ranks without blocking the event loop (see loadTokenizer); `count` is then never slow to start. */
+  ready?(): Promise<void>;
 }
 
 /** What pagination needs beyond a count (the shared tokenizers have it; test doubles of Tokenizer need not). */
@@ -78,6 +81,7 @@ interface Encoding {
 }
 
 const encodings = new Map<TokenEncoding, Encoding>();
+const loading = new Map<TokenEncoding, Promise<void>>();
 const tokenizers = new Map<TokenEncoding, TiktokenTokenizer>();
 
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
@@ -104,13 +108,57 @@ export function parseRanks(bpeRanks: string): Map<string, number> {
   for (const line of bpeRanks.split('\n')) {
     if (!line) continue;
     const parts = line.split(' ');
-    const offset = Number.parseInt(parts[1]!, 10);
-    for (let i = 2; i < parts.length; i++) {
-      // atob yields exactly the latin1 string of the decoded bytes, twice as fast as going through a Buffer
-      ranks.set(atob(parts[i]!), offset + i - 2);
-    }
+    addRanks(ranks, parts, 2, () => false);
   }
   return ranks;
+}
+
+/** Adds the tokens of one rank line (`parts` = its space-separated fields) from `from` on; stops early when `pause()` says so. */
+function addRanks(ranks: Map<string, number>, parts: string[], from: number, pause: () => boolean): number {
+  const offset = Number.parseInt(parts[1]!, 10);
+  for (let i = from; i < parts.length; i++) {
+    // atob yields exactly the latin1 string of the decoded bytes, twice as fast as going through a Buffer
+    ranks.set(atob(parts[i]!), offset + i - 2);
+    if ((i & 1023) === 0 && pause()) return i + 1;
+  }
+  return parts.length;
+}
+
+/**
+ * Loads `encoding`'s ranks without blocking the event loop for long: the file is read asynchronously and the 200k
+ * entries go into the map in slices of ~`sliceMs`, with a yield between (built in one go, o200k blocked the first
+ * context-mode read's server for 300-500 ms). What stays synchronous: JSON.parse of the file and one split
+ * (~15 + ~20 ms for o200k on a loaded machine). A `count` meanwhile loads synchronously; this then stops.
+ */
+export function loadTokenizer(encoding: TokenEncoding = 'o200k_base', sliceMs = 8): Promise<void> {
+  if (encodings.has(encoding)) return Promise.resolve();
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = loadInSlices(encoding, sliceMs).finally(() => loading.delete(encoding));
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+async function loadInSlices(encoding: TokenEncoding, sliceMs: number): Promise<void> {
+  const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
+  const bpe = existsSync(bundled) ? (JSON.parse(await readFile(bundled, 'utf8')) as TiktokenBPE) : loadRanks(encoding);
+  const ranks = new Map<string, number>();
+  let sliceStart = performance.now();
+  const pause = () => performance.now() - sliceStart >= sliceMs;
+  for (const line of bpe.bpe_ranks.split('\n')) {
+    if (!line) continue;
+    const parts = line.split(' ');
+    for (let i = 2; i < parts.length; ) {
+      i = addRanks(ranks, parts, i, pause);
+      if (encodings.has(encoding)) return; // a synchronous count loaded it meanwhile
+      if (i < parts.length) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+  if (!encodings.has(encoding)) encodings.set(encoding, { patStr: bpe.pat_str, ranks });
 }
 
 function load(encoding: TokenEncoding): Encoding {
@@ -144,6 +192,10 @@ class TiktokenTokenizer implements Tokenizer, PrefixFitter {
   private readonly chunkCache = new Map<string, number>();
 
   constructor(readonly encoding: TokenEncoding) {}
+
+  ready(): Promise<void> {
+    return loadTokenizer(this.encoding);
+  }
 
   /** One compiled pre-token pattern for synchronous counts (compiling the Unicode pattern costs more than a short count). */
   private syncPattern: RegExp | undefined;
@@ -265,6 +317,7 @@ class TiktokenTokenizer implements Tokenizer, PrefixFitter {
   }
 
   async countAsync(text: string, options: CountAsyncOptions = {}): Promise<number> {
+    await this.ready();
     if (text.length <= SYNC_LIMIT) return this.count(text);
     const slice = new YieldSlice(options.sliceMs ?? 8, options.signal);
     const re = new RegExp(load(this.encoding).patStr, 'gu');

@@ -1,0 +1,127 @@
+/**
+ * A stdio front that answers the client's `initialize` before the server bundle is loaded. MCP clients start one
+ * CLI process per session and wait for that reply; loading the bundle (the SDK's zod schemas above all) took
+ * ~100 ms of a ~160 ms start. The reply is the one the SDK server gives (same negotiation, same capabilities and
+ * serverInfo: test/cli/fastStart.test.ts compares both byte for byte), and the real server still receives the same
+ * initialize request afterwards (so it knows the client), its duplicate reply being dropped here. Everything the
+ * client sends flows through `input`, in order, into the real transport once it is attached.
+ *
+ * Nothing here imports the SDK: this module is bundled into the 2 KB loader (dist/cli.js).
+ */
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { version } from '../../package.json';
+
+/** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal). */
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION, '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+/** What createServer() declares for the stdio CLI: tools, and the context-mode resources. */
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
+const SERVER_INFO = { name: 'better-edit-tools', version };
+
+type Id = string | number;
+
+/**
+ * The reply line the SDK server would send to `line`, or undefined when `line` is not a plainly well-formed
+ * initialize request (then the real server answers it, whatever it is).
+ */
+export function initializeReply(line: string): { id: Id; reply: string } | undefined {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(msg) || msg.jsonrpc !== '2.0' || msg.method !== 'initialize') return undefined;
+  const id = msg.id;
+  if (!((typeof id === 'string') || (typeof id === 'number' && Number.isInteger(id)))) return undefined;
+  const params = msg.params;
+  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
+  const info = params.clientInfo;
+  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
+  const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
+  // key order as the SDK's Protocol writes a response: result, jsonrpc, id
+  const reply = JSON.stringify({ result: { protocolVersion, capabilities: CAPABILITIES, serverInfo: SERVER_INFO }, jsonrpc: '2.0', id });
+  return { id, reply };
+}
+
+export interface StdioFront {
+  /** Everything read from stdin, from its first byte: the real transport reads this. */
+  readonly input: Readable;
+  /** The real transport writes here: stdout, less the real server's reply to the initialize already answered. */
+  readonly output: Writable;
+}
+
+/**
+ * Starts reading `stdin` now and answers a first-line initialize on `stdout` at once. Lines beyond 1 MiB before the
+ * first newline are not sniffed (the real server deals with them).
+ */
+export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: string) => void = () => {}): StdioFront {
+  const input = new PassThrough();
+  let head: Buffer[] | undefined = [];
+  let headBytes = 0;
+  let answered: { id: Id; reply: string } | undefined;
+
+  const sniff = (chunk: Buffer) => {
+    if (!head) return;
+    const nl = chunk.indexOf(0x0a);
+    head.push(nl === -1 ? chunk : chunk.subarray(0, nl));
+    headBytes += nl === -1 ? chunk.length : nl;
+    if (nl === -1 && headBytes <= 1024 * 1024) return;
+    const line = nl === -1 ? undefined : Buffer.concat(head).toString('utf8');
+    head = undefined;
+    answered = line === undefined ? undefined : initializeReply(line);
+    if (answered) stdout.write(answered.reply + '\n');
+  };
+  stdin.on('data', (chunk: Buffer | string) => {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    sniff(buf);
+    input.write(buf);
+  });
+  stdin.on('end', () => input.end());
+  // the real transport reports a read error; before it is attached there is no one to tell: end the input
+  stdin.on('error', (e) => (input.listenerCount('error') > 0 ? input.destroy(e) : input.end()));
+
+  let dropped = false;
+  const output = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      if (answered && !dropped && isReplyTo(chunk, answered.id)) {
+        dropped = true;
+        const real = chunk.toString('utf8').trimEnd();
+        if (real !== answered.reply) log(`fast start: the server's initialize reply differs from the one sent early: ${real}`);
+        done();
+        return;
+      }
+      // a write error (the client went away) is stdout's own 'error' event, which the CLI handles: not repeated here
+      stdout.write(chunk, () => done());
+    },
+  });
+  return { input, output };
+}
+
+function isReplyTo(chunk: Buffer, id: Id): boolean {
+  try {
+    const m = JSON.parse(chunk.toString('utf8')) as unknown;
+    return isObject(m) && m.id === id && m.method === undefined;
+  } catch {
+    return false;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The loader (dist/cli.js) and the server bundle (cli-main.js) are two bundles: the front is handed over
+ * through this process-wide key, taken once.
+ */
+const FRONT_KEY = Symbol.for('better-edit-tools.stdio-front');
+export function handOverFront(front: StdioFront): void {
+  (globalThis as Record<symbol, unknown>)[FRONT_KEY] = front;
+}
+export function takeFront(): StdioFront | undefined {
+  const g = globalThis as Record<symbol, unknown>;
+  const front = g[FRONT_KEY] as StdioFront | undefined;
+  delete g[FRONT_KEY];
+  return front;
+}
