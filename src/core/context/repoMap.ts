@@ -386,11 +386,12 @@ export class RepoMap {
     const fits = (s: string) => estimate(s) + hintTokens <= budget;
     const fitsExactly = (s: string) => this.tokenizer.count(s) + hintTokens <= budget;
 
-    // Most detail first; the first layout that shows enough files wins, else the one showing the most.
+    // Most detail first; the first layout that shows enough files wins, else the one showing the most. Files
+    // come before the folder tree: the tree shrinks and goes before the files lose their symbols.
     const layouts: [number, boolean][] = [
       [2, true],
       [1, true],
-      [2, false],
+      [0, true],
       [1, false],
       [0, false],
     ];
