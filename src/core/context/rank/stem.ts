@@ -8,11 +8,12 @@ const VOWEL = /[aeiouy]/;
 const DOUBLE = /(bb|dd|ff|gg|mm|nn|pp|rr|tt)$/;
 const LI_ENDING = /[cdeghkmnrt]/;
 
-const EXCEPTIONS: Record<string, string> = {
+// A Map, not an object literal: `constructor` or `toString` must not find Object's members.
+const EXCEPTIONS = new Map<string, string>(Object.entries({
   skis: 'ski', skies: 'sky', dying: 'die', lying: 'lie', tying: 'tie', idly: 'idl', gently: 'gentl', ugly: 'ugli',
   early: 'earli', only: 'onli', singly: 'singl', sky: 'sky', news: 'news', howe: 'howe', atlas: 'atlas',
   cosmos: 'cosmos', bias: 'bias', andes: 'andes',
-};
+}));
 const AFTER_1A = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed']);
 
 const isVowel = (c: string | undefined) => c !== undefined && VOWEL.test(c);
@@ -34,7 +35,8 @@ export function stem(input: string): string {
   let w = input.toLowerCase();
   if (w.length <= 2 || !/^[a-z']+$/.test(w)) return w;
   if (w.startsWith("'")) w = w.slice(1);
-  if (EXCEPTIONS[w]) return EXCEPTIONS[w]!;
+  const exception = EXCEPTIONS.get(w);
+  if (exception) return exception;
   // y as a consonant: at the start or after a vowel
   if (w[0] === 'y') w = 'Y' + w.slice(1);
   w = w.replace(/([aeiouy])y/g, '$1Y');

@@ -79,11 +79,12 @@ describe('context/rank overview order on fixture repositories', () => {
 
   it('a hub everybody uses ranks below a file whose names match', async () => {
     const files: Record<string, string> = {
-      'src/core.ts': 'export class Context {}\nexport function cookieValue(c: Context): string { return "" }\nexport function header(c: Context) {}\n',
+      // the hub's names match the query too, less closely (names, not its path)
+      'src/core.ts': 'export class Context {}\nexport function cookieValue(c: Context): string { return "" }\nexport function serializeHeader(c: Context) {}\n',
       'src/utils/cookie.ts': "import { Context } from '../core';\nexport function serialize(name: string): string { return name }\nexport function parse(s: string) {}\n",
     };
     for (const m of ['cors', 'etag', 'logger', 'timing', 'cache', 'jwt']) {
-      files[`src/middleware/${m}.ts`] = `import { Context, cookieValue, header } from '../core';\nexport function ${m}(c: Context) { cookieValue(c); header(c); }\n`;
+      files[`src/middleware/${m}.ts`] = `import { Context, cookieValue, serializeHeader } from '../core';\nexport function ${m}(c: Context) { cookieValue(c); serializeHeader(c); }\n`;
     }
     const r = await mapOf(files).overview({ query: 'serialize cookie with an empty name' });
     const order = r.ranked.map((f) => f.path);

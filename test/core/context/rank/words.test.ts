@@ -29,6 +29,9 @@ describe('context/rank words: splitting and stemming', () => {
       sayings: 'say', running: 'run', hoped: 'hope', was: 'was', bus: 'bus', abilities: 'abil',
     };
     for (const [w, s] of Object.entries(vocabulary)) assert.equal(stem(w), s, w);
+    // names of Object's members are words like any other
+    assert.equal(stem('constructor'), 'constructor');
+    assert.equal(stem('toString'), 'tostr');
   });
 
   it('inflections meet on one stem; stems the stemmer leaves apart meet on a long shared prefix, at half weight', () => {
