@@ -11,14 +11,16 @@ import type { TokenCounter } from './types';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { isWalkedPath, looksBinary, SKIP_DIRS, walkFiles, walkFilesSync, type WalkedFile } from './walk';
 import { lstatOrUndefined, readWalkedFile } from './readWalked';
+import { Graph } from './rank/graph';
+import { queryWords } from './rank/words';
+import { nameMatches } from './rank/bm25';
+import { centralFile, firstWithCentral, rankFiles } from './rank/personalize';
 
 export const DEFAULT_OVERVIEW_BUDGET = 1024;
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;
 /** Files larger than this are not read at all; their line count is estimated from the size. */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
-/** An identifier defined in more files than this tells nothing about who uses whom. */
-const MAX_DEFINERS = 25;
 
 interface FileRecord {
   rel: string;
@@ -100,7 +102,7 @@ export class RepoMap {
    * refreshed in place (the tie-break by size among equal scores may then lag until the next rank change).
    */
   private rankGen = 0;
-  private rankedMemo: { key: string; ranked: OverviewFile[] } | undefined;
+  private rankedMemo: { key: string; ranked: OverviewFile[]; central: string | undefined } | undefined;
   /** Token counts of rendered overview lines, kept across calls (most lines survive an edit). */
   private lineTokens = new Map<string, number>();
   private readonly tokenizer: TokenCounter;
@@ -239,7 +241,7 @@ export class RepoMap {
     const addedOrRemoved = removed.length > 0 || changed.some((rel) => !this.graph?.has(rel));
     if (!this.graph || addedOrRemoved || changed.length) this.rankGen++;
     if (!this.graph || addedOrRemoved) {
-      this.graph = buildGraph([...this.records.values()]);
+      this.graph = new Graph([...this.records.values()]);
       this.stats.fullGraphBuilds++;
     } else if (changed.length) {
       // Same file set: update the changed files' definitions and the edges that depend on them.
@@ -327,11 +329,13 @@ export class RepoMap {
     const opts = { query };
     const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
     const all = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
-    const terms = queryTerms(opts.query);
+    const terms = queryWords(opts.query);
     let t = performance.now();
     const rankKey = `${this.rankGen}\0${folderRel}\0${opts.query ?? ''}`;
-    const ranked = this.rankedMemo?.key === rankKey ? this.refreshRanked(this.rankedMemo.ranked) : this.rankFiles(all, terms, opts.query);
-    this.rankedMemo = { key: rankKey, ranked };
+    const memo = this.rankedMemo?.key === rankKey ? this.rankedMemo : undefined;
+    const ranked = memo ? this.refreshRanked(memo.ranked) : this.rankFiles(all, terms);
+    const central = memo ? memo.central : centralFile(all, this.totalRefs);
+    this.rankedMemo = { key: rankKey, ranked, central };
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
 
@@ -358,7 +362,7 @@ export class RepoMap {
       if (t.length) lines.push('modules:', ...t);
       if (k > 0) {
         lines.push(terms.length ? `key files (query "${opts.query}" first, then most referenced):` : 'key files (most referenced first):');
-        for (const f of ranked.slice(0, k)) {
+        for (const f of firstWithCentral(ranked, central, k)) {
           const sym = withSymbols && f.symbols.length ? ` · ${f.symbols.join(', ')}` : '';
           lines.push(`  ${f.path} ${f.lines}L${f.summary ? ` — ${f.summary}` : ''}${sym}`);
         }
@@ -382,11 +386,12 @@ export class RepoMap {
     const fits = (s: string) => estimate(s) + hintTokens <= budget;
     const fitsExactly = (s: string) => this.tokenizer.count(s) + hintTokens <= budget;
 
-    // Most detail first; the first layout that shows enough files wins, else the one showing the most.
+    // Most detail first; the first layout that shows enough files wins, else the one showing the most. Files
+    // come before the folder tree: the tree shrinks and goes before the files lose their symbols.
     const layouts: [number, boolean][] = [
       [2, true],
       [1, true],
-      [2, false],
+      [0, true],
       [1, false],
       [0, false],
     ];
@@ -416,22 +421,17 @@ export class RepoMap {
       files: all.length,
       lines: totalLines,
       shownFiles: best.k,
-      ranked: ranked.slice(0, best.k),
+      ranked: firstWithCentral(ranked, central, best.k),
       hint,
       notes,
     };
   }
 
-  /** Rank the files from the (cached) PageRank; symbols only for those that can be shown. */
-  private rankFiles(all: FileRecord[], terms: string[], query: string | undefined): OverviewFile[] {
-    const ranks = this.graph!.rank((rec) => matchCount(rec, terms), query ?? '');
+  /** Rank the files (rank/personalize.ts); symbols only for those that can be shown. */
+  private rankFiles(all: FileRecord[], terms: string[]): OverviewFile[] {
+    const scores = rankFiles(all, this.graph!, terms);
     const ranked: OverviewFile[] = all
-      .map((r) => {
-        const m = matchCount(r, terms);
-        const base = ranks.get(r.rel) ?? 0;
-        // Query matches move a file up; among equals, the reference rank decides, then size.
-        return { path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: base * (1 + 4 * m) + (m > 0 ? 1 : 0) };
-      })
+      .map((r, i) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores[i]!.score }))
       .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
     // The budget allows a few hundred files at most.
     for (const f of ranked.slice(0, 400)) f.symbols = this.topSymbols(this.records.get(f.path)!, terms);
@@ -452,7 +452,7 @@ export class RepoMap {
     if (!defs.length) return [];
     const scored = defs.map((d) => {
       const elsewhere = (this.totalRefs.get(d) ?? 0) - (rec.tags!.refs.get(d) ?? 0);
-      const q = terms.some((t) => d.toLowerCase().includes(t)) ? 1000 : 0;
+      const q = nameMatches(d, terms) ? 1000 : 0;
       return { d, s: elsewhere + q };
     });
     scored.sort((a, b) => b.s - a.s);
@@ -537,173 +537,6 @@ function moduleTree(recs: FileRecord[], base: string, depth: number): string[] {
   return out;
 }
 
-export function queryTerms(query: string | undefined): string[] {
-  if (!query) return [];
-  const words = query
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 3 && !STOP.has(w));
-  return [...new Set(words)];
-}
-const STOP = new Set(['the', 'and', 'for', 'where', 'what', 'how', 'find', 'with', 'from', 'that', 'this', 'into', 'file', 'files', 'code']);
-
-function matchCount(rec: { rel: string; tags?: FileTags }, terms: string[]): number {
-  if (!terms.length) return 0;
-  const path = rec.rel.toLowerCase();
-  let n = 0;
-  for (const t of terms) {
-    if (path.includes(t)) n += 2;
-    else if (rec.tags?.defs.some((d) => d.toLowerCase().includes(t))) n += 1;
-  }
-  return n;
-}
-
-/**
- * Reference graph: an edge G → F when G uses a name F defines. Weights follow Aider: √(uses), ×10 for
- * long distinctive names, ×0.1 for `_private` names, ×0.1 for names defined in more than 5 files;
- * names defined in more than MAX_DEFINERS files are left out. Relative imports add an edge of weight 2.
- */
-class Graph {
-  private index = new Map<string, number>();
-  private files: FileRecord[];
-  private defIndex = new Map<string, number[]>();
-  /** identifier → files that use it (to find whose edges a definition change affects). */
-  private refIndex = new Map<string, number[]>();
-  private out: Map<number, number>[] = [];
-  private version = 0;
-  private rankCache: { version: number; query: string; ranks: Map<string, number> } | undefined;
-
-  constructor(files: FileRecord[]) {
-    this.files = files;
-    files.forEach((f, i) => this.index.set(f.rel, i));
-    files.forEach((f, i) => {
-      for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
-      for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
-    });
-    this.out = files.map((_, i) => this.edgesFrom(i));
-  }
-
-  has(rel: string): boolean {
-    return this.index.has(rel);
-  }
-
-  /** A re-read file whose tags did not change: keep edges and ranks, point at the fresh record. */
-  replaceRecord(rec: FileRecord): void {
-    const i = this.index.get(rec.rel);
-    if (i !== undefined) this.files[i] = rec;
-  }
-
-  updateFiles(recs: FileRecord[]): void {
-    const affected = new Set<number>();
-    for (const r of recs) {
-      const i = this.index.get(r.rel);
-      if (i === undefined) continue;
-      const old = this.files[i]!;
-      const oldDefs = new Set(old.tags?.defs ?? []);
-      const newDefs = new Set(r.tags?.defs ?? []);
-      for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
-      for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
-      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) remove(this.refIndex, id, i);
-      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) push(this.refIndex, id, i);
-      this.files[i] = r;
-      affected.add(i);
-    }
-    for (const i of affected) this.out[i] = this.edgesFrom(i);
-    this.version++;
-  }
-
-  /** A definition appeared or disappeared: every file using the name gets its edges recomputed. */
-  private changeDef(name: string, i: number, added: boolean, affected: Set<number>): void {
-    if (added) push(this.defIndex, name, i);
-    else remove(this.defIndex, name, i);
-    for (const j of this.refIndex.get(name) ?? []) affected.add(j);
-  }
-
-  private edgesFrom(i: number): Map<number, number> {
-    const edges = new Map<number, number>();
-    const f = this.files[i]!;
-    if (!f.tags) return edges;
-    for (const [id, count] of f.tags.refs) {
-      const definers = this.defIndex.get(id);
-      if (!definers || definers.length > MAX_DEFINERS) continue;
-      let mul = 1;
-      if (id.length >= 8 && /[a-z][A-Z]|_/.test(id)) mul *= 10;
-      if (id.startsWith('_')) mul *= 0.1;
-      if (definers.length > 5) mul *= 0.1;
-      const w = mul * Math.sqrt(count);
-      for (const j of definers) if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
-    }
-    for (const spec of f.tags.imports) {
-      const j = this.resolveImport(f.rel, spec);
-      if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
-    }
-    return edges;
-  }
-
-  private resolveImport(fromRel: string, spec: string): number | undefined {
-    const base = posix.normalize(posix.join(posix.dirname(fromRel), spec)).replace(/\.(js|mjs|cjs)$/, '');
-    for (const suffix of ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.py', '/index.ts', '/index.js', '/index.tsx', '/__init__.py']) {
-      const j = this.index.get(base + suffix);
-      if (j !== undefined) return j;
-    }
-    return undefined;
-  }
-
-  /** Personalised PageRank; `boost` gives query-matching files more restart weight. Returns rel → rank (cached per query). */
-  rank(boost: (f: FileRecord) => number, query: string): Map<string, number> {
-    if (this.rankCache && this.rankCache.version === this.version && this.rankCache.query === query) return this.rankCache.ranks;
-    const n = this.files.length;
-    const result = new Map<string, number>();
-    if (n === 0) return result;
-    const pers = new Float64Array(n);
-    let ps = 0;
-    for (let i = 0; i < n; i++) {
-      pers[i] = 1 + 100 * boost(this.files[i]!);
-      ps += pers[i]!;
-    }
-    for (let i = 0; i < n; i++) pers[i]! /= ps;
-    // Flatten the edges once (CSR) so that the iterations run over typed arrays.
-    let m = 0;
-    for (const e of this.out) m += e.size;
-    const from = new Int32Array(m);
-    const to = new Int32Array(m);
-    const w = new Float64Array(m);
-    const outW = new Float64Array(n);
-    let k = 0;
-    this.out.forEach((edges, i) => {
-      for (const [j, wt] of edges) {
-        from[k] = i;
-        to[k] = j;
-        w[k] = wt;
-        outW[i]! += wt;
-        k++;
-      }
-    });
-    let rank = Float64Array.from(pers);
-    const d = 0.85;
-    for (let iter = 0; iter < 30; iter++) {
-      const next = new Float64Array(n);
-      let dangling = 0;
-      for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
-      for (let e = 0; e < m; e++) {
-        const i = from[e]!;
-        next[to[e]!]! += (d * rank[i]! * w[e]!) / outW[i]!;
-      }
-      let delta = 0;
-      for (let i = 0; i < n; i++) {
-        next[i]! += (1 - d + d * dangling) * pers[i]!;
-        delta += Math.abs(next[i]! - rank[i]!);
-      }
-      rank = next;
-      if (delta < 1e-9) break;
-    }
-    for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
-    this.rankCache = { version: this.version, query, ranks: result };
-    return result;
-  }
-}
-
 function sameTags(a: FileRecord, b: FileRecord): boolean {
   if (a.defsKey !== b.defsKey || a.binary !== b.binary) return false;
   const ta = a.tags;
@@ -712,24 +545,6 @@ function sameTags(a: FileRecord, b: FileRecord): boolean {
   if (ta.refs.size !== tb.refs.size || ta.imports.length !== tb.imports.length) return false;
   for (const [id, n] of ta.refs) if (tb.refs.get(id) !== n) return false;
   return ta.imports.every((x, i) => tb.imports[i] === x);
-}
-
-function push(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (list) list.push(i);
-  else map.set(key, [i]);
-}
-
-function remove(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  const at = list.indexOf(i);
-  if (at >= 0) list.splice(at, 1);
-  if (!list.length) map.delete(key);
-}
-
-function buildGraph(files: FileRecord[]): Graph {
-  return new Graph(files);
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {

@@ -5,6 +5,7 @@
  */
 import { isCodeLanguage } from '../text/languages';
 import { clip } from './extract';
+import { blankComments } from './comments';
 
 export interface FileTags {
   defs: string[];
@@ -45,6 +46,7 @@ const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|in
 export function extractTags(text: string, languageId: string): FileTags {
   const tags: FileTags = { defs: [], refs: new Map(), imports: [], summary: summarize(text, languageId), exported: [] };
   if (!isCodeLanguage(languageId)) return tags;
+  text = blankComments(text, languageId); // a word in a comment or docstring is neither a definition nor a use
 
   const defs = new Set<string>();
   for (const m of text.matchAll(DEF_RE)) {
@@ -99,8 +101,10 @@ export function summarize(text: string, languageId: string): string {
     return h ? clip(h.replace(/^#+\s+/, '').trim(), 30) : '';
   }
   let inBlock = false;
+  let inLicence = false; // a licence header: skipped to its blank line or the end of its block comment
   for (const raw of head) {
     const line = raw.trim();
+    if (!line) inLicence = false;
     if (!line || line.startsWith('#!')) continue;
     let isComment = inBlock;
     if (inBlock) {
@@ -119,8 +123,11 @@ export function summarize(text: string, languageId: string): string {
       .replace(/(\*\/|"""|''')\s*$/, '')
       .replace(/^@(file|fileoverview|module|overview|brief|description)\s*/i, '')
       .trim();
-    if (!text || NOISE_COMMENT.test(text) || /^[-=*#/\s]+$/.test(text)) continue;
-    return clip(text, 30);
+    if (LICENCE.test(text)) inLicence = true;
+    if (inLicence) inLicence = !/(\*\/|"""|''')$/.test(line);
+    else if (text && !NOISE_COMMENT.test(text) && !/^[-=*#/\s]+$/.test(text)) return clip(text, 30);
   }
   return '';
 }
+/** The first line of a licence header (its later lines are skipped with it). */
+const LICENCE = /^(copyright\b|(the )?(mit|bsd|apache|gnu|mozilla|isc)\b.*licen[cs]e|\(c\)|©|licen[cs]ed\b|spdx-license|permission is hereby granted|this (file|program|library) is (free software|licen[cs]ed|part of))/i;

@@ -117,7 +117,8 @@ describe('context/overview (repository map)', () => {
     assert.equal(map.stats.parsed, cold, 'an unchanged repository is not re-read');
 
     // Same mtime and size would hide an edit from the stat check: invalidate() covers watchers/edit tools.
-    write(root, 'src/util/strings.ts', '// Text utilities.\nexport function padLeft(s: string, n: number): string {\n  return s.padStart(n);\n}\n');
+    // (The body uses one more name: words of comments are no uses, so a comment-only edit would keep every edge.)
+    write(root, 'src/util/strings.ts', '// Text utilities.\nexport function padLeft(s: string, n: number): string {\n  return s.trimEnd().padStart(n);\n}\n');
     const t = new Date(Date.now() + 5000);
     utimesSync(join(root, 'src/util/strings.ts'), t, t);
     const r = await map.overview({ budget: 4000 });

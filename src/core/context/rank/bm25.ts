@@ -1,0 +1,109 @@
+/**
+ * Query relevance of files: BM25F over three fields of each file, its path words, the words of the names it
+ * defines, and its summary, each stemmed. A rare word counts more than a common one (idf), a word repeated in a
+ * field counts less each time (k1), and a long field (a file defining 200 names) does not win by size (b).
+ */
+import { pathWords, splitWords, stemMatch, stemOf } from './words';
+
+/** What relevance reads of a file (a FileRecord of the repository map has these). */
+export interface RankDoc {
+  rel: string;
+  summary: string;
+  tags?: { defs: readonly string[] };
+}
+
+type Field = 'path' | 'defs' | 'summary';
+const FIELDS: Field[] = ['path', 'defs', 'summary'];
+/** A path word says most about what a file is; a defined name more than a summary word. */
+export const FIELD_WEIGHT: Record<Field, number> = { path: 3, defs: 1.5, summary: 1 };
+const K1 = 1.2;
+const B = 0.75;
+
+type Bag = Map<string, number>;
+type DocWords = Record<Field, { bag: Bag; length: number }>;
+
+/** Per-file stemmed words; a re-read file is a new record, so the entry goes with the old one. */
+const cache = new WeakMap<RankDoc, DocWords>();
+
+function bagOf(words: string[]): { bag: Bag; length: number } {
+  const bag: Bag = new Map();
+  for (const w of words) {
+    if (w.length < 2) continue;
+    const s = stemOf(w);
+    bag.set(s, (bag.get(s) ?? 0) + 1);
+  }
+  let length = 0;
+  for (const n of bag.values()) length += n;
+  return { bag, length };
+}
+
+export function docWords(doc: RankDoc): DocWords {
+  let d = cache.get(doc);
+  if (!d) {
+    const defWords: string[] = [];
+    for (const name of doc.tags?.defs ?? []) for (const w of splitWords(name)) defWords.push(w);
+    d = { path: bagOf(pathWords(doc.rel)), defs: bagOf(defWords), summary: bagOf(splitWords(doc.summary)) };
+    cache.set(doc, d);
+  }
+  return d;
+}
+
+/**
+ * rel → BM25F score of every file matching at least one query word (`words`: from queryWords). A query word
+ * matches a file's word when their stems match (stemMatch: equal, or a long shared prefix at half weight).
+ */
+export function relevance(docs: readonly RankDoc[], words: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!words.length || !docs.length) return out;
+  const queryStems = [...new Set(words.map(stemOf))];
+  const all = docs.map(docWords);
+  // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
+  const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
+  const avg: Record<Field, number> = { path: 0, defs: 0, summary: 0 };
+  for (const d of all) {
+    for (const f of FIELDS) {
+      avg[f] += d[f].length;
+      for (const s of d[f].bag.keys()) {
+        if (matches.has(s)) continue;
+        const m: [number, number][] = [];
+        queryStems.forEach((q, i) => {
+          const strength = stemMatch(q, s);
+          if (strength > 0) m.push([i, strength]);
+        });
+        matches.set(s, m);
+      }
+    }
+  }
+  for (const f of FIELDS) avg[f] = avg[f] / all.length || 1;
+
+  // Weighted, length-normalised term frequency of each query stem in each file.
+  const tf = all.map(() => new Float64Array(queryStems.length));
+  const df = new Float64Array(queryStems.length);
+  all.forEach((d, j) => {
+    for (const f of FIELDS) {
+      const norm = 1 - B + (B * d[f].length) / avg[f];
+      for (const [s, n] of d[f].bag) {
+        for (const [i, strength] of matches.get(s)!) tf[j]![i]! += (FIELD_WEIGHT[f] * strength * n) / norm;
+      }
+    }
+    for (let i = 0; i < queryStems.length; i++) if (tf[j]![i]! > 0) df[i]!++;
+  });
+  const n = all.length;
+  const idf = Array.from(df, (x) => Math.log(1 + (n - x + 0.5) / (x + 0.5)));
+  docs.forEach((doc, j) => {
+    let score = 0;
+    for (let i = 0; i < queryStems.length; i++) {
+      const t = tf[j]![i]!;
+      if (t > 0) score += (idf[i]! * t * (K1 + 1)) / (t + K1);
+    }
+    if (score > 0) out.set(doc.rel, score);
+  });
+  return out;
+}
+
+/** Whether a name (a defined symbol) shares a word with the query: such names are shown first. */
+export function nameMatches(name: string, words: readonly string[]): boolean {
+  if (!words.length) return false;
+  const qs = words.map(stemOf);
+  return splitWords(name).some((w) => qs.some((q) => stemMatch(q, stemOf(w)) > 0));
+}

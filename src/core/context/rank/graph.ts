@@ -1,0 +1,181 @@
+/**
+ * The reference graph of the repository map and its personalised PageRank (as Aider's repo map ranks files).
+ */
+import { posix } from 'node:path';
+import type { FileTags } from '../tags';
+
+/** An identifier defined in more files than this tells nothing about who uses whom. */
+const MAX_DEFINERS = 25;
+
+/** What the graph reads of a file. */
+export interface GraphFile {
+  rel: string;
+  tags?: FileTags;
+}
+
+/**
+ * Reference graph: an edge G → F when G uses a name F defines. Weights follow Aider: √(uses), ×10 for
+ * long distinctive names, ×0.1 for `_private` names, ×0.1 for names defined in more than 5 files;
+ * names defined in more than MAX_DEFINERS files are left out. Relative imports add an edge of weight 2.
+ */
+export class Graph {
+  private index = new Map<string, number>();
+  private files: GraphFile[];
+  private defIndex = new Map<string, number[]>();
+  /** identifier → files that use it (to find whose edges a definition change affects). */
+  private refIndex = new Map<string, number[]>();
+  private out: Map<number, number>[] = [];
+  private version = 0;
+  /** Ranks per restart vector (the plain one and the last queries'), valid while `version` holds. */
+  private rankCache = new Map<string, { version: number; ranks: Map<string, number> }>();
+
+  constructor(files: GraphFile[]) {
+    this.files = files;
+    files.forEach((f, i) => this.index.set(f.rel, i));
+    files.forEach((f, i) => {
+      for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
+      for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
+    });
+    this.out = files.map((_, i) => this.edgesFrom(i));
+  }
+
+  has(rel: string): boolean {
+    return this.index.has(rel);
+  }
+
+  /** A re-read file whose tags did not change: keep edges and ranks, point at the fresh record. */
+  replaceRecord(rec: GraphFile): void {
+    const i = this.index.get(rec.rel);
+    if (i !== undefined) this.files[i] = rec;
+  }
+
+  updateFiles(recs: GraphFile[]): void {
+    const affected = new Set<number>();
+    for (const r of recs) {
+      const i = this.index.get(r.rel);
+      if (i === undefined) continue;
+      const old = this.files[i]!;
+      const oldDefs = new Set(old.tags?.defs ?? []);
+      const newDefs = new Set(r.tags?.defs ?? []);
+      for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
+      for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
+      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) remove(this.refIndex, id, i);
+      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) push(this.refIndex, id, i);
+      this.files[i] = r;
+      affected.add(i);
+    }
+    for (const i of affected) this.out[i] = this.edgesFrom(i);
+    this.version++;
+  }
+
+  /** A definition appeared or disappeared: every file using the name gets its edges recomputed. */
+  private changeDef(name: string, i: number, added: boolean, affected: Set<number>): void {
+    if (added) push(this.defIndex, name, i);
+    else remove(this.defIndex, name, i);
+    for (const j of this.refIndex.get(name) ?? []) affected.add(j);
+  }
+
+  private edgesFrom(i: number): Map<number, number> {
+    const edges = new Map<number, number>();
+    const f = this.files[i]!;
+    if (!f.tags) return edges;
+    for (const [id, count] of f.tags.refs) {
+      const definers = this.defIndex.get(id);
+      if (!definers || definers.length > MAX_DEFINERS) continue;
+      let mul = 1;
+      if (id.length >= 8 && /[a-z][A-Z]|_/.test(id)) mul *= 10;
+      if (id.startsWith('_')) mul *= 0.1;
+      if (definers.length > 5) mul *= 0.1;
+      const w = mul * Math.sqrt(count);
+      for (const j of definers) if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+    }
+    for (const spec of f.tags.imports) {
+      const j = this.resolveImport(f.rel, spec);
+      if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
+    }
+    return edges;
+  }
+
+  private resolveImport(fromRel: string, spec: string): number | undefined {
+    const base = posix.normalize(posix.join(posix.dirname(fromRel), spec)).replace(/\.(js|mjs|cjs)$/, '');
+    for (const suffix of ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.py', '/index.ts', '/index.js', '/index.tsx', '/__init__.py']) {
+      const j = this.index.get(base + suffix);
+      if (j !== undefined) return j;
+    }
+    return undefined;
+  }
+
+  /**
+   * Personalised PageRank: `restart` (rel → 0..1) gives a file up to 101× the restart weight of others, so rank
+   * flows from the files a query matched to what they use. `key` names the restart vector for the cache.
+   * Returns rel → rank, 1 on average.
+   */
+  rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
+    const cached = this.rankCache.get(key);
+    if (cached && cached.version === this.version) return cached.ranks;
+    const n = this.files.length;
+    const result = new Map<string, number>();
+    if (n === 0) return result;
+    const pers = new Float64Array(n);
+    let ps = 0;
+    for (let i = 0; i < n; i++) {
+      pers[i] = 1 + 100 * (restart.get(this.files[i]!.rel) ?? 0);
+      ps += pers[i]!;
+    }
+    for (let i = 0; i < n; i++) pers[i]! /= ps;
+    // Flatten the edges once (CSR) so that the iterations run over typed arrays.
+    let m = 0;
+    for (const e of this.out) m += e.size;
+    const from = new Int32Array(m);
+    const to = new Int32Array(m);
+    const w = new Float64Array(m);
+    const outW = new Float64Array(n);
+    let k = 0;
+    this.out.forEach((edges, i) => {
+      for (const [j, wt] of edges) {
+        from[k] = i;
+        to[k] = j;
+        w[k] = wt;
+        outW[i]! += wt;
+        k++;
+      }
+    });
+    let rank = Float64Array.from(pers);
+    const d = 0.85;
+    for (let iter = 0; iter < 30; iter++) {
+      const next = new Float64Array(n);
+      let dangling = 0;
+      for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
+      for (let e = 0; e < m; e++) {
+        const i = from[e]!;
+        next[to[e]!]! += (d * rank[i]! * w[e]!) / outW[i]!;
+      }
+      let delta = 0;
+      for (let i = 0; i < n; i++) {
+        next[i]! += (1 - d + d * dangling) * pers[i]!;
+        delta += Math.abs(next[i]! - rank[i]!);
+      }
+      rank = next;
+      if (delta < 1e-9) break;
+    }
+    for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
+    if (this.rankCache.size >= 4) this.rankCache.clear();
+    this.rankCache.set(key, { version: this.version, ranks: result });
+    return result;
+  }
+}
+
+function push(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+function remove(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (!list) return;
+  const at = list.indexOf(i);
+  if (at >= 0) list.splice(at, 1);
+  if (!list.length) map.delete(key);
+}
+

@@ -1,0 +1,63 @@
+/**
+ * The order of the overview's key files. Without a query: the reference rank (PageRank over who uses whose
+ * names). With a query: relevance first (BM25F over path, names and summary words), the reference rank
+ * personalised toward the matching files as Aider personalises toward the files and names of the chat, and used
+ * only to order files of similar relevance: a hub that everybody imports cannot outrank a file whose names match
+ * by more than HUB_WEIGHT.
+ */
+import { relevance, type RankDoc } from './bm25';
+import type { Graph, GraphFile } from './graph';
+
+/** A file's reference rank can raise its relevance by at most this share (the most referenced file: +50%). */
+export const HUB_WEIGHT = 0.5;
+
+export interface Ranked {
+  rel: string;
+  score: number;
+  /** Query relevance (0 = no query word matched). */
+  relevance: number;
+}
+
+export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Ranked[] {
+  const rel = relevance(files, words);
+  let maxRel = 0;
+  for (const r of rel.values()) maxRel = Math.max(maxRel, r);
+  const restart = new Map<string, number>();
+  if (maxRel > 0) for (const [f, r] of rel) restart.set(f, r / maxRel);
+  const ranks = graph.rank(restart, words.join(' '));
+  if (!words.length) return files.map((f) => ({ rel: f.rel, score: ranks.get(f.rel) ?? 0, relevance: 0 }));
+  let maxRank = 0;
+  for (const f of files) maxRank = Math.max(maxRank, ranks.get(f.rel) ?? 0);
+  const centrality = (f: string) => (maxRank > 0 ? Math.log1p(ranks.get(f) ?? 0) / Math.log1p(maxRank) : 0);
+  return files.map((f) => {
+    const r = rel.get(f.rel) ?? 0;
+    const c = centrality(f.rel);
+    // Files no query word matched follow all that matched, in reference order (c ≤ 1 < any match's share).
+    return { rel: f.rel, relevance: r, score: r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2 };
+  });
+}
+
+/**
+ * The file defining the central class: of the capitalised names (classes, types, Go's exported names) that one
+ * file defines, the one other files use most. The overview always shows it, whatever the query.
+ */
+export function centralFile(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): string | undefined {
+  const definers = new Map<string, GraphFile | null>();
+  for (const f of files) for (const d of f.tags?.defs ?? []) definers.set(d, definers.has(d) ? null : f);
+  let best: { rel: string; uses: number } | undefined;
+  for (const [name, f] of definers) {
+    if (!f || !/^[A-Z]/.test(name)) continue;
+    const uses = (totalRefs.get(name) ?? 0) - (f.tags?.refs.get(name) ?? 0);
+    if (uses > 0 && (!best || uses > best.uses || (uses === best.uses && f.rel < best.rel))) best = { rel: f.rel, uses };
+  }
+  return best?.rel;
+}
+
+/** The first `k` of `ranked`, with the central file as the last of them when the ranking left it further down. */
+export function firstWithCentral<T extends { path: string }>(ranked: readonly T[], central: string | undefined, k: number): T[] {
+  const first = ranked.slice(0, k);
+  if (!central || k === 0 || first.some((f) => f.path === central)) return first;
+  const c = ranked.find((f) => f.path === central);
+  if (c) first[k - 1] = c;
+  return first;
+}
