@@ -16,7 +16,7 @@ const common = {
   sourcemap: true, // dist/*.map, not shipped: for reading a stack trace from a user's log
   logLevel: 'warning',
   // Loaded from dist/wasm and dist/ranks at run time (see copy-wasm.mjs); from node_modules when run from source.
-  external: ['tree-sitter-wasms/package.json', 'web-tree-sitter/tree-sitter.wasm', 'js-tiktoken/ranks/*'],
+  external: ['tree-sitter-wasms/package.json', '@vscode/tree-sitter-wasm/package.json', 'js-tiktoken/ranks/*'],
 };
 
 // zod re-exports all its ~40 message locales (264 KB minified) through `z.locales`; nothing here uses them

@@ -1,5 +1,5 @@
 /** Walks a tree-sitter tree with a LanguageSpec and returns the nested outline. */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, Tree } from '@vscode/tree-sitter-wasm';
 import type { LanguageSpec, NodeRule } from './languages';
 import type { OutlineSymbol, SymbolKind } from './types';
 

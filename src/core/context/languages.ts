@@ -1,8 +1,8 @@
 /**
  * Per-language rules for turning a tree-sitter syntax tree into an outline. Node type names are those
- * of the grammars in tree-sitter-wasms 0.1.13 (checked against the fixtures in test/fixtures/context).
+ * of the grammars in @vscode/tree-sitter-wasm 0.3.1 (C: tree-sitter-wasms 0.1.13) (checked against the fixtures in test/fixtures/context).
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from '@vscode/tree-sitter-wasm';
 import type { SymbolKind } from './types';
 
 export interface NodeRule {
