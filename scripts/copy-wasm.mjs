@@ -5,7 +5,7 @@
 // Both stay out of the bundles so that loading the extension or starting the CLI never parses them.
 // Idempotent and safe to run concurrently (tests build in parallel): each file is written to a temp name and
 // renamed, and skipped when an identical one is already there.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,8 @@ export async function copyAssets(dist = path.resolve('dist')) {
   mkdirSync(ranks, { recursive: true });
   const files = new Map([RUNTIME_FILE, ...Object.values(GRAMMAR_FILES)].map((g) => [g.file, g]));
   for (const g of files.values()) put(path.join(wasm, g.file), readFileSync(packagedWasm(g)));
+  // A grammar no longer listed (renamed, dropped) must not ride along into the .vsix and the npm package.
+  for (const f of readdirSync(wasm)) if (f.endsWith('.wasm') && !files.has(f)) rmSync(path.join(wasm, f), { force: true });
   for (const enc of ENCODINGS) {
     const mod = require(`js-tiktoken/ranks/${enc}`);
     put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify('default' in mod ? mod.default : mod)));

@@ -49,7 +49,7 @@ function walk(
         const sym = makeSymbol(t, outer, c, tRule, container, topLevel, spec);
         if (!sym) continue;
         if (tRule.container) {
-          const body = t.childForFieldName('body') ?? t;
+          const body = (tRule.body ? tRule.body(t) : t.childForFieldName('body')) ?? t;
           const kids: OutlineSymbol[] = [];
           walk(body.namedChildren, sym, sym.kind === 'module', kids, spec, imports);
           if (kids.length) sym.children = kids;
@@ -94,14 +94,21 @@ function makeSymbol(
   const sym: OutlineSymbol = {
     kind,
     name,
-    signature: signature(node),
-    start: outer.startPosition.row + 1,
+    signature: rule.signature ? clip(rule.signature(node), MAX_SIGNATURE) : signature(node),
+    start: firstDecorator(outer).startPosition.row + 1,
     end: endLine(outer),
   };
-  const doc = docComment(statement, spec) ?? (spec.docstrings ? docstring(node) : undefined);
+  const doc = docComment(firstDecorator(statement), spec) ?? (spec.docstrings ? docstring(node) : undefined);
   if (doc) sym.doc = doc;
   if (statement.type === 'export_statement') sym.exported = true;
   return sym;
+}
+
+/** Decorators of class members are the member's preceding siblings (TS/JS): the declaration starts at the first. */
+function firstDecorator(n: Node): Node {
+  let first = n;
+  while (first.previousNamedSibling?.type === 'decorator') first = first.previousNamedSibling;
+  return first;
 }
 
 /** 1-based last line; a node ending at column 0 ends on the line before. */
@@ -112,9 +119,12 @@ export function endLine(n: Node): number {
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 
+/** Declarations whose value decides the signature: `const f = (a) => …`, class fields `onError = (err) => …`. */
+const VALUE_HOLDERS = new Set(['variable_declarator', 'public_field_definition', 'field_definition']);
+
 function signature(node: Node): string {
   let text: string;
-  const value = node.type === 'variable_declarator' ? node.childForFieldName('value') : null;
+  const value = VALUE_HOLDERS.has(node.type) ? node.childForFieldName('value') : null;
   if (value && FUNCTION_VALUES.has(value.type)) {
     const body = value.childForFieldName('body');
     text = body && body.type === 'statement_block' ? node.text.slice(0, body.startIndex - node.startIndex) : cutAt(node.text, '=>', 2);

@@ -8,7 +8,9 @@ import type { TokenCounter } from './types';
 import { extractOutline } from './extract';
 import { languageSpec } from './languages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
+import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar, parserFor } from './treeSitter';
+import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 
 export interface StructureOptions {
@@ -64,7 +66,7 @@ export async function structure(text: string, languageId: string, opts: Structur
   if (hasGrammar(languageId)) {
     const spec = languageSpec(languageId)!;
     const parser = await parserFor(languageId);
-    const tree = parser?.parse(text);
+    const tree = parser ? reparsed(parser, text, parser.parse(text), languageId) : undefined;
     if (parser && tree) {
       try {
         const ex = extractOutline(tree, spec);
@@ -116,6 +118,20 @@ export async function structure(text: string, languageId: string, opts: Structur
   result.source = 'indent';
   result.symbols = indentOutline(text);
   return result;
+}
+
+/** Where the TypeScript grammar has a known gap (see repair.ts), a second parse of the repaired text, if it is better. */
+function reparsed(parser: Parser, text: string, tree: Tree | null, languageId: string): Tree | undefined {
+  if (!tree || !tree.rootNode.hasError || !/^typescript(react)?$/.test(languageId)) return tree ?? undefined;
+  const repaired = repairedTypeScript(text, tree);
+  const second = repaired === undefined ? null : parser.parse(repaired);
+  if (!second) return tree;
+  if (errorCount(second.rootNode) < errorCount(tree.rootNode)) {
+    tree.delete();
+    return second;
+  }
+  second.delete();
+  return tree;
 }
 
 export interface EnclosingSymbol {
