@@ -12,13 +12,18 @@ export interface Extracted {
   imports: string[];
   /** 1-based lines where the parser had to recover from a syntax error (first few). */
   errorLines: number[];
+  /** 1-based line ranges of the ERROR/MISSING nodes (first MAX_ERROR_RANGES): where the outline is not to be trusted. */
+  errorRanges: { start: number; end: number }[];
 }
+
+const MAX_ERROR_RANGES = 100;
 
 export function extractOutline(tree: Tree, spec: LanguageSpec): Extracted {
   const imports: string[] = [];
   const symbols: OutlineSymbol[] = [];
   walk(tree.rootNode.namedChildren, null, true, symbols, spec, imports);
-  return { symbols, imports: dedupe(imports), errorLines: tree.rootNode.hasError ? errorLines(tree.rootNode, 5) : [] };
+  const errorRanges = tree.rootNode.hasError ? errorNodes(tree.rootNode, MAX_ERROR_RANGES) : [];
+  return { symbols, imports: dedupe(imports), errorLines: [...new Set(errorRanges.slice(0, 5).map((r) => r.start))], errorRanges };
 }
 
 function walk(
@@ -234,17 +239,17 @@ function dedupe(xs: string[]): string[] {
   return [...new Set(xs.filter(Boolean))];
 }
 
-function errorLines(root: Node, max: number): number[] {
-  const lines: number[] = [];
+function errorNodes(root: Node, max: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
   const visit = (n: Node): void => {
-    if (lines.length >= max) return;
+    if (ranges.length >= max) return;
     if (n.isError || n.isMissing) {
-      lines.push(n.startPosition.row + 1);
+      ranges.push({ start: n.startPosition.row + 1, end: Math.max(n.startPosition.row + 1, endLine(n)) });
       return;
     }
     if (!n.hasError) return;
     for (const c of n.children) if (c) visit(c);
   };
   visit(root);
-  return [...new Set(lines)];
+  return ranges;
 }
