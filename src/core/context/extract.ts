@@ -145,6 +145,8 @@ function signature(node: Node): string {
   text = text
     .split('\n')
     .filter((l, i) => i === 0 || !/^\s*(#|\/\/|\/\*|\*)/.test(l))
+    // A trailing `# pragma: no cover` (Python, Ruby, shell) is not part of the signature either; `#[…]` is Rust.
+    .map((l) => l.replace(/\s#(?![[!])[^'"\n]*$/, ''))
     .join(' ');
   text = text.replace(/\s+/g, ' ').trim().replace(/\s*[{:;]$/, '').trim();
   const keyword = DECLARATION_KEYWORD.has(node.type) ? declarationKeyword(node) : undefined;
