@@ -4,6 +4,7 @@
 import process from 'node:process';
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { copyAssets } from './scripts/copy-wasm.mjs';
 
 const common = {
@@ -28,7 +29,18 @@ const noZodLocales = {
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
-common.plugins = [noZodLocales];
+// @vscode/tree-sitter-wasm's runtime loads `module` and `fs/promises` with import(); inside the CLI's code-cache loader
+// (a vm script) that needs an experimental vm hook and prints a warning on every start. require() does the same.
+const treeSitterRequire = {
+  name: 'tree-sitter-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@vscode[\\/]tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, async (a) => ({
+      contents: (await readFile(a.path, 'utf8')).replace(/await import\(("(?:module|fs\/promises)")\)/g, 'require($1)'),
+      loader: 'js',
+    }));
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
