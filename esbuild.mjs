@@ -30,12 +30,15 @@ const noZodLocales = {
   },
 };
 // @vscode/tree-sitter-wasm's runtime loads `module` and `fs/promises` with import(); inside the CLI's code-cache loader
-// (a vm script) that needs an experimental vm hook and prints a warning on every start. require() does the same.
+// (a vm script) that needs an experimental vm hook and prints a warning on every start. The bundle's own require()
+// does the same (the runtime only made itself a require from `module`).
 const treeSitterRequire = {
   name: 'tree-sitter-require',
   setup(b) {
     b.onLoad({ filter: /[\\/]@vscode[\\/]tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, async (a) => ({
-      contents: (await readFile(a.path, 'utf8')).replace(/await import\(("(?:module|fs\/promises)")\)/g, 'require($1)'),
+      contents: (await readFile(a.path, 'utf8'))
+        .replace(/const \{ createRequire \} = await import\("module"\);\s*var require = createRequire\([^;]*\);/, '')
+        .replace(/await import\("fs\/promises"\)/, 'require("fs/promises")'),
       loader: 'js',
     }));
   },
