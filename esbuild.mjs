@@ -4,6 +4,7 @@
 import process from 'node:process';
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { copyAssets } from './scripts/copy-wasm.mjs';
 
 const common = {
@@ -16,7 +17,7 @@ const common = {
   sourcemap: true, // dist/*.map, not shipped: for reading a stack trace from a user's log
   logLevel: 'warning',
   // Loaded from dist/wasm and dist/ranks at run time (see copy-wasm.mjs); from node_modules when run from source.
-  external: ['tree-sitter-wasms/package.json', 'web-tree-sitter/tree-sitter.wasm', 'js-tiktoken/ranks/*'],
+  external: ['tree-sitter-wasms/package.json', '@vscode/tree-sitter-wasm/package.json', 'js-tiktoken/ranks/*'],
 };
 
 // zod re-exports all its ~40 message locales (264 KB minified) through `z.locales`; nothing here uses them
@@ -28,7 +29,21 @@ const noZodLocales = {
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
-common.plugins = [noZodLocales];
+// @vscode/tree-sitter-wasm's runtime loads `module` and `fs/promises` with import(); inside the CLI's code-cache loader
+// (a vm script) that needs an experimental vm hook and prints a warning on every start. The bundle's own require()
+// does the same (the runtime only made itself a require from `module`).
+const treeSitterRequire = {
+  name: 'tree-sitter-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@vscode[\\/]tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, async (a) => ({
+      contents: (await readFile(a.path, 'utf8'))
+        .replace(/const \{ createRequire \} = await import\("module"\);\s*var require = createRequire\([^;]*\);/, '')
+        .replace(/await import\("fs\/promises"\)/, 'require("fs/promises")'),
+      loader: 'js',
+    }));
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).

@@ -5,7 +5,7 @@
 // Both stay out of the bundles so that loading the extension or starting the CLI never parses them.
 // Idempotent and safe to run concurrently (tests build in parallel): each file is written to a temp name and
 // renamed, and skipped when an identical one is already there.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,20 +23,20 @@ function put(file, data) {
 /** Copies the runtime data into `dist` (default: ./dist); returns what it wrote, for the build log. */
 export async function copyAssets(dist = path.resolve('dist')) {
   const { tsImport } = await import('tsx/esm/api');
-  const { GRAMMAR_FILES } = await tsImport('../src/core/context/treeSitter.ts', import.meta.url);
+  const { GRAMMAR_FILES, RUNTIME_FILE, packagedWasm } = await tsImport('../src/core/context/treeSitter.ts', import.meta.url);
   const wasm = path.join(dist, 'wasm');
   const ranks = path.join(dist, 'ranks');
   mkdirSync(wasm, { recursive: true });
   mkdirSync(ranks, { recursive: true });
-  put(path.join(wasm, 'tree-sitter.wasm'), readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')));
-  const grammars = path.join(path.dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
-  const stems = [...new Set(Object.values(GRAMMAR_FILES))];
-  for (const stem of stems) put(path.join(wasm, `tree-sitter-${stem}.wasm`), readFileSync(path.join(grammars, `tree-sitter-${stem}.wasm`)));
+  const files = new Map([RUNTIME_FILE, ...Object.values(GRAMMAR_FILES)].map((g) => [g.file, g]));
+  for (const g of files.values()) put(path.join(wasm, g.file), readFileSync(packagedWasm(g)));
+  // A grammar no longer listed (renamed, dropped) must not ride along into the .vsix and the npm package.
+  for (const f of readdirSync(wasm)) if (f.endsWith('.wasm') && !files.has(f)) rmSync(path.join(wasm, f), { force: true });
   for (const enc of ENCODINGS) {
     const mod = require(`js-tiktoken/ranks/${enc}`);
     put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify('default' in mod ? mod.default : mod)));
   }
-  return `dist/wasm: runtime + ${stems.length} grammars; dist/ranks: ${ENCODINGS.join(', ')}`;
+  return `dist/wasm: runtime + ${files.size - 1} grammars; dist/ranks: ${ENCODINGS.join(', ')}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.log(await copyAssets());

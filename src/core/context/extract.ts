@@ -1,5 +1,5 @@
 /** Walks a tree-sitter tree with a LanguageSpec and returns the nested outline. */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, Tree } from '@vscode/tree-sitter-wasm';
 import type { LanguageSpec, NodeRule } from './languages';
 import type { OutlineSymbol, SymbolKind } from './types';
 
@@ -12,13 +12,18 @@ export interface Extracted {
   imports: string[];
   /** 1-based lines where the parser had to recover from a syntax error (first few). */
   errorLines: number[];
+  /** 1-based line ranges of the ERROR/MISSING nodes (first MAX_ERROR_RANGES): where the outline is not to be trusted. */
+  errorRanges: { start: number; end: number }[];
 }
+
+const MAX_ERROR_RANGES = 100;
 
 export function extractOutline(tree: Tree, spec: LanguageSpec): Extracted {
   const imports: string[] = [];
   const symbols: OutlineSymbol[] = [];
   walk(tree.rootNode.namedChildren, null, true, symbols, spec, imports);
-  return { symbols, imports: dedupe(imports), errorLines: tree.rootNode.hasError ? errorLines(tree.rootNode, 5) : [] };
+  const errorRanges = tree.rootNode.hasError ? errorNodes(tree.rootNode, MAX_ERROR_RANGES) : [];
+  return { symbols, imports: dedupe(imports), errorLines: [...new Set(errorRanges.slice(0, 5).map((r) => r.start))], errorRanges };
 }
 
 function walk(
@@ -49,7 +54,7 @@ function walk(
         const sym = makeSymbol(t, outer, c, tRule, container, topLevel, spec);
         if (!sym) continue;
         if (tRule.container) {
-          const body = t.childForFieldName('body') ?? t;
+          const body = (tRule.body ? tRule.body(t) : t.childForFieldName('body')) ?? t;
           const kids: OutlineSymbol[] = [];
           walk(body.namedChildren, sym, sym.kind === 'module', kids, spec, imports);
           if (kids.length) sym.children = kids;
@@ -94,14 +99,21 @@ function makeSymbol(
   const sym: OutlineSymbol = {
     kind,
     name,
-    signature: signature(node),
-    start: outer.startPosition.row + 1,
+    signature: rule.signature ? clip(rule.signature(node), MAX_SIGNATURE) : signature(node),
+    start: firstDecorator(outer).startPosition.row + 1,
     end: endLine(outer),
   };
-  const doc = docComment(statement, spec) ?? (spec.docstrings ? docstring(node) : undefined);
+  const doc = docComment(firstDecorator(statement), spec) ?? (spec.docstrings ? docstring(node) : undefined);
   if (doc) sym.doc = doc;
   if (statement.type === 'export_statement') sym.exported = true;
   return sym;
+}
+
+/** Decorators of class members are the member's preceding siblings (TS/JS): the declaration starts at the first. */
+function firstDecorator(n: Node): Node {
+  let first = n;
+  while (first.previousNamedSibling?.type === 'decorator') first = first.previousNamedSibling;
+  return first;
 }
 
 /** 1-based last line; a node ending at column 0 ends on the line before. */
@@ -112,9 +124,12 @@ export function endLine(n: Node): number {
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 
+/** Declarations whose value decides the signature: `const f = (a) => …`, class fields `onError = (err) => …`. */
+const VALUE_HOLDERS = new Set(['variable_declarator', 'public_field_definition', 'field_definition']);
+
 function signature(node: Node): string {
   let text: string;
-  const value = node.type === 'variable_declarator' ? node.childForFieldName('value') : null;
+  const value = VALUE_HOLDERS.has(node.type) ? node.childForFieldName('value') : null;
   if (value && FUNCTION_VALUES.has(value.type)) {
     const body = value.childForFieldName('body');
     text = body && body.type === 'statement_block' ? node.text.slice(0, body.startIndex - node.startIndex) : cutAt(node.text, '=>', 2);
@@ -130,6 +145,8 @@ function signature(node: Node): string {
   text = text
     .split('\n')
     .filter((l, i) => i === 0 || !/^\s*(#|\/\/|\/\*|\*)/.test(l))
+    // A trailing `# pragma: no cover` (Python, Ruby, shell) is not part of the signature either; `#[…]` is Rust.
+    .map((l) => l.replace(/\s#(?![[!])[^'"\n]*$/, ''))
     .join(' ');
   text = text.replace(/\s+/g, ' ').trim().replace(/\s*[{:;]$/, '').trim();
   const keyword = DECLARATION_KEYWORD.has(node.type) ? declarationKeyword(node) : undefined;
@@ -224,17 +241,17 @@ function dedupe(xs: string[]): string[] {
   return [...new Set(xs.filter(Boolean))];
 }
 
-function errorLines(root: Node, max: number): number[] {
-  const lines: number[] = [];
+function errorNodes(root: Node, max: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
   const visit = (n: Node): void => {
-    if (lines.length >= max) return;
+    if (ranges.length >= max) return;
     if (n.isError || n.isMissing) {
-      lines.push(n.startPosition.row + 1);
+      ranges.push({ start: n.startPosition.row + 1, end: Math.max(n.startPosition.row + 1, endLine(n)) });
       return;
     }
     if (!n.hasError) return;
     for (const c of n.children) if (c) visit(c);
   };
   visit(root);
-  return [...new Set(lines)];
+  return ranges;
 }

@@ -1,8 +1,9 @@
 /**
  * Per-language rules for turning a tree-sitter syntax tree into an outline. Node type names are those
- * of the grammars in tree-sitter-wasms 0.1.13 (checked against the fixtures in test/fixtures/context).
+ * of the grammars in @vscode/tree-sitter-wasm 0.3.1 (C: tree-sitter-wasms 0.1.13) (checked against the fixtures in test/fixtures/context).
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from '@vscode/tree-sitter-wasm';
+import { TEST_BLOCK_RULES } from './testBlocks';
 import type { SymbolKind } from './types';
 
 export interface NodeRule {
@@ -16,6 +17,10 @@ export interface NodeRule {
   name?: (node: Node) => string | undefined;
   /** For declarations that declare several names at once (`const a = 1, b = 2`, Go `const (...)`). */
   expand?: (node: Node) => Node[];
+  /** The node whose children are the members (default: the `body` field). */
+  body?: (node: Node) => Node | undefined;
+  /** The one-line signature (default: the declaration's text up to its body). */
+  signature?: (node: Node) => string;
 }
 
 export interface LanguageSpec {
@@ -77,7 +82,18 @@ const jsDeclarationList: NodeRule = {
   expand: (n) => n.namedChildren.filter((c): c is Node => !!c && c.type === 'variable_declarator'),
 };
 
+/** Class fields holding a function (`onError = (err) => {…}`) are methods; other fields are not listed. */
+const jsFunctionField: NodeRule = {
+  kind: (n) => (FUNCTION_VALUES.has(n.childForFieldName('value')?.type ?? '') ? 'method' : undefined),
+  name: (n) => (n.childForFieldName('name') ?? n.childForFieldName('property'))?.text,
+};
+
 const JS_RULES: Record<string, NodeRule> = {
+  ...TEST_BLOCK_RULES,
+  public_field_definition: jsFunctionField,
+  field_definition: jsFunctionField,
+  call_signature: { kind: 'method', name: () => '()' },
+  construct_signature: { kind: 'method', name: () => 'new' },
   class_declaration: { kind: 'class', container: true },
   abstract_class_declaration: { kind: 'class', container: true },
   class: { kind: 'class', container: true },

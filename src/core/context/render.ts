@@ -26,6 +26,10 @@ export function compactSignature(sig: string): string {
   // `const X: T = …`: the type says enough.
   out = out.replace(/^((?:const|let|var|static)\s+[\w$]+\s*:\s*[^=]+?)\s*=\s.*$/, '$1');
   out = out.replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').replace(/\s{2,}/g, ' ');
+  // Python methods: `self`/`cls` is implied by the class the line is nested in.
+  out = out.replace(/^((?:async\s+)?def\s+[\w$]+(?:\[[^\]]*\])?)\(\s*(?:self|cls)\b\s*(?::\s*[^,)]+)?(?:,\s*)?/, '$1(');
+  // `typing.Any` → `Any`: the module prefix repeats on every Python annotation and names nothing new.
+  if (/^(?:async\s+)?def\s/.test(out)) out = out.replace(/\btyping\.(?=[A-Z])/g, '');
   // `async f(): Promise<T>` says it twice.
   if (/\):\s*Promise</.test(out)) out = out.replace(/(^|\s)async\s+/, '$1');
   return out.length <= MAX_SIGNATURE_CHARS ? out : out.slice(0, MAX_SIGNATURE_CHARS - 1) + '…';
@@ -65,13 +69,30 @@ function stripDefaults(sig: string): string {
     out += c;
     if (depth >= 1) name += c;
   }
-  return sig; // unbalanced: leave it as written
+  // Unbalanced: a signature the outline already cut (`…`) keeps the defaults stripped so far; else as written.
+  return sig.endsWith('…') ? out.replace(/…?$/, '…') : sig;
+}
+
+/**
+ * A doc line as the outline shows it: its first clause (up to `. , ; :` or ` (`, when that leaves 12+ characters),
+ * cut at MAX_DOC_CHARS. The reader wants what the symbol is for; the range reads the rest.
+ */
+export function docClause(doc: string): string {
+  const stop = /[.,;:](?=\s)|\s\(/g;
+  for (let m = stop.exec(doc); m; m = stop.exec(doc)) {
+    if (m.index >= 12) {
+      doc = doc.slice(0, m.index);
+      break;
+    }
+  }
+  doc = doc.replace(/[.:,;]$/, '');
+  return doc.length <= MAX_DOC_CHARS ? doc : doc.slice(0, MAX_DOC_CHARS - 1) + '…';
 }
 
 function symbolLines(syms: OutlineSymbol[], depth: number, maxDepth: number, out: string[]): number {
   let hidden = 0;
   for (const s of syms) {
-    const doc = s.doc ? ` — ${s.doc.length <= MAX_DOC_CHARS ? s.doc : s.doc.slice(0, MAX_DOC_CHARS - 1) + '…'}` : '';
+    const doc = s.doc ? ` — ${docClause(s.doc)}` : '';
     out.push(`${'  '.repeat(depth)}${compactSignature(s.signature || s.name)} ${rangeTag(s)}${doc}`);
     if (s.children?.length) {
       if (depth + 1 <= maxDepth) hidden += symbolLines(s.children, depth + 1, maxDepth, out);

@@ -5,10 +5,12 @@
  */
 import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
-import { extractOutline } from './extract';
+import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './languages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
+import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar, parserFor } from './treeSitter';
+import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 
 export interface StructureOptions {
@@ -82,27 +84,17 @@ export async function structure(text: string, languageId: string, opts: Structur
     return result;
   }
 
-  if (hasGrammar(languageId)) {
-    const spec = languageSpec(languageId)!;
-    const parser = await parserFor(languageId);
-    const tree = parser?.parse(text);
-    if (parser && tree) {
-      try {
-        const ex = extractOutline(tree, spec);
-        result.source = 'tree-sitter';
-        result.symbols = ex.symbols;
-        result.imports = ex.imports;
-        if (ex.errorLines.length) {
-          result.notes.push(
-            `syntax errors near ${ex.errorLines.map((l) => `L${l}`).join(', ')}; showing what parsed (symbols there may be missing or cut short)`,
-          );
-        }
-        return result;
-      } finally {
-        tree.delete();
-        parser.delete();
-      }
+  const ex = await treeSitterOutline(text, languageId);
+  if (ex) {
+    result.source = 'tree-sitter';
+    result.symbols = ex.symbols;
+    result.imports = ex.imports;
+    if (ex.errorLines.length) {
+      result.notes.push(
+        `syntax errors near ${ex.errorLines.map((l) => `L${l}`).join(', ')}; showing what parsed (symbols there may be missing or cut short)`,
+      );
     }
+    return result;
   }
 
   switch (languageId) {
@@ -139,6 +131,35 @@ export async function structure(text: string, languageId: string, opts: Structur
   return result;
 }
 
+/** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
+async function treeSitterOutline(text: string, languageId: string): Promise<Extracted | undefined> {
+  if (!hasGrammar(languageId)) return undefined;
+  const spec = languageSpec(languageId)!;
+  const parser = await parserFor(languageId);
+  if (!parser) return undefined;
+  const tree = reparsed(parser, text, parser.parse(text), languageId);
+  try {
+    return tree && extractOutline(tree, spec);
+  } finally {
+    tree?.delete();
+    parser.delete();
+  }
+}
+
+/** Where the TypeScript grammar has a known gap (see repair.ts), a second parse of the repaired text, if it is better. */
+function reparsed(parser: Parser, text: string, tree: Tree | null, languageId: string): Tree | undefined {
+  if (!tree || !tree.rootNode.hasError || !/^typescript(react)?$/.test(languageId)) return tree ?? undefined;
+  const repaired = repairedTypeScript(text, tree);
+  const second = repaired === undefined ? null : parser.parse(repaired);
+  if (!second) return tree;
+  if (errorCount(second.rootNode) < errorCount(tree.rootNode)) {
+    tree.delete();
+    return second;
+  }
+  second.delete();
+  return tree;
+}
+
 export interface EnclosingSymbol {
   start: number;
   end: number;
@@ -152,9 +173,19 @@ const CALLABLE = new Set(['function', 'method', 'constructor']);
  * The innermost function/method around `line` (1-based), else the innermost class-like symbol, from the
  * tree-sitter outline. Undefined when the language has no grammar or nothing encloses the line.
  */
+/** Whether a symbol's lines hold a region that did not parse: its range there may be cut short or run long. */
+function overlapsError(sym: OutlineSymbol, ex: Extracted): boolean {
+  return ex.errorRanges.some((r) => r.start <= sym.end && r.end >= sym.start);
+}
+
+/**
+ * The innermost function/method around `line` (1-based), else the innermost class-like symbol, from the
+ * tree-sitter outline. Undefined when the language has no grammar, nothing encloses the line, or the symbol
+ * found spans a region that did not parse (the brace/indent analyzers then decide).
+ */
 export async function enclosingSymbol(text: string, line: number, languageId: string): Promise<EnclosingSymbol | undefined> {
-  if (!hasGrammar(languageId)) return undefined;
-  const s = await structure(text, languageId, { tokenizer: { count: () => 0 } });
+  const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId) : undefined;
+  if (!ex) return undefined;
   let bestCallable: OutlineSymbol | undefined;
   let bestOther: OutlineSymbol | undefined;
   const visit = (syms: OutlineSymbol[] | undefined) => {
@@ -165,9 +196,10 @@ export async function enclosingSymbol(text: string, line: number, languageId: st
       visit(sym.children);
     }
   };
-  visit(s.symbols);
+  visit(ex.symbols);
   const best = bestCallable ?? bestOther;
-  return best && { start: best.start, end: best.end, kind: best.kind, name: best.name };
+  if (!best || overlapsError(best, ex) || ex.errorRanges.some((r) => r.start <= line && line <= r.end)) return undefined;
+  return { start: best.start, end: best.end, kind: best.kind, name: best.name };
 }
 
 /** Find symbols by name (`calculate`, `PriceCalculator.calculate`), for be-read's `function` target. */
@@ -194,10 +226,11 @@ export function findSymbol(symbols: OutlineSymbol[], query: string): OutlineSymb
 export const treeSitterSymbols = {
   enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId),
   async byName(text: string, name: string, languageId: string): Promise<EnclosingSymbol | undefined> {
-    if (!hasGrammar(languageId)) return undefined;
-    const s = await structure(text, languageId, { tokenizer: { count: () => 0 } });
-    const found = findSymbol(s.symbols ?? [], name);
+    const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId) : undefined;
+    if (!ex) return undefined;
+    const found = findSymbol(ex.symbols, name);
     const best = found.find((sym) => CALLABLE.has(sym.kind)) ?? found[0];
-    return best && { start: best.start, end: best.end, kind: best.kind, name: best.name };
+    if (!best || overlapsError(best, ex)) return undefined;
+    return { start: best.start, end: best.end, kind: best.kind, name: best.name };
   },
 };

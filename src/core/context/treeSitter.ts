@@ -2,75 +2,104 @@
  * Lazy tree-sitter: the runtime initialises on the first parse, each grammar loads the first time a
  * file of its language is asked for, and both are cached for the process.
  *
- * Pinned pair: web-tree-sitter 0.25.10 + tree-sitter-wasms 0.1.13 (grammars built with tree-sitter-cli
- * 0.20; web-tree-sitter >= 0.26 cannot load them). YAML's grammar fails to load with that pair, so YAML
- * uses the hand-written key outline instead.
+ * Runtime and grammars: @vscode/tree-sitter-wasm 0.3.1, the build VS Code itself parses with (its own
+ * web-tree-sitter 0.25 runtime, grammars of ABI 14/15 from tree-sitter-typescript 0.23, -python/-go 0.25, …).
+ * The older tree-sitter-wasms 0.1.13 TypeScript grammar turned real files into one ERROR node (generic call
+ * signatures in interfaces); see test/core/context/modernOutline.test.ts. C is not in the VS Code set, so its
+ * grammar still comes from tree-sitter-wasms (ABI 14, loads in this runtime). YAML's tree-sitter-wasms grammar
+ * does not load in it, so YAML keeps the hand-written key outline.
  *
  * Where the .wasm files come from:
  *  - a bundle (the extension, the stdio CLI, wherever it is installed: .vsix, npm package) finds them in
- *    `wasm/` next to itself, where esbuild.mjs copies `tree-sitter.wasm` and the grammars of GRAMMAR_FILES;
- *  - run from source, from `tree-sitter-wasms/out/` and `web-tree-sitter/tree-sitter.wasm` in node_modules.
+ *    `wasm/` next to itself, where esbuild.mjs copies `tree-sitter.wasm` and the files of GRAMMAR_FILES;
+ *  - run from source, from the packages in node_modules (GRAMMAR_PACKAGES).
  * Nothing to configure, so no composition root can forget it (the CLI once did).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Language, Parser } from 'web-tree-sitter';
-import { grammarStems } from '../text/languages';
+import type { Language, Parser } from '@vscode/tree-sitter-wasm';
 
-/** VS Code language id → grammar file stem in tree-sitter-wasms/out (from the language registry). */
-export const GRAMMAR_FILES: Record<string, string> = grammarStems();
+/** The npm packages holding .wasm files, by the folder (relative to the package) they keep them in. */
+export const GRAMMAR_PACKAGES = {
+  vscode: { name: '@vscode/tree-sitter-wasm', dir: 'wasm' },
+  wasms: { name: 'tree-sitter-wasms', dir: 'out' },
+} as const;
+
+export interface GrammarFile {
+  from: keyof typeof GRAMMAR_PACKAGES;
+  file: string;
+}
+
+const vscode = (stem: string): GrammarFile => ({ from: 'vscode', file: `tree-sitter-${stem}.wasm` });
+
+/** VS Code language id → the grammar file and the package it comes from. */
+export const GRAMMAR_FILES: Record<string, GrammarFile> = {
+  typescript: vscode('typescript'),
+  typescriptreact: vscode('tsx'),
+  javascript: vscode('javascript'),
+  javascriptreact: vscode('javascript'), // the javascript grammar includes JSX
+  python: vscode('python'),
+  go: vscode('go'),
+  rust: vscode('rust'),
+  java: vscode('java'),
+  c: { from: 'wasms', file: 'tree-sitter-c.wasm' },
+  cpp: vscode('cpp'),
+  csharp: vscode('c-sharp'),
+  ruby: vscode('ruby'),
+  php: vscode('php'),
+  shellscript: vscode('bash'),
+};
+
+/** The runtime's own .wasm, in the @vscode/tree-sitter-wasm package. */
+export const RUNTIME_FILE: GrammarFile = { from: 'vscode', file: 'tree-sitter.wasm' };
 
 export function hasGrammar(languageId: string): boolean {
   return languageId in GRAMMAR_FILES;
 }
 
-interface WasmLocation {
-  runtime: string; // tree-sitter.wasm
-  grammarDir: string; // holds tree-sitter-<stem>.wasm
+/** Absolute path of a .wasm file in node_modules (run from source, and the build's copy step). */
+export function packagedWasm(g: GrammarFile): string {
+  const pkg = GRAMMAR_PACKAGES[g.from];
+  return join(dirname(require.resolve(`${pkg.name}/package.json`)), pkg.dir, g.file);
 }
 
-let location: WasmLocation | undefined;
-function wasmLocation(): WasmLocation {
-  if (!location) {
-    const bundled = join(__dirname, 'wasm');
-    location = existsSync(join(bundled, 'tree-sitter.wasm'))
-      ? { runtime: join(bundled, 'tree-sitter.wasm'), grammarDir: bundled }
-      : {
-          runtime: require.resolve('web-tree-sitter/tree-sitter.wasm'),
-          grammarDir: join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out'),
-        };
+let bundledDir: string | null | undefined;
+function wasmPath(g: GrammarFile): string {
+  if (bundledDir === undefined) {
+    const dir = join(__dirname, 'wasm');
+    bundledDir = existsSync(join(dir, RUNTIME_FILE.file)) ? dir : null;
   }
-  return location;
+  return bundledDir ? join(bundledDir, g.file) : packagedWasm(g);
 }
 
-type TreeSitterModule = typeof import('web-tree-sitter');
+type TreeSitterModule = typeof import('@vscode/tree-sitter-wasm');
 let modulePromise: Promise<TreeSitterModule> | undefined;
 const languages = new Map<string, Promise<Language>>();
 
 function runtime(): Promise<TreeSitterModule> {
   // Cache the promise, not the value: concurrent first callers share one init.
   modulePromise ??= (async () => {
-    const mod = require('web-tree-sitter') as TreeSitterModule;
-    const wasm = wasmLocation().runtime;
-    await mod.Parser.init({ locateFile: () => wasm } as never);
+    const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
+    // Bytes, not a path: given a path, the runtime reads it through import('fs/promises'), which the CLI's
+    // code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
+    const wasmBinary = await readFile(wasmPath(RUNTIME_FILE));
+    await mod.Parser.init({ wasmBinary } as never);
     return mod;
   })();
+  modulePromise.catch(() => (modulePromise = undefined)); // let a later call retry
   return modulePromise;
 }
 
-async function language(stem: string): Promise<Language> {
-  let p = languages.get(stem);
+async function language(g: GrammarFile): Promise<Language> {
+  let p = languages.get(g.file);
   if (!p) {
     p = (async () => {
       const mod = await runtime();
-      const file = join(wasmLocation().grammarDir, `tree-sitter-${stem}.wasm`);
-      // Bytes, not the path: given a path, web-tree-sitter reads it through import('fs/promises'), which the
-      // CLI's code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
-      return mod.Language.load(await readFile(file));
+      return mod.Language.load(await readFile(wasmPath(g)));
     })();
-    languages.set(stem, p);
-    p.catch(() => languages.delete(stem)); // let a later call retry
+    languages.set(g.file, p);
+    p.catch(() => languages.delete(g.file));
   }
   return p;
 }
@@ -80,9 +109,9 @@ async function language(stem: string): Promise<Language> {
  * Parsers are cheap; each call returns a fresh one so concurrent parses never share state.
  */
 export async function parserFor(languageId: string): Promise<Parser | undefined> {
-  const stem = GRAMMAR_FILES[languageId];
-  if (!stem) return undefined;
-  const [mod, lang] = await Promise.all([runtime(), language(stem)]);
+  const g = GRAMMAR_FILES[languageId];
+  if (!g) return undefined;
+  const [mod, lang] = await Promise.all([runtime(), language(g)]);
   const parser = new mod.Parser();
   parser.setLanguage(lang);
   return parser;

@@ -13,6 +13,8 @@ export type SymbolKind =
   | 'constructor'
   | 'variable'
   | 'const'
+  /** a describe/it/test block of a test file */
+  | 'test'
   | 'heading'
   | 'key'
   | 'block';

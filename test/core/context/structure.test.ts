@@ -211,8 +211,8 @@ describe('context/structure', () => {
     const lines = out.split('\n');
     assert.match(lines[0]!, /^sample\.go · go · 31 lines · \d+ tokens$/);
     assert.equal(lines[1], 'imports: fmt, strings');
-    assert.ok(lines.includes('func (o *Order) Describe() string @L25-27 — Describe formats the order.'), out);
-    assert.ok(lines.includes('type Order struct @L12-15 — Order is a customer order.'), out);
+    assert.ok(lines.includes('func (o *Order) Describe() string @L25-27 — Describe formats the order'), out);
+    assert.ok(lines.includes('type Order struct @L12-15 — Order is a customer order'), out);
     assert.ok(s.tokens > 50 && !s.tokensEstimated);
   });
 
