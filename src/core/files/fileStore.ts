@@ -36,6 +36,8 @@ export interface StagedWrite {
 export interface FileContent {
   bytes: Buffer;
   stat: FileStat;
+  /** Set by a store that decoded a legacy encoding: `bytes` are UTF-8 then, and this names the one on disk. */
+  encoding?: string;
 }
 
 export interface ReadOptions {
