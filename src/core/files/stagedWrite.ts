@@ -28,9 +28,10 @@ export async function sha256OfParts(parts: readonly Uint8Array[]): Promise<strin
 }
 
 /** sha256 of the file at `entry`, read in chunks (what is really on disk after the write). */
-export async function sha256OfFile(entry: string): Promise<{ hex: string; size: number }> {
+export async function sha256OfFile(entry: string): Promise<{ hex: string; size: number; ino: number }> {
   const fh = await fs.promises.open(entry, READ_FLAGS);
   try {
+    const { ino } = await fh.stat();
     const h = createHash('sha256');
     const buf = Buffer.allocUnsafe(HASH_CHUNK);
     let size = 0;
@@ -40,7 +41,7 @@ export async function sha256OfFile(entry: string): Promise<{ hex: string; size: 
       h.update(buf.subarray(0, bytesRead));
       size += bytesRead;
     }
-    return { hex: h.digest('hex'), size };
+    return { hex: h.digest('hex'), size, ino };
   } finally {
     await fh.close().catch(() => undefined);
   }
@@ -60,6 +61,8 @@ export interface Staged {
   /** sha256 hex of the staged bytes */
   sha256: string;
   size: number;
+  /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
+  ino: number;
 }
 
 /** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
@@ -83,9 +86,10 @@ export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], n
     }
     // hashed while the data is on its way to the disk
     const [sha256] = await Promise.all([sha256OfParts(parts), fh.sync()]);
+    const { ino } = await fh.stat();
     await fh.close();
     fh = undefined;
-    return { tempName, sha256, size };
+    return { tempName, sha256, size, ino };
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await fs.promises.unlink(tmp).catch(() => undefined);
@@ -124,6 +128,12 @@ export async function commitStaged(pinned: PinnedDir, staged: Staged, name: stri
   if (syncDirectory) await pinned.sync();
   const st = await fs.promises.lstat(entry);
   const back = await sha256OfFile(entry);
+  if (back.ino !== staged.ino) {
+    throw new ToolError(
+      'conflict',
+      `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
+    );
+  }
   if (back.hex !== staged.sha256 || back.size !== staged.size) {
     throw new ToolError(
       'io',
