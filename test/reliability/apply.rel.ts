@@ -63,7 +63,7 @@ describe('reliability: be-apply batches under kill -9', function () {
        })();`,
     );
     const bundle = path.join(tmp, 'batcher.cjs');
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error', preserveSymlinks: true });
 
     const gens = () => Array.from({ length: FILES }, (_, i) => Number(/^gen (\d+)/.exec(fs.readFileSync(path.join(ws, `f${i}.txt`), 'utf8'))![1]));
     const journalDir = `${historyDir}-journal`;
