@@ -121,6 +121,16 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal(await fs.readFile(path.join(e.root, 'a.txt'), 'utf8'), 'a1\na2\na3\n');
   });
 
+  it('every single edit result carries the read-back hash of the disk bytes (be-replace, be-insert, be-delete, be-write)', async () => {
+    const f = path.join(e.root, 'r.txt');
+    await fs.writeFile(f, 'r1\nr2\n');
+    const disk = async () => sha(await fs.readFile(f)).slice(0, 16);
+    assert.equal((await e.edits.replace({ file: 'r.txt:1', content: 'R1\n' })).sha256, await disk());
+    assert.equal((await e.edits.insert({ file: 'r.txt:0', content: 'top\n' })).sha256, await disk());
+    assert.equal((await e.edits.delete({ file: 'r.txt:1' })).sha256, await disk());
+    assert.equal((await e.edits.write({ file: 'r.txt', content: 'w\n' })).results![0].sha256, await disk());
+  });
+
   it('preview shows every diff and writes nothing', async () => {
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a1\na2\n');
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b1\n');
