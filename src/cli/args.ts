@@ -1,5 +1,6 @@
 /** Command-line parsing for the stdio server (pure: no process access, so it is testable). */
 import { parseArgs } from 'node:util';
+import { parseEncodingRule } from '../core/files/encodingRules';
 
 export interface CliOptions {
   roots: string[];
@@ -13,6 +14,8 @@ export interface CliOptions {
   memory: boolean;
   http: boolean;
   port?: number;
+  /** `--encoding GLOB=NAME`, repeatable: the encoding of matching files (else BOM, UTF-8, or a guess) */
+  encodings: string[];
   version: boolean;
   help: boolean;
 }
@@ -29,6 +32,9 @@ Options:
   --chip-dir DIR      where chips are kept (default: <cache>/better-edit-tools-mcp/chips/<workspace key>)
   --history-dir DIR   where be-trx snapshots are kept (default: <cache>/better-edit-tools-mcp/history/<workspace key>)
   --memory-dir DIR    where each session's chat memory is saved (default: <cache>/better-edit-tools-mcp/memory/<workspace key>)
+  --encoding GLOB=NAME  files matching GLOB (gitignore-style, relative to the root) are in NAME, e.g.
+                      "**/*.c=gbk"; repeatable, the last match wins. Without it: BOM, UTF-8, else a guess.
+                      gb18030, gbk, big5, shift_jis, euc-kr, windows-1252, iso-8859-1, utf16le, utf16be, utf8
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
@@ -61,6 +67,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
+      encoding: { type: 'string', multiple: true },
       version: { type: 'boolean', short: 'V', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -83,6 +90,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     memory: !(values['no-memory'] ?? false),
     http: values.http ?? false,
     port,
+    encodings: (values.encoding ?? []).map((e) => (parseEncodingRule(e), e)),
     version: values.version ?? false,
     help: values.help ?? false,
   };

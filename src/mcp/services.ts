@@ -10,6 +10,7 @@ import { ApplyJournal } from '../core/edits/apply/journal';
 import { BatchEditor } from '../core/edits/apply/service';
 import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
+import { EncodingFileStore, type EncodingResolver } from '../core/files/encodingFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
 import { ContextService, type ContextSettings } from '../core/context/service';
@@ -33,6 +34,11 @@ export interface ServicesOptions {
    * Default: `files` when the default disk store is used, else a NodeFileStore on `lockDir`.
    */
   diskFiles?: FileStore;
+  /**
+   * The configured encoding of a path (CLI --encoding rules): legacy encodings are decoded for the tools and written
+   * back in their own bytes by the default store. Ignored when `files` is given (the host wraps its own).
+   */
+  encodingFor?: EncodingResolver;
   /**
    * The folder of the cross-process edit locks for the default disk store (core/files/lockDir.ts
    * defaultLockDir: the same for every server process of the user). Without it, edits lock per process only.
@@ -98,7 +104,7 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots);
   const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir });
-  const files = opts.files ?? disk;
+  const files = opts.files ?? new EncodingFileStore(disk, opts.encodingFor);
   // be-apply batches a crashed server left half done: finished or undone before anything else edits
   const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
   await journal
