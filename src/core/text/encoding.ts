@@ -53,7 +53,11 @@ function guessEncoding(bytes: Uint8Array): string | undefined {
   const all = jschardet.detectAll(sample);
   for (const g of all) {
     const mapped = g.encoding ? GUESSES[g.encoding] : undefined;
-    if (mapped && g.confidence >= MIN_GUESS_CONFIDENCE && roundTrips(bytes, mapped)) return mapped;
+    if (!mapped || g.confidence < MIN_GUESS_CONFIDENCE) continue;
+    // GBK text is valid GB18030, but GB18030 can encode any character in 4 bytes that GBK tools cannot read:
+    // a file GBK holds whole stays GBK, so a character GBK lacks is refused rather than written in 4 bytes
+    if (mapped === 'gb18030' && roundTrips(bytes, 'gbk')) return 'gbk';
+    if (roundTrips(bytes, mapped)) return mapped;
   }
   const top = all[0];
   if (top?.encoding && LATIN.test(top.encoding) && roundTrips(bytes, 'windows-1252')) return 'windows-1252';
@@ -117,7 +121,8 @@ export function decodeLossless(bytes: Uint8Array, encoding: string, label: strin
   return Buffer.from(text, 'utf8');
 }
 
-function representable(text: string, encoding: string, label: string): Buffer {
+/** `firstLine`: the file line the text starts on, for the message. */
+function representable(text: string, encoding: string, label: string, firstLine = 1): Buffer {
   const bytes = iconv.encode(text, encoding, { addBOM: false });
   if (iconv.decode(bytes, encoding, { stripBOM: false }) === text) return bytes;
   for (let i = 0; i < text.length; ) {
@@ -126,7 +131,7 @@ function representable(text: string, encoding: string, label: string): Buffer {
       const cp = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       throw new ToolError(
         'encoding',
-        `${label}: "${ch}" (U+${cp}, line ${lineOf(text, i)} of the new text) cannot be written in ${encoding}, the file's encoding; ` +
+        `${label}: "${ch}" (U+${cp}, line ${firstLine - 1 + lineOf(text, i)}) cannot be written in ${encoding}, the file's encoding; ` +
           'nothing was written. Use characters the encoding has (or an escape such as \\u' + cp + ' where the language allows).',
         { encoding, codePoint: cp },
       );
@@ -162,6 +167,8 @@ export function encodeEdited(oldRaw: Uint8Array | null, oldUtf8: Buffer | null, 
   if (!raw.subarray(0, head.length).equals(head) || head.length + tail.length > raw.length || !raw.subarray(raw.length - tail.length).equals(tail)) {
     throw new ToolError('encoding', `${label}: the unchanged lines would not keep their bytes in ${encoding}; nothing was written.`, { encoding });
   }
-  const middle = representable(newUtf8.toString('utf8', p, newUtf8.length - s), encoding, label);
+  let firstLine = 1;
+  for (let i = oldUtf8.indexOf(10); i !== -1 && i < p; i = oldUtf8.indexOf(10, i + 1)) firstLine++;
+  const middle = representable(newUtf8.toString('utf8', p, newUtf8.length - s), encoding, label, firstLine);
   return Buffer.concat([head, middle, tail]);
 }
