@@ -51,3 +51,25 @@ describe('mcp be-apply (stdio CLI, SDK client)', function () {
     assert.equal((await ws.read('c.ts')).toString(), 'one\n');
   });
 });
+
+describe('mcp legacy encodings (stdio CLI with --encoding)', function () {
+  this.timeout(60_000);
+  it('a configured Shift_JIS file and a guessed GBK file are read decoded and edited in their own bytes', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const iconv = require('iconv-lite') as typeof import('iconv-lite');
+    const ws = await tmpWorkspace();
+    const c = await stdioClient(ws, ['--no-memory', '--encoding', '*.sjis=shift_jis']);
+    try {
+      await ws.write('a.sjis', iconv.encode('abc\n', 'shift_jis'));
+      await ws.write('b.c', iconv.encode('// 中文注释，这是一个函数\r\nint x;\r\n', 'gbk'));
+      const read = await call(c.client, 'be-read', { file: 'b.c', mode: 'full' });
+      assert.equal(read.encoding, 'gbk');
+      await call(c.client, 'be-apply', { edits: [{ file: 'a.sjis:1', content: '日本\n' }, { file: 'b.c:2', content: 'int y; // 改\n' }] });
+      assert.ok((await ws.read('a.sjis')).equals(iconv.encode('日本\n', 'shift_jis')));
+      assert.ok((await ws.read('b.c')).equals(iconv.encode('// 中文注释，这是一个函数\r\nint y; // 改\r\n', 'gbk')));
+    } finally {
+      await c.close();
+      await ws.dispose();
+    }
+  });
+});
