@@ -18,6 +18,9 @@ export const beApply = defineTool({
   description:
     'Several edits across files, all or nothing (none written unless every one is valid); one be-trx rollback step. ' +
     'Ranges refer to the files before the call. Each edit: file as in be-replace/be-insert (op "insert")/be-delete/be-write.',
+  descriptionZh:
+    '一次调用跨多个文件的多处修改，全部成功或全部不写；be-trx rollback 一步撤销。行号均指调用前的文件。' +
+    '每项 file 的写法同 be-replace / be-insert（op "insert"）/ be-delete / be-write。',
   example: { edits: [{ file: 'src/a.ts:3-4', content: 'x\n' }, { file: 'src/b.ts:0', op: 'insert', content: 'y\n' }] },
   inputSchema: {
     edits: z.array(edit).min(1).describe('the edits, a plain array of objects'),
