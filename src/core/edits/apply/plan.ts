@@ -129,8 +129,7 @@ async function planLines(ports: PlanPorts, ld: LoadedText, edits: ParsedEdit[]):
   for (let i = 1; i < out.length; i++) {
     const prev = out[i - 1];
     const cur = out[i];
-    const prevRemoves = prev.splice.removeEnd > prev.splice.offset;
-    if (cur.splice.offset < prev.splice.removeEnd || (prevRemoves && cur.splice.offset < prev.splice.removeEnd)) {
+    if (cur.splice.offset < prev.splice.removeEnd) {
       throw new ToolError(
         'invalid_argument',
         `apply: ${where(prev.edit)} and ${where(cur.edit)} overlap in ${ld.display}; nothing was changed. ` +
