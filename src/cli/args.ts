@@ -23,7 +23,7 @@ export interface CliOptions {
 export const USAGE = `Usage: better-edit-tools [options]
 
 An MCP server (stdio) with line-addressed edit tools: be-read, be-replace, be-insert, be-delete, be-write,
-be-func-range, be-tag-range, be-balance, be-insert-chip, be-trx, be-chip; context modes (be-read mode,
+be-apply, be-func-range, be-tag-range, be-balance, be-insert-chip, be-trx, be-chip; context modes (be-read mode,
 be-overview) and a per-session chat memory (be-memory).
 
 Options:
