@@ -1,5 +1,6 @@
 /** Command-line parsing for the stdio server (pure: no process access, so it is testable). */
 import { parseArgs } from 'node:util';
+import { parseEncodingRule } from '../core/files/encodingRules';
 
 export interface CliOptions {
   roots: string[];
@@ -17,6 +18,8 @@ export interface CliOptions {
   port?: number;
   /** --http: close a session after this many ms without a request (default: the host's 30 min) */
   sessionIdleMs?: number;
+  /** `--encoding GLOB=NAME`, repeatable: the encoding of matching files (else BOM, UTF-8, or a guess) */
+  encodings: string[];
   version: boolean;
   help: boolean;
 }
@@ -24,7 +27,7 @@ export interface CliOptions {
 export const USAGE = `Usage: better-edit-tools [options]
 
 An MCP server (stdio) with line-addressed edit tools: be-read, be-replace, be-insert, be-delete, be-write,
-be-func-range, be-tag-range, be-balance, be-insert-chip, be-trx, be-chip; context modes (be-read mode,
+be-apply, be-func-range, be-tag-range, be-balance, be-insert-chip, be-trx, be-chip; context modes (be-read mode,
 be-overview) and a per-session chat memory (be-memory).
 
 Options:
@@ -33,6 +36,9 @@ Options:
   --chip-dir DIR      where chips are kept (default: <cache>/better-edit-tools-mcp/chips/<workspace key>)
   --history-dir DIR   where be-trx snapshots are kept (default: <cache>/better-edit-tools-mcp/history/<workspace key>)
   --memory-dir DIR    where each session's chat memory is saved (default: <cache>/better-edit-tools-mcp/memory/<workspace key>)
+  --encoding GLOB=NAME  files matching GLOB (gitignore-style, relative to the root) are in NAME, e.g.
+                      "**/*.c=gbk"; repeatable, the last match wins. Without it: BOM, UTF-8, else a guess.
+                      gb18030, gbk, big5, shift_jis, euc-kr, windows-1252, iso-8859-1, utf16le, utf16be, utf8
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
@@ -82,6 +88,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       http: { type: 'boolean', default: false },
       port: { type: 'string' },
       'session-idle-ms': { type: 'string' },
+      encoding: { type: 'string', multiple: true },
       version: { type: 'boolean', short: 'V', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -111,6 +118,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     http: values.http ?? false,
     port,
     sessionIdleMs,
+    encodings: (values.encoding ?? []).map((e) => (parseEncodingRule(e), e)),
     version: values.version ?? false,
     help: values.help ?? false,
   };

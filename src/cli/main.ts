@@ -13,6 +13,7 @@ import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
+import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
 import { MemoryRegistry } from '../core/memory/registry';
@@ -65,7 +66,10 @@ export async function main(argv: string[]): Promise<void> {
   // ChatMemory per MCP session: <cache>/better-edit-tools-mcp/memory/<workspace key>/ unless --memory-dir says
   // otherwise. Never derived from --chip-dir (a `chat-memory` sibling of it landed inside the project).
   const memoryDir = opts.memoryDir ? path.resolve(opts.memoryDir) : defaultMemoryDir(cacheBase, roots);
-  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log });
+  const encodingRules = opts.encodings.map(parseEncodingRule);
+  const relative = (abs: string) => roots.map((r) => path.relative(r, abs)).find((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const encodingFor = encodingRulesResolver(encodingRules, relative);
+  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);

@@ -5,9 +5,12 @@
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
 import type { Clock } from '../core/clock';
-import { EditService, type EditLimits } from '../core/edits/service';
+import { DEFAULT_LIMITS, EditService, type EditLimits } from '../core/edits/service';
+import { ApplyJournal } from '../core/edits/apply/journal';
+import { BatchEditor } from '../core/edits/apply/service';
 import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
+import { EncodingFileStore, type EncodingResolver } from '../core/files/encodingFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
 import { ContextService, type ContextSettings } from '../core/context/service';
@@ -25,7 +28,19 @@ export interface ServicesOptions {
   historyDir: string;
   /** Globs (gitignore syntax) of `.git` paths the tools may write anyway (default none: `.git` is refused). */
   allowWrite?: readonly string[];
+  /** Absolute directory of the be-apply journal (default: beside the history folder, `<historyDir>-journal`). */
+  journalDir?: string;
   files?: FileStore;
+  /**
+   * The raw disk store under `files` (no decoding, no editor buffers), for crash recovery of be-apply batches.
+   * Default: `files` when the default disk store is used, else a NodeFileStore on `lockDir`.
+   */
+  diskFiles?: FileStore;
+  /**
+   * The configured encoding of a path (CLI --encoding rules): legacy encodings are decoded for the tools and written
+   * back in their own bytes by the default store. Ignored when `files` is given (the host wraps its own).
+   */
+  encodingFor?: EncodingResolver;
   /**
    * The folder of the cross-process edit locks for the default disk store (core/files/lockDir.ts
    * defaultLockDir: the same for every server process of the user). Without it, edits lock per process only.
@@ -73,6 +88,7 @@ export interface Services {
   chips: ChipStore;
   history: HistoryStore;
   edits: EditService;
+  apply: BatchEditor;
   /** Undefined when created with `context: false`. */
   context?: ContextService;
   /** True while a file watcher feeds the context service (false: overviews check mtimes). */
@@ -89,7 +105,14 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
-  const files = opts.files ?? new NodeFileStore({ lockDir: opts.lockDir });
+  const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir });
+  const files = opts.files ?? new EncodingFileStore(disk, opts.encodingFor);
+  // be-apply batches a crashed server left half done: finished or undone before anything else edits
+  const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
+  await journal
+    .recover({ files: disk, sandbox, log: opts.log })
+    .then((r) => (r.completed + r.undone > 0 ? opts.log?.(`be-apply recovery: ${r.completed} batch(es) completed, ${r.undone} undone`) : undefined))
+    .catch((e: unknown) => opts.log?.(`be-apply recovery failed: ${(e as Error).message}`));
   // locks and temp files left by crashed servers (bounded work; a failure only leaves them for the next writer)
   await files.recover?.().catch((e: unknown) => opts.log?.(`recovering after crashed writers failed: ${(e as Error).message}`));
   const chips = await ChipStore.open({
@@ -112,7 +135,17 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     // Function ranges from tree-sitter where a grammar is bundled (unless context modes are off).
     symbols: opts.context === false ? undefined : treeSitterSymbols,
   });
-  const deps: ServerDeps = { edits, chips };
+  const apply = new BatchEditor({
+    files,
+    sandbox,
+    journal,
+    viewed: edits.viewed,
+    history,
+    lang: opts.lang,
+    maxFileBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxFileBytes,
+    maxAnalyzeBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxAnalyzeBytes,
+  });
+  const deps: ServerDeps = { edits, chips, apply };
   let context: ContextService | undefined;
   let watcher: RootWatcher | undefined;
   let closed = false;
@@ -141,6 +174,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     chips,
     history,
     edits,
+    apply,
     context,
     get watching() {
       return watcher?.watching === true && context?.watched === true;

@@ -17,7 +17,8 @@ import { createServices } from '../mcp/services';
 import type { LogOutputChannel } from 'vscode';
 import { DocumentSymbolProvider } from './documentSymbols';
 import type { ContextModeSettings } from './settings';
-import { VscodeFileStore, type SaveAfterEdit } from './vscodeFileStore';
+import { VscodeFileStore, vscodeEncodingFor, type SaveAfterEdit } from './vscodeFileStore';
+import { EncodingFileStore } from '../core/files/encodingFileStore';
 
 export interface ComposeOptions {
   roots: string[];
@@ -72,13 +73,15 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   }
   // edit locks shared with stdio servers of this user (another agent's CLI may edit the same files)
   const disk = new NodeFileStore({ lockDir: o.lockDir ?? defaultLockDir(process.env, process.platform, os.homedir()) });
-  const files = new VscodeFileStore(disk, { saveAfterEdit: o.saveAfterEdit, log: o.log });
+  // legacy encodings decoded for the tools, written back in their own bytes (an open document's encoding wins)
+  const files = new VscodeFileStore(new EncodingFileStore(disk, vscodeEncodingFor), { saveAfterEdit: o.saveAfterEdit, log: o.log });
   const services = await createServices({
     roots: o.roots,
     chipDir: chipDirOf(o.storageDir),
     historyDir: workspaceHistoryDir(path.join(o.storageDir, 'history'), o.roots),
     allowWrite: o.allowWrite,
     files,
+    diskFiles: disk,
     ...chipOptions,
     lang: o.lang,
     log: warn,

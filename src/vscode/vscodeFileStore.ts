@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import { ToolError } from '../core/errors';
 import { commonAffixes } from './commonAffixes';
-import type { FileContent, FileStat, FileStore, ReadOptions, WriteOptions } from '../core/files/fileStore';
+import { createHash } from 'node:crypto';
+import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from '../core/files/fileStore';
+import { languageIdFromPath } from '../core/text/language';
 
 export type SaveAfterEdit = 'always' | 'whenNotDirty' | 'never';
 
@@ -76,13 +78,44 @@ export class VscodeFileStore implements FileStore {
       const ok = await vscode.workspace.applyEdit(we);
       if (!ok) throw new ToolError('io', `VS Code refused the edit to ${absPath} (is the editor read-only?). Nothing was changed.`);
     }
+    // read-back: the editor must hold exactly the text intended (its EOL applied), and the proof is its hash
+    const intended = doc.eol === vscode.EndOfLine.CRLF ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
+    const now = doc.getText();
+    if (now !== intended) {
+      throw new ToolError('io', `${absPath}: after the edit the editor holds other text than intended (${now.length} vs ${intended.length} characters); check the document now (undo restores it).`);
+    }
+    const hasBom = Buffer.from(bytes.subarray(0, 3)).equals(BOM);
+    const sha256 = createHash('sha256').update(hasBom ? BOM : Buffer.alloc(0)).update(now, 'utf8').digest('hex');
     const mode = this.options.saveAfterEdit();
     if (mode === 'always' || (mode === 'whenNotDirty' && !wasDirty)) {
       if (!(await doc.save())) this.options.log?.warn(`could not save ${absPath} after the edit`);
     }
     const after = await this.disk.stat(absPath);
     const size = Buffer.byteLength(doc.getText(), 'utf8');
-    return { size, mtimeMs: after?.mtimeMs ?? Date.now(), mode: after?.mode ?? 0o644 };
+    return { size, mtimeMs: after?.mtimeMs ?? Date.now(), mode: after?.mode ?? 0o644, sha256 };
+  }
+
+  /**
+   * be-apply: a file not open goes to the disk store's staged write (journaled); an open document's edit is applied
+   * at commit through a WorkspaceEdit, and put back by revert if a later file of the batch fails.
+   */
+  async stage(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<StagedWrite> {
+    if (!this.openDocument(absPath)) {
+      if (!this.disk.stage) throw new ToolError('invalid_argument', 'this file store cannot stage writes');
+      return this.disk.stage(absPath, parts, opts);
+    }
+    const after = Buffer.concat(parts);
+    const before = opts.expectedContent;
+    return {
+      target: absPath,
+      before,
+      after,
+      commit: () => this.write(absPath, after, opts),
+      discard: async () => undefined,
+      revert: async () => {
+        if (before) await this.write(absPath, before, { expectedContent: after });
+      },
+    };
   }
 
   remove(absPath: string): Promise<void> {
@@ -109,6 +142,20 @@ export function minimalEdit(doc: vscode.TextDocument, newText: string): { range:
   const { prefix, suffix } = commonAffixes(old, target);
   const range = new vscode.Range(doc.positionAt(prefix), doc.positionAt(old.length - suffix));
   return { range, text: target.slice(prefix, target.length - suffix) };
+}
+
+/**
+ * The encoding VS Code would use for a file: an open document's own (TextDocument.encoding, VS Code 1.98+, feature
+ * detected), else `files.encoding` for the file and its language (`[lang]` overrides). UTF-8 counts as "not
+ * configured": a UTF-8 file needs no decoding, and one that is not valid UTF-8 is better guessed than corrupted.
+ */
+export function vscodeEncodingFor(absPath: string): string | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && samePath(d.uri.fsPath, absPath));
+  const own = (doc as { encoding?: unknown } | undefined)?.encoding;
+  if (typeof own === 'string' && own !== '') return own === 'utf8' || own === 'utf8bom' ? undefined : own;
+  const uri = vscode.Uri.file(absPath);
+  const configured = vscode.workspace.getConfiguration('files', { uri, languageId: doc?.languageId ?? languageIdFromPath(absPath) }).get<string>('encoding');
+  return configured && configured !== 'utf8' && configured !== 'utf8bom' ? configured : undefined;
 }
 
 function samePath(a: string, b: string): boolean {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { parseCli, USAGE } from '../../src/cli/args';
 import { defaultMemoryDir, stateInsideRoots, workspaceKey } from '../../src/core/chips/paths';
 import { resolveRoots } from '../../src/cli/roots';
+import { encodingRulesResolver, parseEncodingRule } from '../../src/core/files/encodingRules';
 
 describe('cli args', () => {
   it('parses repeated roots and flags', () => {
@@ -78,5 +79,18 @@ describe('cli args', () => {
     assert.throws(() => resolveRoots({ roots: [], allowRootDir: false }, '/'), /refusing to use \/ as the sandbox root.*--root/s);
     assert.throws(() => resolveRoots({ roots: ['/'], allowRootDir: false }, '/tmp'), /file system root/);
     assert.deepEqual(resolveRoots({ roots: ['/'], allowRootDir: true }, '/tmp'), ['/']);
+  });
+
+  it('--encoding GLOB=NAME: repeatable, validated, the last matching rule wins', () => {
+    const o = parseCli(['--encoding', '**/*.c=gbk', '--encoding', 'legacy/**=Shift-JIS'], {});
+    assert.deepEqual(o.encodings, ['**/*.c=gbk', 'legacy/**=Shift-JIS']);
+    assert.throws(() => parseCli(['--encoding', 'gbk'], {}), /GLOB=NAME/);
+    assert.throws(() => parseCli(['--encoding', '*.c=klingon'], {}), /unknown encoding "klingon"; supported: .*gb18030/);
+    const rules = o.encodings.map(parseEncodingRule);
+    const resolve = encodingRulesResolver(rules, (abs) => abs.slice('/ws/'.length));
+    assert.equal(resolve('/ws/src/a.c'), 'gbk');
+    assert.equal(resolve('/ws/legacy/a.c'), 'shift_jis');
+    assert.equal(resolve('/ws/src/a.ts'), undefined);
+    assert.match(USAGE, /--encoding GLOB=NAME/);
   });
 });

@@ -141,12 +141,14 @@ describe('mcp hostile input (stdio, dist/cli.js)', function () {
     await failsUntouched('bin.dat', 'be-delete', { file: 'bin.dat:1' }, /binary/);
   });
 
-  it('invalid UTF-8 (Latin-1) files are refused by reads and edits alike, bytes untouched', async () => {
+  it('invalid UTF-8 (Latin-1) files are read decoded and edited in their own bytes; what Latin-1 lacks is refused', async () => {
     await ws.write('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]));
-    await failsUntouched('latin1.txt', 'be-read', { file: 'latin1.txt' }, /not valid UTF-8: byte 0xe9 at offset 3/);
-    await failsUntouched('latin1.txt', 'be-replace', { file: 'latin1.txt:2', content: 'y\n' }, /not valid UTF-8/);
-    await failsUntouched('latin1.txt', 'be-insert', { file: 'latin1.txt:0', content: 'y\n' }, /not valid UTF-8/);
-    await failsUntouched('latin1.txt', 'be-delete', { file: 'latin1.txt:2' }, /not valid UTF-8/);
+    const r = await call(client, 'be-read', { file: 'latin1.txt' });
+    assert.equal(r.encoding, 'windows-1252');
+    assert.match(r.content, /caf\u00e9/);
+    await call(client, 'be-replace', { file: 'latin1.txt:2', content: 'y\u00e8\n' });
+    assert.deepEqual(await ws.read('latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x79, 0xe8, 0x0a]));
+    await failsUntouched('latin1.txt', 'be-insert', { file: 'latin1.txt:0', content: '\u4e2d\n' }, /cannot be written in windows-1252/);
   });
 
   it('CRLF and BOM files keep their line endings and BOM through edits', async () => {

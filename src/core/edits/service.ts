@@ -17,7 +17,6 @@ import { parseFileRange, type LineSpec } from '../text/range';
 import { planInsert, planReplace, type ByteSplice } from '../text/splice';
 import { assertText } from '../text/validate';
 import { checkBalance, quickBalance } from './balance';
-import { findLines, shortLineDiff } from './conflict';
 import { renderDiff } from './diff';
 import { FileLocks } from '../files/fileLock';
 import { findFunctionByName, findFunctionRange } from './funcRange';
@@ -50,7 +49,10 @@ import type {
   WriteResult,
 } from './types';
 import { sha256Parts } from './hasher';
-import { prefixDigest, rangeDigest, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { ViewedCodeRegistry } from './viewedCode';
+import { checkOld, checkViewed, editRange } from './guards';
+import { checkFileSize, loadText, type LoadedText } from './loadText';
+import { readBack } from './readBack';
 
 export interface EditLimits {
   /** Files larger than this are refused by every operation. */
@@ -97,13 +99,7 @@ export interface SymbolLocator {
   byName(text: string, name: string, languageId: string): Promise<FuncRangeResult | undefined>;
 }
 
-interface Loaded {
-  abs: string;
-  display: string;
-  doc: TextBuffer;
-  stat: FileStat;
-  languageId: string;
-}
+type Loaded = LoadedText;
 
 /** One planned line edit: lines start..end of the old file become newLines (end = start-1 for an insert). */
 interface LineEdit {
@@ -144,39 +140,12 @@ export class EditService {
 
   // ---------------------------------------------------------------- loading
 
-  private async load(pathInput: string, resolved?: string): Promise<Loaded> {
-    const abs = resolved ?? (await this.sandbox.resolve(pathInput));
-    const display = this.sandbox.display(abs);
-    const st = await this.files.stat(abs);
-    if (!st) {
-      throw new ToolError(
-        'not_found',
-        `file not found: ${display}. Check the path (relative paths start at ${this.sandbox.roots[0]}); to create a file use be-write.`,
-      );
-    }
-    this.checkFileSize(display, st.size);
-    let content;
-    try {
-      content = await this.files.read(abs, { maxBytes: this.limits.maxFileBytes });
-    } catch (e) {
-      if (e instanceof ToolError && e.code === 'not_found') {
-        throw new ToolError('not_found', `file not found: ${display}`);
-      }
-      throw e;
-    }
-    this.checkFileSize(display, content.bytes.length);
-    assertText(content.bytes, display);
-    return { abs, display, doc: new TextBuffer(content.bytes), stat: content.stat, languageId: languageIdFromPath(abs) };
+  private load(pathInput: string, resolved?: string): Promise<Loaded> {
+    return loadText({ files: this.files, sandbox: this.sandbox, maxFileBytes: this.limits.maxFileBytes }, pathInput, resolved);
   }
 
   private checkFileSize(display: string, size: number): void {
-    if (size > this.limits.maxFileBytes) {
-      throw new ToolError(
-        'too_large',
-        `${display} is ${size} bytes, over the ${this.limits.maxFileBytes}-byte limit of these tools; edit it with another tool.`,
-        { size, limit: this.limits.maxFileBytes },
-      );
-    }
+    checkFileSize(display, size, this.limits.maxFileBytes);
   }
 
   /** The store's edit lock (shared with other server processes) where it has one. */
@@ -269,6 +238,7 @@ export class EditService {
       bom: doc.hasBom,
       final_newline: doc.finalNewline,
     };
+    if (ld.encoding) result.encoding = ld.encoding;
     if (args.brief) result.brief = true;
     else result.content = total === 0 ? '' : numbered(doc, start, end);
     if (warnings.length) result.warnings = warnings;
@@ -411,144 +381,15 @@ export class EditService {
 
   /** A range for replace/delete: :N, :S-E or :ALL, inside 1..total. */
   private editRange(ld: Loaded, spec: LineSpec, op: string): { start: number; end: number } {
-    const total = ld.doc.lineCount;
-    let start: number;
-    let end: number;
-    switch (spec.kind) {
-      case 'all':
-        return { start: 1, end: total };
-      case 'line':
-        start = end = spec.line;
-        break;
-      case 'span':
-        ({ start, end } = spec);
-        break;
-      default:
-        throw new ToolError('invalid_argument', `${op}: file must include a line range, e.g. ${ld.display}:5-15`);
-    }
-    if (start < 1 || start > total) {
-      throw new ToolError(
-        'invalid_argument',
-        `${op}: start line ${start} is out of range (1..${total}) for ${ld.display}`,
-        { total },
-      );
-    }
-    if (end > total) {
-      throw new ToolError(
-        'invalid_argument',
-        `${op}: end line ${end} is out of range (${start}..${total}) for ${ld.display}; the file has ${total} lines`,
-        { total },
-      );
-    }
-    return { start, end };
+    return editRange(ld, spec, op);
   }
 
-  private async checkViewed(id: string, ld: Loaded, start: number, end: number): Promise<void> {
-    const rec = this.viewed.get(id);
-    if (!rec) {
-      throw new ToolError(
-        'conflict',
-        `viewed_code_id ${id} is unknown or expired; nothing was changed. Re-read ${ld.display} with be-read and use the new viewed_code_id.`,
-      );
-    }
-    if (rec.file !== ld.display) {
-      throw new ToolError(
-        'conflict',
-        `viewed_code_id ${id} belongs to ${rec.file}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
-      );
-    }
-    const viewedStart = rec.start === 0 ? 1 : rec.start;
-    if (rec.total > 0 && (start < viewedStart || end > rec.end)) {
-      throw new ToolError(
-        'conflict',
-        `lines ${start}-${end} are outside the lines ${rec.start}-${rec.end} read with viewed_code_id ${id}; nothing was changed. ` +
-          `Read ${ld.display}:${start}-${end} first.`,
-      );
-    }
-    const { doc } = ld;
-    const prefixEnd = rec.end >= 1 && rec.end <= doc.lineCount ? doc.lineEnd(rec.end) : -1;
-    if (prefixEnd >= 0 && (await prefixDigest(doc, rec.end)) === rec.prefixHash) return;
-    if (rec.total === 0 && doc.lineCount === 0) return;
-    throw new ToolError('conflict', this.describeViewedChange(rec, ld), {
-      viewed: { start: rec.start, end: rec.end, total: rec.total },
-      total: doc.lineCount,
-    });
-  }
-
-  private describeViewedChange(rec: ViewedRecord, ld: Loaded): string {
-    const { doc } = ld;
-    const head =
-      `${ld.display} changed since it was read (viewed_code_id ${rec.id}, lines ${rec.start}-${rec.end} of ${rec.total}; ` +
-      `the file now has ${doc.lineCount} lines); nothing was changed.`;
-    const parts = [head];
-    if (rec.lines) {
-      const current = doc.lines(rec.start, rec.end);
-      if (current.length === rec.lines.length && current.every((l, i) => l === rec.lines![i])) {
-        parts.push(`Lines ${rec.start}-${rec.end} are the same, but lines above them changed.`);
-      } else {
-        parts.push(`Lines ${rec.start}-${rec.end} then (-) and now (+):\n${shortLineDiff(rec.lines, current, rec.start)}`);
-        if (doc.bytes.length <= this.limits.maxAnalyzeBytes) {
-          const all = doc.lines(1, doc.lineCount);
-          const moved = findLines(all, rec.lines);
-          if (moved.length > 0) {
-            const n = rec.lines.length;
-            parts.push(
-              `The text you read is now at ${moved.map((s) => `lines ${s}-${s + n - 1}`).join(', ')}.`,
-            );
-          } else {
-            parts.push('The text you read is no longer in the file as it was.');
-          }
-        }
-      }
-    } else if (rec.start >= 1 && rec.rangeHash) {
-      // An id from an earlier server process: the lines as read are not known here, their hash is.
-      if (rangeDigest(doc, rec.start, rec.end) === rec.rangeHash) {
-        parts.push(`Lines ${rec.start}-${rec.end} are the same, but lines above them changed.`);
-      } else {
-        const n = rec.end - rec.start + 1;
-        const moved = doc.bytes.length <= this.limits.maxAnalyzeBytes ? this.findRangeByHash(doc, n, rec) : [];
-        parts.push(
-          moved.length > 0
-            ? `Lines ${rec.start}-${rec.end} changed; the text you read is now at ${moved.map((s) => `lines ${s}-${s + n - 1}`).join(', ')}.`
-            : `Lines ${rec.start}-${rec.end} changed; the text you read is no longer in the file as it was.`,
-        );
-        if (rec.end <= doc.lineCount) {
-          const now = doc.lines(rec.start, Math.min(rec.end, rec.start + 19));
-          parts.push(`Lines ${rec.start}-${rec.start + now.length - 1} now:\n${now.map((l) => `+ ${l}`).join('\n')}`);
-        }
-      }
-    }
-    parts.push(`Re-read ${ld.display} and retry with the new viewed_code_id.`);
-    return parts.join('\n');
-  }
-
-  /** Start lines where `n` lines hash like the range read (ranges of equal byte size only; at most 5). */
-  private findRangeByHash(doc: Loaded['doc'], n: number, rec: ViewedRecord): number[] {
-    const out: number[] = [];
-    for (let s = 1; s + n - 1 <= doc.lineCount && out.length < 5; s++) {
-      if (doc.lineEnd(s + n - 1) - doc.lineStart(s) !== rec.rangeBytes) continue;
-      if (rangeDigest(doc, s, s + n - 1) === rec.rangeHash) out.push(s);
-    }
-    return out;
+  private checkViewed(id: string, ld: Loaded, start: number, end: number): Promise<void> {
+    return checkViewed({ viewed: this.viewed, maxAnalyzeBytes: this.limits.maxAnalyzeBytes }, id, ld, start, end);
   }
 
   private checkOld(ld: Loaded, start: number, end: number, old: string): void {
-    const current = ld.doc.lines(start, end);
-    const joined = current.join('\n');
-    const candidates = [old.replace(/\r\n/g, '\n')];
-    // upstream heuristic: an `old` with no real newline but literal "\n" sequences meant newlines
-    if (!old.includes('\n') && old.includes('\\n')) candidates.push(old.replace(/\\n/g, '\n'));
-    for (const c of candidates) {
-      if (c === joined || c === joined + '\n') return;
-    }
-    const expected = contentToLines(candidates[0]);
-    throw new ToolError(
-      'conflict',
-      `replace: old content does not match lines ${start}-${end} of ${ld.display}; nothing was changed. ` +
-        `Expected (-) vs current (+):\n${shortLineDiff(expected, current, start)}\n` +
-        'Re-read the range and pass its current text as old (the final line ending is optional).',
-      { start, end },
-    );
+    checkOld(ld, start, end, old);
   }
 
   // ---------------------------------------------------------------- insert
@@ -733,7 +574,9 @@ export class EditService {
         ? this.files.writeParts(ld.abs, parts, opts)
         : this.files.write(ld.abs, Buffer.concat(parts, newSize), opts);
       // hashed while the write's I/O is in flight
-      [, afterHash] = await Promise.all([written, this.history ? sha256Parts(...parts) : undefined]);
+      let stat: FileStat;
+      [stat, afterHash] = await Promise.all([written, this.history ? sha256Parts(...parts) : undefined]);
+      readBack(result, stat);
     } catch (e) {
       if (chipId && this.chips) await this.chips.delete(chipId).catch(() => undefined);
       throw e;
@@ -847,10 +690,11 @@ export class EditService {
       } else if (st && old.equals(bytes)) {
         warnings.push('the file already has this content; it was not written');
       } else {
-        const [, afterHash] = await Promise.all([
+        const [stat, afterHash] = await Promise.all([
           this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs, expectedContent: st ? old : null }),
           this.history ? sha256Parts(bytes) : undefined,
         ]);
+        readBack(entry, stat);
         await this.record(result, {
           tool: 'be-write',
           file: abs,

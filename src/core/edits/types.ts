@@ -25,6 +25,7 @@ export interface ReadResult {
   eol: 'lf' | 'crlf' | 'mixed' | 'none';
   bom: boolean;
   final_newline: boolean;
+  encoding?: string; // ours: the file's encoding on disk when not UTF-8 (decoded for you, re-encoded on write)
 }
 
 export interface EditCommon {
@@ -69,13 +70,14 @@ export interface EditResult {
   event_id?: string;
   queue_full?: string;
   chip_id?: string; // ours: be-delete's chip, also named in warnings
+  sha256?: string; // ours: first 16 hex of the sha256 of the file as read back from disk after the write
 }
 
 export interface WriteResult {
   status: 'ok';
   files: number;
   /** per-file details; omitted when brief */
-  results?: { file: string; lines: number; bytes: number; created: boolean; warnings?: string[] }[];
+  results?: { file: string; lines: number; bytes: number; created: boolean; warnings?: string[]; sha256?: string }[];
   preview?: boolean;
   brief?: boolean;
   event_id?: string;

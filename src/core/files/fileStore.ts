@@ -8,11 +8,36 @@ export interface FileStat {
   mtimeMs: number;
   /** permission bits (st_mode & 0o7777) */
   mode: number;
+  /**
+   * After a write: sha256 (hex) of the bytes read back from where they were written, already compared with the
+   * bytes intended (a mismatch is an error, not a value here). Absent on a plain stat.
+   */
+  sha256?: string;
+}
+
+/**
+ * A write prepared but not yet visible: the new bytes sit whole and synced in a temp file beside the target.
+ * `commit` makes them the file (the expected-content check, the rename, the read-back); `discard` drops the temp;
+ * `revert` puts the old bytes back after a commit (an all-or-nothing batch whose later file failed).
+ */
+export interface StagedWrite {
+  readonly target: string;
+  /** The temp file beside the target, recognisable by its owner's name (tempFiles.ts); absent when not on disk. */
+  readonly tempPath?: string;
+  /** The bytes the target must hold at commit (null: must not exist; undefined: not checked), as on disk. */
+  readonly before?: Uint8Array | null;
+  /** The bytes the target will hold, as they will be on disk. */
+  readonly after: Uint8Array;
+  commit(): Promise<FileStat>;
+  discard(): Promise<void>;
+  revert(): Promise<void>;
 }
 
 export interface FileContent {
   bytes: Buffer;
   stat: FileStat;
+  /** Set by a store that decoded a legacy encoding: `bytes` are UTF-8 then, and this names the one on disk. */
+  encoding?: string;
 }
 
 export interface ReadOptions {
@@ -56,6 +81,11 @@ export interface FileStore {
    * file writes prefix + new text + suffix straight from the old buffer). Callers fall back to `write`.
    */
   writeParts?(absPath: string, parts: readonly Uint8Array[], opts?: WriteOptions): Promise<FileStat>;
+  /**
+   * Optional: the first half of `write` (the temp file, written and synced), for a batch that commits several
+   * files together. Must be called holding the file's `lock`, and committed or discarded under it.
+   */
+  stage?(absPath: string, parts: readonly Uint8Array[], opts?: WriteOptions): Promise<StagedWrite>;
   /** Remove a file (used by be-trx rollback of a creation). */
   remove(absPath: string): Promise<void>;
   /**

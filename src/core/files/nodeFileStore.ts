@@ -16,8 +16,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolError } from '../errors';
 import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
 import { FileLocks } from './fileLock';
-import type { FileContent, FileStat, FileStore, ReadOptions, WriteOptions } from './fileStore';
-import { CREATE_FLAGS, notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
+import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
+import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
+import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
 import { sweepDeadTemps, tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 
@@ -56,15 +57,6 @@ function tooLarge(absPath: string, size: number, limit: number): ToolError {
     `${absPath} is ${size > limit ? size : `over ${limit}`} bytes, over the ${limit}-byte limit of these tools; edit it with another tool.`,
     { size, limit },
   );
-}
-
-async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) {
-    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
-    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
-    off += bytesWritten;
-  }
 }
 
 export interface NodeFileStoreOptions {
@@ -243,6 +235,16 @@ export class NodeFileStore implements FileStore {
   }
 
   private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
+    const staged = await this.stageLocked(absPath, parts, opts);
+    return staged.commit();
+  }
+
+  stage(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<StagedWrite> {
+    return this.lock(absPath, () => this.stageLocked(absPath, parts, opts));
+  }
+
+  /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
+  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
     if (opts.mkdirs) {
@@ -261,66 +263,48 @@ export class NodeFileStore implements FileStore {
       }
       throw ioError('write', absPath, e);
     }
+    let staged: Staged;
     try {
       await this.sweepNow(pinned);
-      return await this.writeIn(pinned, absPath, name, parts, opts);
-    } finally {
+      const existing = await existingEntry(pinned, name, absPath);
+      await assertEarly(pinned.at(name), absPath, existing, opts);
+      staged = await stageIn(pinned, parts, name, existing, opts);
+    } catch (e) {
       await pinned.close();
-    }
-  }
-
-  private async writeIn(
-    pinned: PinnedDir,
-    absPath: string,
-    name: string,
-    parts: readonly Uint8Array[],
-    opts: WriteOptions,
-  ): Promise<FileStat> {
-    const entry = pinned.at(name);
-    let existing: fs.Stats | undefined;
-    try {
-      existing = await fs.promises.lstat(entry);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('stat', absPath, e);
-    }
-    if (existing?.isSymbolicLink()) throw swappedError('write', absPath);
-    if (existing && !existing.isFile()) throw notRegularError('write', absPath, existing);
-    await assertEarly(entry, absPath, existing, opts);
-
-    const tmp = pinned.at(tempBaseName(name));
-    let fh: fs.promises.FileHandle | undefined;
-    try {
-      fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
-      for (const part of parts) await writeAll(fh, part);
-      if (existing) {
-        // owner first: chown clears set-id bits, chmod then restores the exact mode
-        if (
-          typeof process.getuid === 'function' &&
-          process.getuid() === 0 &&
-          (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))
-        ) {
-          await fh.chown(existing.uid, existing.gid).catch(() => undefined);
-        }
-        await fh.chmod(existing.mode & 0o7777);
-      }
-      await fh.sync();
-      await fh.close();
-      fh = undefined;
-      // the last moment before the rename, under the lock: still the file the edit was computed from?
-      await assertUnchanged(entry, absPath, opts);
-      await pinned.verify('write');
-      await fs.promises.rename(tmp, entry);
-    } catch (e) {
-      await fh?.close().catch(() => undefined);
-      await fs.promises.unlink(tmp).catch(() => undefined);
       throw ioError('write', absPath, e);
     }
-    if (this.syncDirectory) await pinned.sync();
-    try {
-      return toStat(await fs.promises.lstat(entry));
-    } catch (e) {
-      throw ioError('stat', absPath, e);
-    }
+    const after = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const before = opts.expectedContent;
+    let open = true;
+    const close = async () => {
+      if (open) await pinned.close();
+      open = false;
+    };
+    return {
+      target: absPath,
+      tempPath: path.join(dir, staged.tempName),
+      before,
+      after,
+      commit: async () => {
+        try {
+          return await commitStaged(pinned, staged, name, absPath, opts, this.syncDirectory);
+        } catch (e) {
+          throw ioError('write', absPath, e);
+        } finally {
+          await close();
+        }
+      },
+      discard: async () => {
+        if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        await close();
+      },
+      revert: async () => {
+        // after a commit: the old bytes back (or no file), unless someone changed it since
+        if (before === undefined) throw new ToolError('invalid_argument', `cannot revert ${absPath}: the write was staged without its expected content`);
+        if (before === null) await this.remove(absPath);
+        else await this.writeParts(absPath, [before], { expectedContent: after });
+      },
+    };
   }
 
   /** A dead writer's temps in this folder go at the next write here (at most once a minute per folder). */

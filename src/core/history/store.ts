@@ -79,6 +79,7 @@ interface SnapshotFile {
   removed_file?: string;
   created_at: number;
   created_ms: number;
+  group?: string;
 }
 
 /** Snapshots of one file undone in memory, written once. */
@@ -178,6 +179,7 @@ export class HistoryStore implements EditHistory {
         ...(inline ? { removed_b64: removed.toString('base64') } : { removed_file: binName }),
         created_at: Math.floor(now / 1000),
         created_ms: now,
+        ...(input.group ? { group: input.group } : {}),
       };
       const json = JSON.stringify(meta);
       try {
@@ -206,7 +208,7 @@ export class HistoryStore implements EditHistory {
   async rollback(step: number, force: boolean): Promise<RollbackResult> {
     return this.mutex.run(async () => {
       await this.refresh();
-      const count = Math.min(Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)), this.entries.length);
+      const count = this.snapshotsInSteps(Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)));
       const result: RollbackResult = { status: 'ok', rolled_back: 0, restored: [] };
       const fail = (err: unknown): void => {
         result.status = 'partial';
@@ -299,6 +301,17 @@ export class HistoryStore implements EditHistory {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** How many of the newest snapshots make up `steps` steps (a run of one group's snapshots is one step). */
+  private snapshotsInSteps(steps: number): number {
+    let n = 0;
+    for (let taken = 0; taken < steps && n < this.entries.length; taken++) {
+      const group = this.entries[this.entries.length - 1 - n].meta.group;
+      n++;
+      while (group && n < this.entries.length && this.entries[this.entries.length - 1 - n].meta.group === group) n++;
+    }
+    return n;
+  }
 
   private async openBatch(entry: Entry): Promise<FileBatch> {
     const file = entry.meta.file;

@@ -18,6 +18,11 @@ export interface EditRecordInput {
   /** hash (hex) of the whole file after the edit */
   afterHash: string;
   afterSize: number;
+  /**
+   * Snapshots recorded with the same group (one be-apply batch, one snapshot per file) are one step of
+   * be-trx rollback: `step: 1` undoes them all.
+   */
+  group?: string;
 }
 
 export interface SnapshotSummary {

@@ -98,8 +98,8 @@ export function assertText(bytes: Buffer, label: string): void {
     throw new ToolError(
       'encoding',
       `${label} is not valid UTF-8: byte 0x${hex} at offset ${bad} (line ${line}) does not start a valid ` +
-        'UTF-8 sequence. It may be Latin-1, GBK or another legacy encoding; convert it to UTF-8 first ' +
-        '(e.g. iconv -f GBK -t UTF-8) — editing it as text would corrupt it.',
+        'UTF-8 sequence, and no legacy encoding was recognised for it. If it is text in one (GBK, Big5, Shift_JIS, ' +
+        'windows-1252...), name it: VS Code files.encoding, or the CLI option --encoding "GLOB=NAME".',
       { offset: bad, line },
     );
   }

@@ -14,6 +14,7 @@ import { beTrx } from './beTrx';
 import { beWrite } from './beWrite';
 import { beOverview } from './beOverview';
 import { beMemory } from './beMemory';
+import { beApply } from './beApply';
 
 export const toolTable: ToolModule<ServerDeps>[] = [
   beRead,
@@ -29,4 +30,5 @@ export const toolTable: ToolModule<ServerDeps>[] = [
   beChip,
   beMemory,
   beOverview,
+  beApply,
 ];

@@ -13,7 +13,9 @@ describe('core/edits write', () => {
   it('flaw: be-write does not create missing parent directories', async () => {
     const r = await ws.svc.write({ file: 'deep/er/new.txt', content: 'a\nb' });
     assert.equal(ws.read('deep/er/new.txt'), 'a\nb');
-    assert.deepEqual(r.results, [{ file: 'deep/er/new.txt', lines: 2, bytes: 3, created: true }]);
+    const { sha256, ...rest } = r.results![0];
+    assert.deepEqual(rest, { file: 'deep/er/new.txt', lines: 2, bytes: 3, created: true });
+    assert.match(sha256!, /^[0-9a-f]{16}$/, 'the read-back hash of the new file');
     assert.ok(r.event_id);
     assert.equal(ws.history.records[0].created, true);
   });

@@ -1,0 +1,195 @@
+/**
+ * The be-apply journal: written (synced) after every temp file of a batch is staged and before the first rename,
+ * deleted after the last one. It names each target, its staged temp, the hashes of its bytes before and after and
+ * the inverse splice that turns the new bytes back into the old ones. A server that finds the journal of a dead
+ * process at start (recover) finishes the batch when every missing rename still has its temp, else undoes the
+ * renames that happened: all old files or all new ones, never a mix. Kept outside the workspace, 0600 in 0700.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { errnoCode, errorText, writeFileAtomic } from '../../chips/atomicFile';
+import { isToolError, ToolError } from '../../errors';
+import type { FileStore, StagedWrite } from '../../files/fileStore';
+import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../files/processIdentity';
+import type { Sandbox } from '../../files/sandbox';
+import { applyInverse, spliceBetween } from '../../history/splice';
+
+interface JournalFileEntry {
+  target: string;
+  temp?: string;
+  /** null: the batch created the file */
+  before_sha256: string | null;
+  after_sha256: string;
+  offset: number;
+  inserted_length: number;
+  removed_b64: string;
+}
+
+interface JournalFile {
+  v: 1;
+  id: string;
+  owner: ProcessOwner;
+  created_ms: number;
+  files: JournalFileEntry[];
+}
+
+const NAME_RE = /^apply-[0-9a-f]{12}\.json$/;
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+export interface JournalHandle {
+  readonly id: string;
+  /** Deletes the journal: the batch is over (all new, or all old again). */
+  finish(): Promise<void>;
+}
+
+export interface RecoveryReport {
+  completed: number;
+  undone: number;
+  /** files left as they were because they match neither the old nor the new bytes (changed by someone else) */
+  skipped: string[];
+}
+
+export interface RecoveryPorts {
+  /** The raw disk store (no decoding): journal hashes and splices are of the bytes on disk. */
+  files: FileStore;
+  sandbox: Sandbox;
+  log?: (message: string) => void;
+  /** Is the journal's writer still running (default: its pid and start time)? Tests recover their own. */
+  isAlive?: (owner: ProcessOwner) => Promise<boolean>;
+}
+
+export class ApplyJournal {
+  constructor(readonly dir: string) {}
+
+  async begin(staged: readonly StagedWrite[]): Promise<JournalHandle> {
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const id = randomBytes(6).toString('hex');
+    const files = staged.map((s): JournalFileEntry => {
+      if (s.before === undefined) throw new ToolError('invalid_argument', `apply: ${s.target} was staged without its expected content`);
+      const undo = spliceBetween(s.before ?? new Uint8Array(0), s.after);
+      return {
+        target: s.target,
+        ...(s.tempPath ? { temp: s.tempPath } : {}),
+        before_sha256: s.before === null ? null : sha256(s.before),
+        after_sha256: sha256(s.after),
+        offset: undo.offset,
+        inserted_length: undo.insertedLength,
+        removed_b64: undo.removed.toString('base64'),
+      };
+    });
+    const body: JournalFile = { v: 1, id, owner: currentOwner(), created_ms: Date.now(), files };
+    const file = path.join(this.dir, `apply-${id}.json`);
+    await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600, fsync: true });
+    return {
+      id,
+      finish: async () => {
+        await fs.unlink(file).catch((e) => {
+          if (errnoCode(e) !== 'ENOENT') throw e;
+        });
+      },
+    };
+  }
+
+  /** At start: finish or undo the batches of dead processes. A live owner's journal is left alone. */
+  async recover(ports: RecoveryPorts): Promise<RecoveryReport> {
+    const report: RecoveryReport = { completed: 0, undone: 0, skipped: [] };
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return report;
+      throw e;
+    }
+    for (const name of names) {
+      const full = path.join(this.dir, name);
+      if (name.startsWith('.tmp-')) {
+        await fs.unlink(full).catch(() => undefined); // a journal that was never complete: its batch never renamed
+        continue;
+      }
+      if (!NAME_RE.test(name)) continue;
+      let journal: JournalFile;
+      try {
+        journal = JSON.parse(await fs.readFile(full, 'utf8')) as JournalFile;
+      } catch (e) {
+        ports.log?.(`be-apply journal ${full} cannot be read (${errorText(e)}); left in place`);
+        continue;
+      }
+      if (journal.v !== 1 || !Array.isArray(journal.files)) continue;
+      if (await (ports.isAlive ?? isOwnerAlive)(journal.owner)) continue;
+      const outcome = await recoverOne(journal, ports);
+      if (outcome.kind === 'completed') report.completed++;
+      else if (outcome.kind === 'undone') report.undone++;
+      report.skipped.push(...outcome.skipped);
+      await fs.unlink(full).catch(() => undefined);
+    }
+    return report;
+  }
+}
+
+type FileState = { entry: JournalFileEntry; bytes: Buffer | undefined; state: 'old' | 'new' | 'other' };
+
+async function readOrUndefined(files: FileStore, abs: string): Promise<Buffer | undefined> {
+  try {
+    return (await files.read(abs)).bytes;
+  } catch (e) {
+    if (isToolError(e) && e.code === 'not_found') return undefined;
+    throw e;
+  }
+}
+
+/** Holds every target's lock (sorted paths, as a batch takes them) while `fn` runs. */
+export function withLocks<T>(files: FileStore, paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(paths)].sort();
+  const run = sorted.reduceRight<() => Promise<T>>((inner, p) => (files.lock ? () => files.lock!(p, inner) : inner), fn);
+  return run();
+}
+
+async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{ kind: 'completed' | 'undone' | 'none'; skipped: string[] }> {
+  const { files, sandbox } = ports;
+  const targets: string[] = [];
+  for (const e of journal.files) {
+    // the Sandbox decides at the moment of use: a journal naming a path outside the roots touches nothing
+    const abs = await sandbox.resolveForWrite(e.target).catch(() => undefined);
+    if (abs !== e.target) {
+      ports.log?.(`be-apply journal ${journal.id}: ${e.target} is not inside the roots now; recovery skipped`);
+      return { kind: 'none', skipped: journal.files.map((f) => f.target) };
+    }
+    targets.push(abs);
+  }
+  return withLocks(files, targets, async () => {
+    const states: FileState[] = [];
+    for (const entry of journal.files) {
+      const bytes = await readOrUndefined(files, entry.target);
+      const hash = bytes === undefined ? null : sha256(bytes);
+      const state = hash === entry.after_sha256 ? 'new' : hash === entry.before_sha256 ? 'old' : 'other';
+      states.push({ entry, bytes, state });
+    }
+    const skipped = states.filter((s) => s.state === 'other').map((s) => s.entry.target);
+    const pending = states.filter((s) => s.state === 'old');
+    let kind: 'completed' | 'undone' = 'completed';
+    // finish the batch when every file not renamed yet still has its staged temp, intact
+    const temps = await Promise.all(pending.map((s) => (s.entry.temp ? readOrUndefined(files, s.entry.temp).catch(() => undefined) : undefined)));
+    const canFinish = temps.every((t, i) => t !== undefined && sha256(t) === pending[i].entry.after_sha256);
+    if (pending.length > 0 && canFinish) {
+      for (let i = 0; i < pending.length; i++) {
+        const s = pending[i];
+        await files.write(s.entry.target, temps[i]!, { expectedContent: s.bytes ?? null, mkdirs: true });
+      }
+    } else if (pending.length > 0) {
+      kind = 'undone';
+      for (const s of states.filter((x) => x.state === 'new')) {
+        if (s.entry.before_sha256 === null) {
+          await files.remove(s.entry.target);
+          continue;
+        }
+        const removed = Buffer.from(s.entry.removed_b64, 'base64');
+        const old = applyInverse(s.bytes!, { offset: s.entry.offset, removed, insertedLength: s.entry.inserted_length });
+        await files.write(s.entry.target, old, { expectedContent: s.bytes! });
+      }
+    }
+    for (const e of journal.files) if (e.temp) await fs.unlink(e.temp).catch(() => undefined);
+    return { kind, skipped };
+  });
+}

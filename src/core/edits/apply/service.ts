@@ -1,0 +1,154 @@
+/**
+ * be-apply: several edits across several files, all or nothing. Every path is resolved, every file's lock taken
+ * (in sorted order, so two batches never deadlock), every edit planned and checked against the files as they were
+ * before the call; only then is anything written (commit.ts), and the batch is one be-trx rollback step.
+ */
+import { randomBytes } from 'node:crypto';
+import { isToolError, ToolError } from '../../errors';
+import type { FileStat, FileStore } from '../../files/fileStore';
+import type { Sandbox } from '../../files/sandbox';
+import { spliceBetween } from '../../history/splice';
+import { sha256Parts } from '../hasher';
+import type { EditHistory } from '../../history/types';
+import type { DiffLang } from '../diff';
+import { loadText, type LoadedText } from '../loadText';
+import { readBack } from '../readBack';
+import type { DiffFormat } from '../types';
+import type { ViewedCodeRegistry } from '../viewedCode';
+import { commitBatch, type FaultHook } from './commit';
+import { withLocks, type ApplyJournal } from './journal';
+import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
+
+export interface ApplyArgs {
+  edits: ApplyEdit[];
+  preview?: boolean;
+  format?: DiffFormat;
+  brief?: boolean;
+}
+
+export interface ApplyFileResult {
+  file: string;
+  total: number;
+  created?: boolean;
+  diff?: string;
+  sha256?: string;
+  encoding?: string;
+}
+
+export interface ApplyResult {
+  status: 'ok';
+  files: number;
+  edits: number;
+  results: ApplyFileResult[];
+  preview?: boolean;
+  /** The batch's history group: be-trx rollback step 1 undoes all of it. */
+  event_id?: string;
+  queue_full?: string;
+  warnings?: string[];
+}
+
+export interface BatchEditorDeps {
+  files: FileStore;
+  sandbox: Sandbox;
+  journal: ApplyJournal;
+  viewed: ViewedCodeRegistry;
+  history?: EditHistory;
+  lang?: DiffLang;
+  maxFileBytes: number;
+  maxAnalyzeBytes: number;
+  /** Tests only: fail a step of the commit. */
+  fault?: FaultHook;
+}
+
+export class BatchEditor {
+  constructor(private readonly deps: BatchEditorDeps) {}
+
+  async apply(args: ApplyArgs): Promise<ApplyResult> {
+    const edits = parseEdits(args.edits);
+    const { sandbox, files } = this.deps;
+    const byFile = new Map<string, ParsedEdit[]>();
+    for (const e of edits) {
+      const abs = await sandbox.resolveForWrite(e.path);
+      byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
+    }
+    return withLocks(files, [...byFile.keys()], async () => {
+      const plans: FilePlan[] = [];
+      for (const [abs, fileEdits] of byFile) {
+        const ld = await this.loadIfExists(abs, fileEdits);
+        const plan = await planFile(
+          { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
+          { abs, display: sandbox.display(abs) },
+          ld,
+          fileEdits,
+          args.format ?? 'plain',
+        );
+        if (plan) plans.push(plan);
+      }
+      const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: [] };
+      if (plans.length === 0) result.warnings = ['apply: the edits change nothing; no file was written'];
+      if (args.preview || plans.length === 0) {
+        if (args.preview) result.preview = true;
+        result.results = plans.map((p) => this.fileResult(p, args.brief));
+        return result;
+      }
+      const stats = await commitBatch(
+        files,
+        this.deps.journal,
+        plans.map((p) => ({ abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } })),
+        this.deps.fault,
+      );
+      result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
+      await this.record(plans, result);
+      return result;
+    });
+  }
+
+  private async loadIfExists(abs: string, edits: ParsedEdit[]): Promise<LoadedText | undefined> {
+    const { files, sandbox, maxFileBytes } = this.deps;
+    try {
+      return await loadText({ files, sandbox, maxFileBytes }, abs, abs);
+    } catch (e) {
+      // a missing file is planned as a creation (only a write may do that; planFile says so otherwise)
+      if (isToolError(e) && e.code === 'not_found' && (await files.stat(abs)) === undefined) return undefined;
+      if (isToolError(e)) throw new ToolError(e.code, `apply: edit ${edits[0].index}: ${e.message}`, e.details);
+      throw e;
+    }
+  }
+
+  private fileResult(p: FilePlan, brief: boolean | undefined, stat?: FileStat): ApplyFileResult {
+    const r: ApplyFileResult = { file: p.display, total: p.total };
+    if (p.before === null) r.created = true;
+    if (!brief && p.diff) r.diff = p.diff;
+    if (p.encoding) r.encoding = p.encoding;
+    readBack(r, stat);
+    return r;
+  }
+
+  /** One snapshot per file, all in one group: a single be-trx rollback step. */
+  private async record(plans: FilePlan[], result: ApplyResult): Promise<void> {
+    const { history } = this.deps;
+    if (!history) return;
+    const group = randomBytes(6).toString('hex');
+    try {
+      for (const p of plans) {
+        const undo = spliceBetween(p.before ?? Buffer.alloc(0), p.after);
+        const rec = await history.record({
+          tool: 'be-apply',
+          file: p.abs,
+          summary: `be-apply: ${p.summary}`,
+          created: p.before === null,
+          offset: undo.offset,
+          removed: undo.removed,
+          insertedLength: undo.insertedLength,
+          afterHash: await sha256Parts(p.after),
+          afterSize: p.after.length,
+          group,
+        });
+        result.event_id ??= rec.id;
+        if (rec.queue_full) result.queue_full = rec.queue_full;
+      }
+    } catch (e) {
+      (result.warnings ??= []).push(`the batch was written but could not be recorded for be-trx rollback: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Loading a file for an edit, shared by EditService and be-apply: resolve it in the sandbox, refuse what is too
+ * large or not text, and build the line model. The store has decoded a legacy encoding already (the bytes here
+ * are UTF-8); `encoding` names the one on disk.
+ */
+import { ToolError } from '../errors';
+import type { FileStat, FileStore } from '../files/fileStore';
+import type { Sandbox } from '../files/sandbox';
+import { languageIdFromPath } from '../text/language';
+import { TextBuffer } from '../text/lines';
+import { assertText } from '../text/validate';
+
+export interface LoadedText {
+  abs: string;
+  display: string;
+  doc: TextBuffer;
+  stat: FileStat;
+  languageId: string;
+  /** The file's encoding on disk when it is not UTF-8 (e.g. 'gb18030'). */
+  encoding?: string;
+}
+
+export interface LoadPorts {
+  files: FileStore;
+  sandbox: Sandbox;
+  maxFileBytes: number;
+}
+
+export function checkFileSize(display: string, size: number, limit: number): void {
+  if (size > limit) {
+    throw new ToolError(
+      'too_large',
+      `${display} is ${size} bytes, over the ${limit}-byte limit of these tools; edit it with another tool.`,
+      { size, limit },
+    );
+  }
+}
+
+/** `resolved`: the sandbox-resolved path when the caller has it (and holds its lock). */
+export async function loadText(ports: LoadPorts, pathInput: string, resolved?: string): Promise<LoadedText> {
+  const { files, sandbox, maxFileBytes } = ports;
+  const abs = resolved ?? (await sandbox.resolve(pathInput));
+  const display = sandbox.display(abs);
+  const st = await files.stat(abs);
+  if (!st) {
+    throw new ToolError(
+      'not_found',
+      `file not found: ${display}. Check the path (relative paths start at ${sandbox.roots[0]}); to create a file use be-write.`,
+    );
+  }
+  checkFileSize(display, st.size, maxFileBytes);
+  let content;
+  try {
+    content = await files.read(abs, { maxBytes: maxFileBytes });
+  } catch (e) {
+    if (e instanceof ToolError && e.code === 'not_found') throw new ToolError('not_found', `file not found: ${display}`);
+    throw e;
+  }
+  checkFileSize(display, content.bytes.length, maxFileBytes);
+  assertText(content.bytes, display);
+  const loaded: LoadedText = { abs, display, doc: new TextBuffer(content.bytes), stat: content.stat, languageId: languageIdFromPath(abs) };
+  if (content.encoding && content.encoding !== 'utf8') loaded.encoding = content.encoding;
+  return loaded;
+}

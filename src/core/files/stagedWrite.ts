@@ -1,0 +1,147 @@
+/**
+ * The two halves of an atomic write in a pinned folder: `stageIn` writes the new bytes whole to a temp file beside
+ * the target (named after its owner, tempFiles.ts), with the old file's mode and owner, and syncs it; `commit`
+ * checks the target still holds what the edit was computed from, renames the temp over it, syncs the folder and
+ * reads the file back, refusing loudly if the bytes on disk are not the ones intended. A single write runs both at
+ * once; a batch (be-apply) stages every file before it commits any.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { ToolError } from '../errors';
+import type { FileStat, WriteOptions } from './fileStore';
+import { CREATE_FLAGS, notRegularError, PinnedDir, READ_FLAGS, swappedError } from './safeOpen';
+import { tempBaseName } from './tempFiles';
+import { assertUnchanged } from './unchangedCheck';
+
+const HASH_CHUNK = 1024 * 1024;
+
+/** sha256 of the parts, a megabyte at a time with a yield between, so a large file never blocks the loop. */
+export async function sha256OfParts(parts: readonly Uint8Array[]): Promise<string> {
+  const h = createHash('sha256');
+  for (const p of parts) {
+    for (let off = 0; off < p.length; off += HASH_CHUNK) {
+      h.update(p.subarray(off, Math.min(p.length, off + HASH_CHUNK)));
+      if (p.length > HASH_CHUNK) await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+  return h.digest('hex');
+}
+
+/** sha256 of the file at `entry`, read in chunks (what is really on disk after the write). */
+export async function sha256OfFile(entry: string): Promise<{ hex: string; size: number; ino: number }> {
+  const fh = await fs.promises.open(entry, READ_FLAGS);
+  try {
+    const { ino } = await fh.stat();
+    const h = createHash('sha256');
+    const buf = Buffer.allocUnsafe(HASH_CHUNK);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, size);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+    return { hex: h.digest('hex'), size, ino };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
+    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+    off += bytesWritten;
+  }
+}
+
+export interface Staged {
+  tempName: string;
+  /** sha256 hex of the staged bytes */
+  sha256: string;
+  size: number;
+  /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
+  ino: number;
+}
+
+/** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
+export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], name: string, existing: fs.Stats | undefined, opts: WriteOptions): Promise<Staged> {
+  const tempName = tempBaseName(name);
+  const tmp = pinned.at(tempName);
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
+    let size = 0;
+    for (const part of parts) {
+      await writeAll(fh, part);
+      size += part.length;
+    }
+    if (existing) {
+      // owner first: chown clears set-id bits, chmod then restores the exact mode
+      if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
+        await fh.chown(existing.uid, existing.gid).catch(() => undefined);
+      }
+      await fh.chmod(existing.mode & 0o7777);
+    }
+    // hashed while the data is on its way to the disk
+    const [sha256] = await Promise.all([sha256OfParts(parts), fh.sync()]);
+    const { ino } = await fh.stat();
+    await fh.close();
+    fh = undefined;
+    return { tempName, sha256, size, ino };
+  } catch (e) {
+    await fh?.close().catch(() => undefined);
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Looks at the entry to be replaced: a symlink or a non-file there is refused. */
+export async function existingEntry(pinned: PinnedDir, name: string, absPath: string): Promise<fs.Stats | undefined> {
+  let existing: fs.Stats | undefined;
+  try {
+    existing = await fs.promises.lstat(pinned.at(name));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  if (existing?.isSymbolicLink()) throw swappedError('write', absPath);
+  if (existing && !existing.isFile()) throw notRegularError('write', absPath, existing);
+  return existing;
+}
+
+/**
+ * The last check under the lock, the rename, the folder sync, then the read-back: the file must hash to what
+ * was staged, else a loud error (the write landed but the disk holds other bytes).
+ */
+export async function commitStaged(pinned: PinnedDir, staged: Staged, name: string, absPath: string, opts: WriteOptions, syncDirectory: boolean): Promise<FileStat> {
+  const entry = pinned.at(name);
+  const tmp = pinned.at(staged.tempName);
+  try {
+    await assertUnchanged(entry, absPath, opts);
+    await pinned.verify('write');
+    await fs.promises.rename(tmp, entry);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  if (syncDirectory) await pinned.sync();
+  const st = await fs.promises.lstat(entry);
+  const back = await sha256OfFile(entry);
+  if (back.ino !== staged.ino) {
+    throw new ToolError(
+      'conflict',
+      `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
+    );
+  }
+  if (back.hex !== staged.sha256 || back.size !== staged.size) {
+    throw new ToolError(
+      'io',
+      `${absPath} was written, but reading it back gave different bytes (${back.size} bytes, sha256 ${back.hex.slice(0, 16)}; ` +
+        `intended ${staged.size} bytes, sha256 ${staged.sha256.slice(0, 16)}). The disk or another writer changed it: ` +
+        'check the file now; be-trx rollback has the previous content.',
+      { expected_sha256: staged.sha256, actual_sha256: back.hex },
+    );
+  }
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: back.hex };
+}
