@@ -10,6 +10,7 @@ import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
+import { EditAuthors } from '../core/history/author';
 import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
@@ -100,7 +101,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     clock: opts.clock,
     log: opts.log,
   });
-  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log });
+  const authors = new EditAuthors();
+  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,
     sandbox,
@@ -112,7 +114,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     // Function ranges from tree-sitter where a grammar is bundled (unless context modes are off).
     symbols: opts.context === false ? undefined : treeSitterSymbols,
   });
-  const deps: ServerDeps = { edits, chips };
+  const deps: ServerDeps = { edits, chips, authors };
   let context: ContextService | undefined;
   let watcher: RootWatcher | undefined;
   let closed = false;

@@ -736,7 +736,7 @@ export class EditService {
       [, afterHash] = await Promise.all([written, this.history ? sha256Parts(...parts) : undefined]);
     } catch (e) {
       if (chipId && this.chips) await this.chips.delete(chipId).catch(() => undefined);
-      throw e;
+      throw (await this.history?.explainConflict?.(e, ld.abs)) ?? e; // names the session that changed the file
     }
     if (chipId) result.chip_id = chipId;
     await this.record(result, {
@@ -749,6 +749,7 @@ export class EditService {
       insertedLength: splice.insert.length,
       afterHash: afterHash ?? '',
       afterSize: newSize,
+      chipId,
     }, warnings);
     // Written, hashed and recorded (the history keeps a copy of the removed bytes): nothing holds the old
     // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one.
@@ -850,7 +851,7 @@ export class EditService {
         const [, afterHash] = await Promise.all([
           this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs, expectedContent: st ? old : null }),
           this.history ? sha256Parts(bytes) : undefined,
-        ]);
+        ]).catch(async (e: unknown) => { throw (await this.history?.explainConflict?.(e, abs)) ?? e; });
         await this.record(result, {
           tool: 'be-write',
           file: abs,
@@ -995,6 +996,7 @@ export class EditService {
       case 'status':
         return { status: 'ok', ...(await this.history.status()) };
       default:
+        if (this.history.review && (args.action === 'keep' || args.action === 'revert')) return { ...(await this.history.review({ ...args, action: args.action })) };
         throw new ToolError('invalid_argument', `unknown trx action: ${String(args.action)}; expected commit, rollback or status`);
     }
   }

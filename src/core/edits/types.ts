@@ -134,7 +134,11 @@ export interface InsertChipResult extends EditResult {
 }
 
 export interface TrxArgs {
-  action: 'commit' | 'rollback' | 'status';
+  action: 'commit' | 'rollback' | 'status' | 'keep' | 'revert';
   step?: number;
   force?: boolean;
+  /** keep / revert: the edit (event_id) */
+  id?: string;
+  /** revert: every edit of this session, newest first */
+  session?: string;
 }
