@@ -11,7 +11,7 @@ import type { ContextService } from '../core/context/service';
 import { ToolError } from '../core/errors';
 import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
-import { workspaceHistoryDir } from '../core/history/store';
+import { workspaceHistoryDir, type HistoryStore } from '../core/history/store';
 import type { EditsPort, ServerDeps } from '../mcp/deps';
 import { createServices } from '../mcp/services';
 import type { LogOutputChannel } from 'vscode';
@@ -44,6 +44,8 @@ export interface Composition {
   chips: ChipStore;
   /** Undefined with no folder open. */
   context?: ContextService;
+  /** The edit history (the Agent Edits view); undefined with no folder open. */
+  history?: HistoryStore;
   close(): Promise<void>;
 }
 
@@ -90,7 +92,7 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   const context = services.context!;
   // VS Code's file watcher invalidates changed paths: warm overviews skip the mtime sweep of every file.
   if (o.watched) context.setWatched(true);
-  return { deps: services.deps, chips: services.chips, context, close: () => services.close() };
+  return { deps: services.deps, chips: services.chips, context, history: services.history, close: () => services.close() };
 }
 
 /** ServerDeps that always read the current composition (sessions outlive a recomposition). */
