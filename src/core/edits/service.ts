@@ -10,6 +10,7 @@ import { ToolError } from '../errors';
 import type { FileStat, FileStore } from '../files/fileStore';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';
+import { filterChips, type ChipListFilter } from '../chips/listFilter';
 import { contentEol, contentToLines } from '../text/content';
 import { languageIdFromPath } from '../text/language';
 import { TextBuffer } from '../text/lines';
@@ -910,7 +911,7 @@ export class EditService {
   async insertChip(args: InsertChipArgs): Promise<ChipListResult | InsertChipResult> {
     const from = (args.from ?? '').trim();
     const to = (args.to ?? '').trim();
-    if (from === '' && to === '') return this.listChips();
+    if (from === '' && to === '') return this.listChips(args);
     if (from === '') {
       throw new ToolError('invalid_argument', 'insert-chip: from is missing; use chip://<id> or file:///path (omit both from and to to list chips)');
     }
@@ -960,8 +961,9 @@ export class EditService {
     return (this.renderChipFn ?? renderChipDefault)(chip, format, languageId);
   }
 
-  private async listChips(): Promise<ChipListResult> {
-    const list = this.chips ? await this.chips.list() : [];
+  private async listChips(filter: ChipListFilter): Promise<ChipListResult> {
+    const chips = this.chips;
+    const list = chips ? filterChips(await chips.list(), filter, (c) => chips.originalText(c), (abs) => this.sandbox.display(abs)) : [];
     const result: ChipListResult = {
       status: 'ok',
       chips: list.map((c) => c.id),

@@ -109,6 +109,10 @@ export interface InsertChipArgs {
   to?: string; // file:///abs/path:line (insert after line)
   format?: 'raw' | 'annotated' | 'json';
   preview?: boolean;
+  /** listing only (core/chips/listFilter.ts): by tool, source path and text, newest first */
+  tool?: string;
+  path?: string;
+  text?: string;
 }
 
 export interface ChipListItem {

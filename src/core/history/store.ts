@@ -431,7 +431,8 @@ export class HistoryStore implements EditHistory {
     }
     for (const { entry, action } of batch.done) {
       this.entries.splice(this.entries.indexOf(entry), 1);
-      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action });
+      // a rolled-back deletion names the chip that kept its text (it stays: the user may still want it)
+      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action, ...(entry.meta.chip_id ? { chip_id: entry.meta.chip_id } : {}) });
       result.rolled_back++;
       await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
     }

@@ -48,7 +48,8 @@ export interface RecordResult {
 export interface RollbackResult {
   status: 'ok' | 'partial';
   rolled_back: number;
-  restored: { id: string; file: string; action: 'restored' | 'deleted' }[];
+  /** chip_id: the undone edit was a deletion whose text that chip holds (the chip is kept) */
+  restored: { id: string; file: string; action: 'restored' | 'deleted'; chip_id?: string }[];
   errors?: string[];
   /** ours: set when rollback stopped because a file changed since its snapshot (retry with force: true) */
   conflict?: { id: string; file: string; expected_hash: string; actual_hash: string | null };
