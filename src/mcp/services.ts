@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
+import { ChipSigner } from '../core/chips/integrity';
 import type { Clock } from '../core/clock';
 import { EditService, type EditLimits } from '../core/edits/service';
 import type { FileStore } from '../core/files/fileStore';
@@ -36,6 +37,11 @@ export interface ServicesOptions {
   chipCapacity?: number;
   chipTtlMs?: number;
   chipThresholdBytes?: number;
+  /**
+   * The key that signs chips (core/chips/integrity.ts), e.g. from VS Code's SecretStorage. Default: a 0600 key
+   * file beside the chip directory (chipKeyFile()), created on first use.
+   */
+  chipKey?: Uint8Array;
   limits?: Partial<EditLimits>;
   lang?: 'en' | 'zh';
   log?: (message: string) => void;
@@ -88,6 +94,11 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
   return workspaceHistoryDir(path.join(path.dirname(chipBase), 'history'), roots);
 }
 
+/** `<chip dir>/../chip-hmac.key`: per user, outside the workspace and outside the chip folder a store scans. */
+export function chipKeyFile(chipDir: string): string {
+  return path.join(path.dirname(chipDir), 'chip-hmac.key');
+}
+
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
   const files = opts.files ?? new NodeFileStore({ lockDir: opts.lockDir });
@@ -100,6 +111,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     thresholdBytes: opts.chipThresholdBytes,
     clock: opts.clock,
     log: opts.log,
+    signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(chipKeyFile(opts.chipDir)),
   });
   const authors = new EditAuthors();
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });

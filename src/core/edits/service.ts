@@ -977,6 +977,7 @@ export class EditService {
         };
         if (c.file) item.file = this.sandbox.display(c.file);
         if (c.range) item.range = c.range;
+        if (c.tampered) item.tampered = true;
         return item;
       }),
     };

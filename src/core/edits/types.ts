@@ -123,6 +123,8 @@ export interface ChipListItem {
   range?: { start: number; end: number };
   size: number;
   preview: string;
+  /** failed the integrity check: never inserted */
+  tampered?: boolean;
 }
 /** be-insert-chip in list mode (no from, no to). */
 export interface ChipListResult {
