@@ -13,7 +13,8 @@ import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { workspaceHistoryDir, type HistoryStore } from '../core/history/store';
 import type { EditsPort, ServerDeps } from '../mcp/deps';
-import { createServices } from '../mcp/services';
+import { chipKeyFile, createServices } from '../mcp/services';
+import { ChipSigner } from '../core/chips/integrity';
 import type { LogOutputChannel } from 'vscode';
 import { DocumentSymbolProvider } from './documentSymbols';
 import type { ContextModeSettings } from './settings';
@@ -69,7 +70,8 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   };
   const warn = (m: string) => o.log.warn(m);
   if (o.roots.length === 0) {
-    const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn });
+    const signer = await ChipSigner.fromKeyFile(chipKeyFile(chipDirOf(o.storageDir))); // the same key as with a folder open
+    const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn, signer });
     return { deps: { edits: NO_FOLDER, chips }, chips, close: async () => undefined };
   }
   // edit locks shared with stdio servers of this user (another agent's CLI may edit the same files)
