@@ -256,6 +256,22 @@ try {
   });
   await shot('chips-empty.png');
 
+  await step('Agent Edits view lists the demo agent\'s edits by session; clicking an edit opens its diff', async () => {
+    const header = page.locator('.part.sidebar .pane-header', { hasText: /agent edits/i }).first();
+    await header.waitFor({ timeout: 20000 });
+    if ((await header.getAttribute('aria-expanded').catch(() => null)) !== 'true') await header.click({ timeout: 5000 });
+    const edit = page.locator('.part.sidebar .monaco-list-row', { hasText: 'better-edit-demo.ts:' }).first();
+    await edit.waitFor({ timeout: 20000 });
+    lap(`agent edit row: "${norm(await edit.textContent())}"`);
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: /session/ }).first().waitFor({ timeout: 10000 });
+    await edit.click();
+    const tab = page.locator('.tab', { hasText: /\(edit [0-9a-f]{6}/ }).first();
+    await tab.waitFor({ timeout: 20000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20000 });
+    lap(`diff tab: "${norm(await tab.textContent())}"`);
+  });
+  await shot('agent-edits.png');
+
   lap(`UI PASS: ${steps.length} steps`);
   await close();
   process.exit(0);

@@ -18,10 +18,11 @@ export const zhDescriptions: Record<string, string> = {
   'be-balance': '检查括号、花括号、圆括号、标签和引号是否配对（识别字符串和注释）。file：普通路径。',
   'be-insert-chip':
     '把碎片的原始文本（chip://<id>）或文件内容（file:///绝对路径，须在根目录内）插入到某行之后：' +
-    'to："path:N"（第 N 行之后，"path:0" 为开头）。两者都省略则列出碎片。',
+    'to："path:N"（第 N 行之后，"path:0" 为开头）。两者都省略则列出碎片；可用 tool、path、text 筛选列表（从新到旧）。',
   'be-trx':
     '本工作区的编辑历史。action：status（列出快照）、rollback（撤销最近 step 次编辑，从新到旧；' +
-    '文件在快照后被改动时拒绝，除非 force）、commit（清空所有快照）。',
+    '文件在快照后被改动时拒绝，除非 force）、commit（清空所有快照）、keep（保留一次编辑并忘记其快照：id）、' +
+    'revert（按 id 撤销一次编辑，或按 session 撤销某会话的全部编辑，从新到旧；其所在行此后被改动时拒绝）。',
   'be-chip':
     '读取或删除一个碎片（失败调用的参数，或 be-delete 删除的文本）。action：get（完整记录和原始文本）、delete，' +
     '或 clear（全部碎片）。be-insert-chip 可列出 id 并插入碎片。',

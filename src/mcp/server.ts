@@ -21,6 +21,7 @@ import { boundChipArgs, boundErrorText, CHIP_CONTENT_ARG, headOfArg } from '../c
 import { assertWellFormedText } from '../core/text/validate';
 import type { ServerDeps } from './deps';
 import type { ContextService } from '../core/context/service';
+import type { EditAuthors } from '../core/history/author';
 import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
 import { toolTable } from './tools/index';
@@ -122,7 +123,11 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       if (!parsed.success) {
         throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
-      const obj = await tool.handler(parsed.data, { services: deps, sessionId: opts.sessionId, signal: extra.signal });
+      const ctx = { services: deps, sessionId: opts.sessionId, signal: extra.signal };
+      // edits record which session (and client) made them: conflicts and be-trx status name it
+      const authors = deps.authors as EditAuthors | undefined;
+      const run = () => tool.handler(parsed.data, ctx);
+      const obj = authors ? await authors.run({ session: opts.sessionId, client: server.getClientVersion()?.name }, run) : await run();
       await invalidateWritten(deps, tool, parsed.data);
       result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
     } catch (e) {

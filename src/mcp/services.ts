@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { ChipStore } from '../core/chips/store';
+import { ChipSigner } from '../core/chips/integrity';
 import type { Clock } from '../core/clock';
 import { DEFAULT_LIMITS, EditService, type EditLimits } from '../core/edits/service';
 import { ApplyJournal } from '../core/edits/apply/journal';
@@ -13,6 +14,7 @@ import { NodeFileStore } from '../core/files/nodeFileStore';
 import { EncodingFileStore, type EncodingResolver } from '../core/files/encodingFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
+import { EditAuthors } from '../core/history/author';
 import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
@@ -50,6 +52,11 @@ export interface ServicesOptions {
   chipCapacity?: number;
   chipTtlMs?: number;
   chipThresholdBytes?: number;
+  /**
+   * The key that signs chips (core/chips/integrity.ts), e.g. from VS Code's SecretStorage. Default: a 0600 key
+   * file beside the chip directory (chipKeyFile()), created on first use.
+   */
+  chipKey?: Uint8Array;
   limits?: Partial<EditLimits>;
   lang?: 'en' | 'zh';
   log?: (message: string) => void;
@@ -103,6 +110,11 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
   return workspaceHistoryDir(path.join(path.dirname(chipBase), 'history'), roots);
 }
 
+/** `<chip dir>/../chip-hmac.key`: per user, outside the workspace and outside the chip folder a store scans. */
+export function chipKeyFile(chipDir: string): string {
+  return path.join(path.dirname(chipDir), 'chip-hmac.key');
+}
+
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
   const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir });
@@ -122,8 +134,10 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     thresholdBytes: opts.chipThresholdBytes,
     clock: opts.clock,
     log: opts.log,
+    signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(chipKeyFile(opts.chipDir)),
   });
-  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log });
+  const authors = new EditAuthors();
+  const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,
     sandbox,
@@ -145,7 +159,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     maxFileBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxFileBytes,
     maxAnalyzeBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxAnalyzeBytes,
   });
-  const deps: ServerDeps = { edits, chips, apply };
+  const deps: ServerDeps = { edits, chips, apply, authors };
   let context: ContextService | undefined;
   let watcher: RootWatcher | undefined;
   let closed = false;

@@ -84,9 +84,10 @@ export class ChipTreeProvider implements vscode.TreeDataProvider<ChipRecord>, vs
     item.id = chip.id;
     item.contextValue = chip.err_msg ? 'chip.failed' : 'chip';
     const where = chip.file ? path.basename(chip.file) + (chip.range ? `:${chip.range.start}-${chip.range.end}` : '') : '';
-    item.description = [chip.tool, relativeTime(chip.created_ms, this.now()), where].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(chip.err_msg ? 'error' : TOOL_ICONS[chip.tool] ?? 'symbol-snippet',
-      chip.err_msg ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
+    item.description = [chip.tampered ? vscode.l10n.t('tampered') : '', chip.tool, relativeTime(chip.created_ms, this.now()), where].filter(Boolean).join(' · ');
+    item.iconPath = chip.tampered
+      ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground')) // failed its integrity check: never inserted
+      : new vscode.ThemeIcon(chip.err_msg ? 'error' : TOOL_ICONS[chip.tool] ?? 'symbol-snippet', chip.err_msg ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
     item.tooltip = this.tooltip(chip);
     item.command = { command: 'betterEditTools.chips.preview', title: vscode.l10n.t('Preview'), arguments: [chip] };
     return item;

@@ -11,9 +11,10 @@ import type { ContextService } from '../core/context/service';
 import { ToolError } from '../core/errors';
 import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
-import { workspaceHistoryDir } from '../core/history/store';
+import { workspaceHistoryDir, type HistoryStore } from '../core/history/store';
 import type { EditsPort, ServerDeps } from '../mcp/deps';
-import { createServices } from '../mcp/services';
+import { chipKeyFile, createServices } from '../mcp/services';
+import { ChipSigner } from '../core/chips/integrity';
 import type { LogOutputChannel } from 'vscode';
 import { DocumentSymbolProvider } from './documentSymbols';
 import type { ContextModeSettings } from './settings';
@@ -45,6 +46,8 @@ export interface Composition {
   chips: ChipStore;
   /** Undefined with no folder open. */
   context?: ContextService;
+  /** The edit history (the Agent Edits view); undefined with no folder open. */
+  history?: HistoryStore;
   close(): Promise<void>;
 }
 
@@ -68,7 +71,8 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   };
   const warn = (m: string) => o.log.warn(m);
   if (o.roots.length === 0) {
-    const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn });
+    const signer = await ChipSigner.fromKeyFile(chipKeyFile(chipDirOf(o.storageDir))); // the same key as with a folder open
+    const chips = await ChipStore.open({ dir: chipDirOf(o.storageDir), capacity: chipOptions.chipCapacity, ttlMs: chipOptions.chipTtlMs, thresholdBytes: chipOptions.chipThresholdBytes, log: warn, signer });
     return { deps: { edits: NO_FOLDER, chips }, chips, close: async () => undefined };
   }
   // edit locks shared with stdio servers of this user (another agent's CLI may edit the same files)
@@ -93,7 +97,7 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   const context = services.context!;
   // VS Code's file watcher invalidates changed paths: warm overviews skip the mtime sweep of every file.
   if (o.watched) context.setWatched(true);
-  return { deps: services.deps, chips: services.chips, context, close: () => services.close() };
+  return { deps: services.deps, chips: services.chips, context, history: services.history, close: () => services.close() };
 }
 
 /** ServerDeps that always read the current composition (sessions outlive a recomposition). */

@@ -27,6 +27,7 @@ import { lmSummarizer } from './tokenWindow/lmSummarizer';
 import { RecallStore } from '../core/memory/recallStore';
 import { TurnLog } from '../core/memory/turnLog';
 import { registerChatParticipant, type BetterEditParticipant } from './chat/participant';
+import { registerAgentEdits, type AgentEdits } from './agentEdits/register';
 
 /** What activate() returns: used by the e2e tests in the real extension host. */
 // esbuild.mjs puts `var __BET_LOAD_START = performance.now()` first in this bundle: its evaluation time.
@@ -41,6 +42,8 @@ export interface ExtensionApi {
   recall: RecallStore;
   chips(): ChipStore;
   tree: ChipTreeProvider;
+  /** The Agent Edits review (its tree and a refresh that resolves when the list is re-read). */
+  agentEdits: AgentEdits;
   chipDir(): string;
   hostState(): string;
   hostUrl(): string | undefined;
@@ -198,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
 
   const tools = new UiTools(serverDeps, { lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log: (m) => log.warn(m) });
   context.subscriptions.push({ dispose: () => void tools.dispose() });
+  const agentEdits = registerAgentEdits(context, { history: current.history, tools, log });
   const ctx: CommandContext = {
     tools,
     memory,
@@ -233,6 +237,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       roots = workspaceRoots();
       current = await withMemory();
       tree.setSource(current.chips);
+      agentEdits.setHistory(current.history);
       await old.close();
       log.info(`${why}: roots ${roots.join(', ') || '(none)'}`);
     }).catch((err) => log.error(`recomposition failed: ${String(err)}`));
@@ -278,6 +283,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     recall,
     chips: () => current.chips,
     tree,
+    agentEdits,
     chipDir: () => chipDir,
     hostState: () => host.state.kind,
     hostUrl: () => (host.state.kind === 'running' ? host.state.handle.url : undefined),

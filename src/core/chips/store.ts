@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { ToolError } from '../errors';
 import { errnoCode, errorText, writeFileAtomic } from './atomicFile';
+import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from './bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
 import { readStateFile } from './regularFile';
@@ -47,6 +48,8 @@ export interface ChipStoreOptions {
   log?: (message: string) => void;
   /** How long a save waits for another process holding the directory lock (default 10 s). */
   lockTimeoutMs?: number;
+  /** Signs saved chips and checks loaded ones (integrity.ts); without it chips are neither signed nor checked. */
+  signer?: ChipSigner;
 }
 
 export const DEFAULT_CHIP_CAPACITY = 30;
@@ -79,6 +82,7 @@ export class ChipStore implements ChipSink {
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
   private readonly lockTimeoutMs: number | undefined;
+  private readonly signer?: ChipSigner;
   private readonly mutex = new Mutex();
   private readonly changes = new Emitter<ChipChangeEvent>();
   /** file name -> parsed record or the reason it was skipped (warned once). Chip files are immutable. */
@@ -94,6 +98,7 @@ export class ChipStore implements ChipSink {
     this.clock = opts.clock ?? systemClock;
     this.log = opts.log ?? (() => undefined);
     this.lockTimeoutMs = opts.lockTimeoutMs;
+    this.signer = opts.signer;
   }
 
   static async open(opts: ChipStoreOptions): Promise<ChipStore> {
@@ -167,9 +172,16 @@ export class ChipStore implements ChipSink {
       }
       throw new ToolError('io', `Cannot load chip ${id} in ${this.dir}: ${read.reason}. List the chips and pick another one.`);
     }
-    const parsed = parseText(read.text, id);
+    const parsed = parseText(read.text, id, this.signer);
     if (typeof parsed === 'string') {
       throw new ToolError('io', `chip ${id} is corrupt (${parsed}); list the chips and pick another one.`);
+    }
+    if (parsed.tampered) {
+      throw new ToolError(
+        'conflict',
+        `chip ${id} failed its integrity check: its file ${path.join(this.dir, name)} was changed by something other than ` +
+          'Better Edit Tools, so its text is not used. Delete the chip (be-chip or the Chips view) and pick another one.',
+      );
     }
     this.cache.set(name, { record: parsed });
     return this.isExpired(parsed) ? undefined : parsed;
@@ -290,7 +302,7 @@ export class ChipStore implements ChipSink {
       await this.writeOrThrow(path.join(this.dir, SEQ_FILE), `${seq}\n`, false, 'the chip sequence counter');
       const record = build(id, seq, this.clock.now());
       const name = chipFileName(id);
-      const json = JSON.stringify(record, null, 2) + '\n';
+      const json = JSON.stringify(this.signer ? { ...record, mac: this.signer.sign(record) } : record, null, 2) + '\n';
       // A chip that could not be loaded again is not saved at all (the caller keeps its text: nothing is lost).
       const bytes = json.length * 3 <= MAX_CHIP_FILE_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
       if (bytes > MAX_CHIP_FILE_BYTES) {
@@ -394,7 +406,7 @@ export class ChipStore implements ChipSink {
           this.cache.set(name, { invalid: read.reason });
           continue;
         }
-        const parsed = parseText(read.text, m[1]!);
+        const parsed = parseText(read.text, m[1]!, this.signer);
         if (typeof parsed === 'string') {
           this.log(`skipping corrupt or foreign chip file ${path.join(this.dir, name)}: ${parsed}; it was left in place`);
           entry = { invalid: parsed };
@@ -457,12 +469,14 @@ export class ChipStore implements ChipSink {
   }
 }
 
-function parseText(text: string, id: string): ChipRecord | string {
+function parseText(text: string, id: string, signer: ChipSigner | undefined): ChipRecord | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     return `invalid JSON (${errorText(err)})`;
   }
-  return parseChip(value, id);
+  const record = parseChip(value, id);
+  if (typeof record !== 'string' && signer?.verify(value as Record<string, unknown>) === 'tampered') record.tampered = true;
+  return record;
 }

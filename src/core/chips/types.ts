@@ -13,6 +13,8 @@ export interface ChipRecord {
   range?: { start: number; end: number }; // 1-based inclusive lines when known
   size: number; // bytes of the original text (or of the args JSON when there is no text)
   preview: string; // one line, at most ~80 characters
+  /** its file fails the integrity check (integrity.ts): listed, never inserted */
+  tampered?: boolean;
 }
 
 /** Each kind has its own capacity: removed text is never evicted by failed calls. */

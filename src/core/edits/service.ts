@@ -10,6 +10,7 @@ import { ToolError } from '../errors';
 import type { FileStat, FileStore } from '../files/fileStore';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';
+import { filterChips, type ChipListFilter } from '../chips/listFilter';
 import { contentEol, contentToLines } from '../text/content';
 import { languageIdFromPath } from '../text/language';
 import { TextBuffer } from '../text/lines';
@@ -579,7 +580,7 @@ export class EditService {
       readBack(result, stat);
     } catch (e) {
       if (chipId && this.chips) await this.chips.delete(chipId).catch(() => undefined);
-      throw e;
+      throw (await this.history?.explainConflict?.(e, ld.abs)) ?? e; // names the session that changed the file
     }
     if (chipId) result.chip_id = chipId;
     await this.record(result, {
@@ -592,6 +593,7 @@ export class EditService {
       insertedLength: splice.insert.length,
       afterHash: afterHash ?? '',
       afterSize: newSize,
+      chipId,
     }, warnings);
     // Written, hashed and recorded (the history keeps a copy of the removed bytes): nothing holds the old
     // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one.
@@ -693,7 +695,7 @@ export class EditService {
         const [stat, afterHash] = await Promise.all([
           this.files.write(abs, bytes, { mkdirs: true, expectedMtimeMs: st?.mtimeMs, expectedContent: st ? old : null }),
           this.history ? sha256Parts(bytes) : undefined,
-        ]);
+        ]).catch(async (e: unknown) => { throw (await this.history?.explainConflict?.(e, abs)) ?? e; });
         readBack(entry, stat);
         await this.record(result, {
           tool: 'be-write',
@@ -753,7 +755,7 @@ export class EditService {
   async insertChip(args: InsertChipArgs): Promise<ChipListResult | InsertChipResult> {
     const from = (args.from ?? '').trim();
     const to = (args.to ?? '').trim();
-    if (from === '' && to === '') return this.listChips();
+    if (from === '' && to === '') return this.listChips(args);
     if (from === '') {
       throw new ToolError('invalid_argument', 'insert-chip: from is missing; use chip://<id> or file:///path (omit both from and to to list chips)');
     }
@@ -803,8 +805,9 @@ export class EditService {
     return (this.renderChipFn ?? renderChipDefault)(chip, format, languageId);
   }
 
-  private async listChips(): Promise<ChipListResult> {
-    const list = this.chips ? await this.chips.list() : [];
+  private async listChips(filter: ChipListFilter): Promise<ChipListResult> {
+    const chips = this.chips;
+    const list = chips ? filterChips(await chips.list(), filter, (c) => chips.originalText(c), (abs) => this.sandbox.display(abs)) : [];
     const result: ChipListResult = {
       status: 'ok',
       chips: list.map((c) => c.id),
@@ -818,6 +821,7 @@ export class EditService {
         };
         if (c.file) item.file = this.sandbox.display(c.file);
         if (c.range) item.range = c.range;
+        if (c.tampered) item.tampered = true;
         return item;
       }),
     };
@@ -839,6 +843,7 @@ export class EditService {
       case 'status':
         return { status: 'ok', ...(await this.history.status()) };
       default:
+        if (this.history.review && (args.action === 'keep' || args.action === 'revert')) return { ...(await this.history.review({ ...args, action: args.action })) };
         throw new ToolError('invalid_argument', `unknown trx action: ${String(args.action)}; expected commit, rollback or status`);
     }
   }

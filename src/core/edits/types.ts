@@ -111,6 +111,10 @@ export interface InsertChipArgs {
   to?: string; // file:///abs/path:line (insert after line)
   format?: 'raw' | 'annotated' | 'json';
   preview?: boolean;
+  /** listing only (core/chips/listFilter.ts): by tool, source path and text, newest first */
+  tool?: string;
+  path?: string;
+  text?: string;
 }
 
 export interface ChipListItem {
@@ -121,6 +125,8 @@ export interface ChipListItem {
   range?: { start: number; end: number };
   size: number;
   preview: string;
+  /** failed the integrity check: never inserted */
+  tampered?: boolean;
 }
 /** be-insert-chip in list mode (no from, no to). */
 export interface ChipListResult {
@@ -136,7 +142,11 @@ export interface InsertChipResult extends EditResult {
 }
 
 export interface TrxArgs {
-  action: 'commit' | 'rollback' | 'status';
+  action: 'commit' | 'rollback' | 'status' | 'keep' | 'revert';
   step?: number;
   force?: boolean;
+  /** keep / revert: the edit (event_id) */
+  id?: string;
+  /** revert: every edit of this session, newest first */
+  session?: string;
 }

@@ -28,7 +28,10 @@ import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
 import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
 import { applyInverse, sha256Hex } from './splice';
-import type { EditHistory, EditRecordInput, RecordResult, RollbackResult, SnapshotSummary } from './types';
+import type { EditHistory, EditRecordInput, OtherSessionEdit, RecordResult, RollbackResult, SnapshotSummary } from './types';
+import { describeAuthor, type EditAuthors } from './author';
+import type { QueueAccess, QueueEntry } from './queueAccess';
+import { explainConflict, otherSessions, reviewAction } from './review';
 
 export interface HistoryStoreOptions {
   /** Per workspace: see workspaceHistoryDir(). Created (0700) when missing. */
@@ -41,6 +44,8 @@ export interface HistoryStoreOptions {
   maxBytes?: number;
   clock?: Clock;
   log?: (message: string) => void;
+  /** Names the MCP session of each recorded edit (conflicts and be-trx status tell sessions apart). */
+  authors?: EditAuthors;
 }
 
 export const DEFAULT_MAX_SNAPSHOTS = 30;
@@ -80,6 +85,11 @@ interface SnapshotFile {
   created_at: number;
   created_ms: number;
   group?: string;
+  /** the MCP session and client that made the edit (absent in older records) */
+  session?: string;
+  client?: string;
+  /** the chip that holds the text this edit deleted */
+  chip_id?: string;
 }
 
 /** Snapshots of one file undone in memory, written once. */
@@ -110,6 +120,7 @@ export class HistoryStore implements EditHistory {
   private readonly sandbox: RollbackSandbox;
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
+  private readonly authors?: EditAuthors;
   private readonly mutex = new Mutex();
   /** oldest first (ascending seq) */
   private entries: Entry[] = [];
@@ -127,6 +138,7 @@ export class HistoryStore implements EditHistory {
     this.maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES);
     this.clock = opts.clock ?? systemClock;
     this.log = opts.log ?? (() => undefined);
+    this.authors = opts.authors;
   }
 
   static async open(opts: HistoryStoreOptions): Promise<HistoryStore> {
@@ -148,7 +160,11 @@ export class HistoryStore implements EditHistory {
     if (!path.isAbsolute(input.file)) {
       throw new ToolError('invalid_argument', `Snapshot paths must be absolute, got "${input.file}".`);
     }
-    return this.mutex.run(async () => {
+    return this.mutex.run(() => this.recordUnlocked(input));
+  }
+
+  private async recordUnlocked(input: EditRecordInput): Promise<RecordResult> {
+    {
       // A readdir (only unknown names are parsed) so the seq follows snapshots other processes of this
       // workspace recorded, and eviction counts them. Two processes recording in the same instant can
       // still pick one seq; both snapshots are kept (names carry the id), the tie is broken by time, and
@@ -180,6 +196,8 @@ export class HistoryStore implements EditHistory {
         created_at: Math.floor(now / 1000),
         created_ms: now,
         ...(input.group ? { group: input.group } : {}),
+        ...authorFields(input.author ?? this.authors?.current()),
+        ...(input.chipId ? { chip_id: input.chipId } : {}),
       };
       const json = JSON.stringify(meta);
       try {
@@ -202,6 +220,40 @@ export class HistoryStore implements EditHistory {
       });
       const queue_full = await this.evict();
       return queue_full ? { id, queue_full } : { id };
+    }
+  }
+
+  explainConflict(err: unknown, file: string): Promise<unknown> {
+    return explainConflict((fn) => this.withQueue(fn), err, file);
+  }
+
+  review(args: { action: 'keep' | 'revert'; id?: string; session?: string }): Promise<object> {
+    return this.withQueue((q) => reviewAction(q, args));
+  }
+
+  /** Runs `fn` under the queue's lock on a fresh view of it (review.ts: revert, keep, diff, conflict authors). */
+  async withQueue<T>(fn: (q: QueueAccess) => Promise<T>): Promise<T> {
+    return this.mutex.run(async () => {
+      await this.refresh();
+      const view = (e: Entry): QueueEntry => ({ ...e.meta, loadRemoved: () => this.loadRemoved(e) });
+      const entries = (): Entry[] => this.entries;
+      return fn({
+        // live: a revert records and drops snapshots, and the next look-up must see that
+        get entries() {
+          return entries().map(view);
+        },
+        files: this.files,
+        sandbox: this.sandbox,
+        author: this.authors?.current(),
+        record: (input) => this.recordUnlocked(input),
+        drop: async (id) => {
+          const i = this.entries.findIndex((e) => e.meta.id === id);
+          if (i < 0) return false;
+          const [gone] = this.entries.splice(i, 1);
+          await this.deleteFiles(gone!);
+          return true;
+        },
+      });
     });
   }
 
@@ -294,8 +346,11 @@ export class HistoryStore implements EditHistory {
             created_at: e.meta.created_at,
             created_ms: e.meta.created_ms,
             bytes: e.bytes,
+            ...(e.meta.session ? { by: describeAuthor(e.meta) } : {}),
+            ...(e.meta.chip_id ? { chip_id: e.meta.chip_id } : {}),
           }))
           .reverse(),
+        ...otherSessions(this.entries.map((e) => e.meta), this.authors?.current()),
       };
     });
   }
@@ -389,7 +444,8 @@ export class HistoryStore implements EditHistory {
     }
     for (const { entry, action } of batch.done) {
       this.entries.splice(this.entries.indexOf(entry), 1);
-      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action });
+      // a rolled-back deletion names the chip that kept its text (it stays: the user may still want it)
+      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action, ...(entry.meta.chip_id ? { chip_id: entry.meta.chip_id } : {}) });
       result.rolled_back++;
       await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
     }
@@ -542,6 +598,10 @@ export class HistoryStore implements EditHistory {
       this.log(`could not save the snapshot sequence counter in ${this.dir}: ${errorText(err)}`);
     }
   }
+}
+
+function authorFields(a: { session: string; client?: string } | undefined): { session?: string; client?: string } {
+  return a ? { session: a.session, ...(a.client ? { client: a.client } : {}) } : {};
 }
 
 function labelOf(entry: Entry): string {

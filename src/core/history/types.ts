@@ -23,6 +23,10 @@ export interface EditRecordInput {
    * be-trx rollback: `step: 1` undoes them all.
    */
   group?: string;
+  /** who made it (default: the session whose tool call is running, see author.ts) */
+  author?: { session: string; client?: string };
+  /** the chip that keeps the text this edit deleted */
+  chipId?: string;
 }
 
 export interface SnapshotSummary {
@@ -34,6 +38,10 @@ export interface SnapshotSummary {
   created_at: number; // Unix seconds
   created_ms: number;
   bytes: number; // storage cost of this snapshot
+  /** the client and session that made the edit, when recorded */
+  by?: string;
+  /** the chip holding the text this edit deleted */
+  chip_id?: string;
 }
 
 export interface RecordResult {
@@ -45,7 +53,8 @@ export interface RecordResult {
 export interface RollbackResult {
   status: 'ok' | 'partial';
   rolled_back: number;
-  restored: { id: string; file: string; action: 'restored' | 'deleted' }[];
+  /** chip_id: the undone edit was a deletion whose text that chip holds (the chip is kept) */
+  restored: { id: string; file: string; action: 'restored' | 'deleted'; chip_id?: string }[];
   errors?: string[];
   /** ours: set when rollback stopped because a file changed since its snapshot (retry with force: true) */
   conflict?: { id: string; file: string; expected_hash: string; actual_hash: string | null };
@@ -56,8 +65,23 @@ export interface EditHistory {
   /** Undo the newest `step` snapshots, newest first; refuses a file changed since its snapshot unless `force`. */
   rollback(step: number, force: boolean): Promise<RollbackResult>;
   commit(): Promise<{ committed: number }>;
+  /** A write's conflict error with the session that changed the file named (review.ts); other errors as they are. */
+  explainConflict?(err: unknown, file: string): Promise<unknown>;
+  /** be-trx keep / revert of one edit (`id`) or revert of a whole `session` (review.ts). */
+  review?(args: { action: 'keep' | 'revert'; id?: string; session?: string }): Promise<object>;
   status(): Promise<{
     queue: { used: number; max: number; bytes: number; max_bytes: number };
     snapshots: SnapshotSummary[]; // newest first
+    /** edits other sessions made to files this session edited too (see review.ts otherSessions) */
+    other_sessions?: OtherSessionEdit[];
   }>;
+}
+
+/** An edit of another MCP session on a file the calling session edited too (be-trx status). */
+export interface OtherSessionEdit {
+  id: string;
+  file: string;
+  summary: string;
+  by: string;
+  created_ms: number;
 }

@@ -22,7 +22,7 @@ export const beInsertChip = defineTool({
   title: 'Insert chip',
   description:
     'Insert a chip\'s original text (chip://<id>) or a file\'s text (file:///abs/path, inside the roots) after a line: ' +
-    'to: "path:N" (after line N, "path:0" = top). Omit both to list chips.',
+    'to: "path:N" (after line N, "path:0" = top). Omit both to list chips; narrow the list with tool, path and text (newest first).',
   grammar: 'from: "chip://<id>" or "file:///abs/path"; to: "path:N" inserts after line N, "path:0" at the top.',
   example: { from: 'chip://a1b2c3', to: 'src/main.go:10' },
   inputSchema: {
@@ -30,6 +30,9 @@ export const beInsertChip = defineTool({
     to: z.string().optional().describe('target path:N (insert after line N; :0 = top)'),
     format: z.enum(FORMATS).optional().describe("raw: the original text (default: the host's setting, else raw)"),
     preview: z.boolean().optional().describe('compute the result without writing'),
+    tool: z.string().optional().describe('listing: only chips made by this tool (e.g. be-delete)'),
+    path: z.string().optional().describe('listing: only chips from a file whose path contains this'),
+    text: z.string().optional().describe('listing: only chips whose text contains this (case-insensitive)'),
   },
   readOnlyCall: (args) => args.from === undefined && args.to === undefined, // the listing
   annotations: { title: 'Insert chip', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

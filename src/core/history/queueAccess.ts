@@ -1,0 +1,40 @@
+/**
+ * What review.ts sees of the snapshot queue while HistoryStore.withQueue holds its lock: the entries (oldest
+ * first), their removed bytes on demand, and the two changes a review makes (record a revert, drop a snapshot).
+ */
+import type { Buffer } from 'node:buffer';
+import type { FileStore } from '../files/fileStore';
+import type { EditAuthor } from './author';
+import type { RollbackSandbox } from './rollbackTarget';
+import type { EditRecordInput, RecordResult } from './types';
+
+export interface QueueEntry {
+  id: string;
+  seq: number;
+  tool: string;
+  file: string;
+  summary: string;
+  created: boolean;
+  offset: number;
+  inserted_length: number;
+  removed_length: number;
+  after_hash: string;
+  after_size: number;
+  created_ms: number;
+  session?: string;
+  client?: string;
+  chip_id?: string;
+  loadRemoved(): Promise<Buffer>;
+}
+
+export interface QueueAccess {
+  /** this workspace's snapshots, oldest first */
+  readonly entries: readonly QueueEntry[];
+  readonly files: FileStore;
+  readonly sandbox: RollbackSandbox;
+  /** the session whose call is running, if any */
+  readonly author?: EditAuthor;
+  record(input: EditRecordInput): Promise<RecordResult>;
+  /** forgets one snapshot (its files are deleted); false when it was not in the queue */
+  drop(id: string): Promise<boolean>;
+}
