@@ -66,7 +66,7 @@ describe('mcp context modes (stdio, dist/cli.js)', function () {
     assert.equal(r.total, 17);
     const outline = String(r.outline);
     assert.match(outline, /^imports: money$/m);
-    assert.match(outline, /^class PriceCalculator @L4-11 — Prices order lines\.$/m);
+    assert.match(outline, /^class PriceCalculator @L4-11 — Prices order lines$/m);
     assert.match(outline, /^ {2}constructor\(rate\?: number\) @L5$/m);
     assert.match(outline, /^ {2}calculate\(price: number, quantity: number\): number @L8-10 — Amount for one line\.$/m);
     assert.match(outline, /^function total\(lines: number\[\]\): number @L13-17$/m);

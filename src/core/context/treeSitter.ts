@@ -34,7 +34,8 @@ export interface GrammarFile {
 const vscode = (stem: string): GrammarFile => ({ from: 'vscode', file: `tree-sitter-${stem}.wasm` });
 
 /** VS Code language id → the grammar file and the package it comes from. */
-export const GRAMMAR_FILES: Record<string, GrammarFile> = {
+/** (a null-prototype table: `constructor` or `toString` is no language) */
+export const GRAMMAR_FILES: Record<string, GrammarFile> = Object.assign(Object.create(null) as Record<string, GrammarFile>, {
   typescript: vscode('typescript'),
   typescriptreact: vscode('tsx'),
   javascript: vscode('javascript'),
@@ -49,7 +50,7 @@ export const GRAMMAR_FILES: Record<string, GrammarFile> = {
   ruby: vscode('ruby'),
   php: vscode('php'),
   shellscript: vscode('bash'),
-};
+});
 
 /** The runtime's own .wasm, in the @vscode/tree-sitter-wasm package. */
 export const RUNTIME_FILE: GrammarFile = { from: 'vscode', file: 'tree-sitter.wasm' };

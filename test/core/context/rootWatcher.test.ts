@@ -123,14 +123,16 @@ describe('context/rootWatcher', () => {
   });
 
   it('close() before ready (stat or scan still running) resolves ready with false and leaves the target unwatched', async () => {
-    for (let i = 0; i < 150; i++) await write(root, `src/d${i}/f.ts`);
+    // a tree big enough that the scan is still running when the first folders are watched, even on a loaded machine
+    for (let i = 0; i < 600; i++) await write(root, `src/d${i}/f.ts`);
     for (const duringScan of [false, true]) {
       const target = new Recorder();
       let readyAt: boolean | undefined;
       const w = new RootWatcher([root], target);
       void w.ready.then((r) => (readyAt = r));
       if (duringScan) {
-        for (let i = 0; i < 2000 && w.watchedCount() === 0; i++) await new Promise((r) => setImmediate(r));
+        // the scan's stat calls run on the thread pool: poll with short timers, not immediates (which starve them)
+        for (let i = 0; i < 5000 && w.watchedCount() === 0 && readyAt === undefined; i++) await new Promise((r) => setTimeout(r, 1));
         assert.ok(w.watchedCount() > 0 && readyAt === undefined, 'caught the scan in progress');
       }
       await w.close();
