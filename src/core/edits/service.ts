@@ -50,7 +50,7 @@ import type {
   WriteResult,
 } from './types';
 import { sha256Parts } from './hasher';
-import { prefixDigest, rangeDigest, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { prefixDigest, rangeDigest, viewedFileMatches, ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface EditLimits {
   /** Files larger than this are refused by every operation. */
@@ -451,10 +451,10 @@ export class EditService {
         `viewed_code_id ${id} is unknown or expired; nothing was changed. Re-read ${ld.display} with be-read and use the new viewed_code_id.`,
       );
     }
-    if (rec.file !== ld.display) {
+    if (!viewedFileMatches(rec, ld.display)) {
       throw new ToolError(
         'conflict',
-        `viewed_code_id ${id} belongs to ${rec.file}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
+        `viewed_code_id ${id} belongs to ${rec.file || 'another file'}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
       );
     }
     const viewedStart = rec.start === 0 ? 1 : rec.start;
