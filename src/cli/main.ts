@@ -92,7 +92,7 @@ export async function main(argv: string[]): Promise<void> {
     const host = await startHttpHost({
       port: opts.port ?? 0,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers, tools }),
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, log, observers, tools }),
       log,
     });
     log(`HTTP: ${host.url}`);
@@ -107,6 +107,7 @@ export async function main(argv: string[]): Promise<void> {
     sessionId: `stdio-${randomUUID()}`,
     noPrefix: opts.noPrefix,
     lang: opts.lang,
+    reply: opts.reply,
     log,
     observers,
     tools,

@@ -5,14 +5,14 @@ export const beTrx = defineTool({
   name: 'be-trx',
   title: 'Edit history',
   description:
-    'Edit history of this workspace. action: status (list snapshots), rollback (undo the newest `step` edits, newest first; ' +
-    'refuses files changed since unless force), commit (forget all snapshots).',
+    'Edit history: status, rollback (undo the last step edits), commit (forget snapshots).',
   grammar: 'action: "status" | "rollback" | "commit"; step: integer >= 1 (rollback only).',
   example: { action: 'rollback', step: 1 },
+  unlistedArgs: ['force'],
   inputSchema: {
-    action: z.enum(['commit', 'rollback', 'status']).describe('commit, rollback or status'),
-    step: z.number().int().min(1).optional().describe('rollback only: how many recent edits to undo (default 1)'),
-    force: z.boolean().optional().describe('rollback only: overwrite files changed since the snapshot'),
+    action: z.enum(['commit', 'rollback', 'status']),
+    step: z.number().int().min(1).optional(),
+    force: z.boolean().optional(),
   },
   readOnlyCall: (args) => args.action === 'status',
   annotations: { title: 'Edit history', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
