@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { getEncoding } from 'js-tiktoken';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { renderChipList, renderEditDiff, renderOutline, renderOverview, renderRead, renderReadPage, renderWrite } from '../../src/mcp/render/index';
+import { renderChipList, renderEditDiff, renderMemory, renderOutline, renderOverview, renderRead, renderReadPage, renderWrite } from '../../src/mcp/render/index';
 import { trimContext } from '../../src/mcp/render/editDiff';
 import { stdioClient, textOf, tmpWorkspace, type Connected, type Workspace } from './helpers';
 
@@ -56,6 +56,21 @@ describe('mcp render: one renderer per result kind', () => {
     assert.equal(del, 'a.go: lines 2-3 deleted (preview: not written) removed text: chip://ab12cd\nbalance: unbalanced (1 open {)');
     // an insert at the top: the empty side names the line before it
     assert.equal(trimContext(['@@ -0,0 +1,1 @@', '+x'].join('\n')), '@@ -0,0 +1,1 @@\n+x');
+  });
+
+  it('memory window: sections with one line per item, stats on the header line; other actions compact JSON', () => {
+    const w = {
+      status: 'ok', pinned: [{ id: 'm1', group: 'goal', text: 'Do not touch migrations.' }], summary: 'read a.go\nedited a.go:3',
+      fingerprints: ['m4 tool_result be-read a.go:1-40 ok 900t'], recent: ['m9 note/medium 5t: next step'],
+      stats: { used: 120, fill: '3%', by_kind: { note: 2 } }, budget_tokens: 1024,
+      pinned_omitted: { count: 2, first_ids: ['m2'], list_with: { action: 'pins', offset: 1 } },
+    };
+    assert.equal(renderMemory(w), [
+      'memory window (1024 tokens): used=120 fill=3% by_kind={"note":2}',
+      'pinned:', '  m1 [goal]: Do not touch migrations.', '  (+2 pins left out: m2…; list them with {"action":"pins","offset":1})',
+      'summary:', 'read a.go\nedited a.go:3', 'evicted (recall by id):', '  m4 tool_result be-read a.go:1-40 ok 900t', 'recent:', '  m9 note/medium 5t: next step',
+    ].join('\n'));
+    assert.equal(renderMemory({ status: 'ok', id: 'm3', tokens: 4 }), '{"status":"ok","id":"m3","tokens":4}');
   });
 
   it('write and chip list: one line per file or chip', () => {

@@ -10,6 +10,7 @@ import type { RenderContext, Renderer, ReplyStyle } from './types';
 export type { RenderContext, Renderer, ReplyStyle } from './types';
 export { renderEditDiff, renderWrite } from './editDiff';
 export { renderChipList } from './chipList';
+export { renderMemory } from './memoryWindow';
 export { renderOutline } from './outline';
 export { renderOverview } from './overview';
 export { renderReadPage } from './readPage';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderMemory } from '../render/index';
 import { ToolError } from '../../core/errors';
 import { MemoryRegistry } from '../../core/memory/registry';
 import { buildWindowRecap, compactStats, DEFAULT_RECAP_TOKENS, listPins, messageLine as line, MIN_RECAP_TOKENS } from '../../core/memory/recap';
@@ -42,6 +43,7 @@ export const beMemory = defineTool({
   },
   readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'recall' || args.action === 'stats',
   annotations: { title: 'Chat memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  render: renderMemory,
   async handler(args, { services, sessionId }) {
     const memory = registryOf(services).get(sessionId);
     const needId = (): string => {
