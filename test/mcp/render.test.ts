@@ -116,7 +116,10 @@ describe('mcp render: the stdio server replies in text by default', function () 
     // the same page in JSON mode costs more tokens for the same lines
     const j = (await json.client.callTool({ name: 'be-read', arguments: { file: 'big.py', mode: 'full' } })) as CallToolResult;
     const sc = j.structuredContent as { end: number };
-    assert.ok(sc.end > 0);
+    const jsonTokens = enc.encode(modelView(j)).length;
+    assert.ok(jsonTokens <= 8000 && jsonTokens > 6000, `a full JSON page is ${jsonTokens} model-view tokens`);
+    // the text page holds more lines than the JSON one for the same limit
+    assert.ok(Number(/^big\.py:1-(\d+)/.exec(view)![1]) > sc.end, `text page to ${view.split('\n')[0]}, json to ${sc.end}`);
   });
 
   it('--no-prefix: the next call names the tool as listed', async () => {

@@ -2,9 +2,27 @@ import { z } from 'zod';
 import { renderRead } from '../render/index';
 import { asRecord, defineTool } from './common';
 import { contextOf } from './beOverview';
+import type { ContextReply, ContextService, ReadRequest } from '../../core/context/service';
 
 /** The header of a text page (path, range, id, next call) stays well under this. */
 export const PAGE_HEADER_TOKENS = 120;
+
+/**
+ * In JSON style the model sees the page inside a JSON string (every newline, tab and quote escaped, ~+20%): a page
+ * over the limit as seen is read again with a limit scaled down by what it cost (at most three times).
+ */
+async function jsonPageWithin(ctx: ContextService, req: ReadRequest): Promise<ContextReply> {
+  const pageTokens = ctx.settings.pageTokens;
+  let limit = pageTokens - PAGE_HEADER_TOKENS;
+  let page = await ctx.read({ ...req, limit });
+  for (let i = 0; i < 3 && page.mode === 'full'; i++) {
+    const seen = ctx.tokenizer.count(JSON.stringify(page));
+    if (seen <= pageTokens) break;
+    limit = Math.max(100, Math.floor((limit * pageTokens) / seen) - 50);
+    page = await ctx.read({ ...req, limit });
+  }
+  return page;
+}
 
 export const beRead = defineTool({
   name: 'be-read',
@@ -37,9 +55,10 @@ export const beRead = defineTool({
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
     const ctx = contextOf(services);
     if (ctx && !args.brief && !args.target) {
+      const req = { file: args.file, mode: args.mode, column: args.column };
+      if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req));
       // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.
-      const limit = reply === 'json' ? undefined : Math.max(500, ctx.settings.pageTokens - PAGE_HEADER_TOKENS);
-      return asRecord(await ctx.read({ file: args.file, mode: args.mode, column: args.column, limit }));
+      return asRecord(await ctx.read({ ...req, limit: Math.max(500, ctx.settings.pageTokens - PAGE_HEADER_TOKENS) }));
     }
     const result = asRecord(await services.edits.read(args));
     return ctx ? { ...result, mode: 'full', data_type: 'file_content', hint: args.brief ? 'metadata only' : 'complete' } : result;
