@@ -25,6 +25,7 @@ import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
 import { toolTable } from './tools/index';
 import { replyOf, type ReplyStyle } from './render/index';
+import { listedNames } from './render/common';
 import type { CallObserver, ToolModule } from './types';
 import { version } from '../../package.json';
 
@@ -141,7 +142,8 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       result = replyOf(obj, tool.render, reply, renderContext);
     } catch (e) {
       // Arguments quoted by the core (a 15 MiB path was echoed twice) are cut to a short head.
-      const message = boundErrorText(errorText(toolName, e), rawArgs);
+      // Tool names in the text as the client lists them (`read` with --no-prefix), so a named next call works as written.
+      const message = listedNames(boundErrorText(errorText(toolName, e), rawArgs), renderContext);
       // A failed read carries nothing of the agent's work: no chip (30 of them used to push deleted text out).
       const saved = isReadOnlyCall(tool, rawArgs) ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
       result = { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true };

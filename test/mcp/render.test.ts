@@ -125,6 +125,11 @@ describe('mcp render: the stdio server replies in text by default', function () 
   it('--no-prefix: the next call names the tool as listed', async () => {
     const r = (await bare.client.callTool({ name: 'read', arguments: { file: 'big.py', mode: 'full' } })) as CallToolResult;
     assert.match(textOf(r).split('\n')[0]!, / next: read \{"file":"big\.py:/);
+    await ws.write('sub/x.txt', 'x\n');
+    const err = (await bare.client.callTool({ name: 'read', arguments: { file: 'sub' } })) as CallToolResult;
+    assert.equal(err.isError, true);
+    assert.match(textOf(err), /call overview \{"path":"sub"\}/);
+    assert.doesNotMatch(textOf(err), /\bbe-(read|overview)\b/);
     const { tools } = await bare.client.listTools();
     assert.equal(tools.find((t) => t.name === 'read')!._meta?.['anthropic/maxResultSizeChars'], 400_000);
   });
