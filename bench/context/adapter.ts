@@ -1,10 +1,10 @@
 /**
  * The one place that knows the shape of our server's replies (be-overview, be-read, be-replace).
  *
- * Today a reply is JSON in `structuredContent` (and the same JSON as text). The rendering is about to become plain
- * text with a one-line header; every parser here therefore reads the reply's *text* (the structured field when it
- * exists, else the content text) with patterns that do not depend on JSON, so switching means editing only this
- * file. Token counting never goes through here: it is done on the model view in mcp.ts.
+ * By default a reply is plain text written for the model: a one-line header (`file:S-E/T id=… next: read {…}`), then
+ * the payload (numbered rows, an empty row for an empty line). With `--reply json` it is upstream's JSON in
+ * `structuredContent`. Every parser reads the structured field when it exists, else the text, so both work.
+ * Token counting never goes through here: it is done on the model view in mcp.ts.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -69,27 +69,36 @@ export function outlineRange(r: CallToolResult, symbol: string): SymbolRange | u
   return undefined;
 }
 
-/** The lines of a be-read content reply: `N<TAB>text` rows, `<blank>` for an empty line. */
+/** The lines of a be-read content reply: `N<TAB>text` rows; an empty line is `<blank>` (json) or an empty row (text). */
 export function readLines(r: CallToolResult): Map<number, string> {
   const out = new Map<number, string>();
-  for (const row of textOf(r, 'content').split('\n')) {
+  let last: number | undefined;
+  for (const row of pageContent(r).split('\n')) {
     const m = /^(\d+)\t(.*)$/.exec(row);
-    if (m) out.set(Number(m[1]), m[2] === '<blank>' ? '' : m[2]!);
+    if (m) {
+      last = Number(m[1]);
+      out.set(last, m[2] === '<blank>' ? '' : m[2]!);
+    } else if (row === '' && last !== undefined) {
+      out.set(++last, '');
+    }
   }
   return out;
 }
 
+/** The first line of a text reply (its header), '' for a JSON reply. */
+const header = (r: CallToolResult): string => (structured(r) ? '' : contentText(r).split('\n', 1)[0]!);
+
 export function viewedCodeId(r: CallToolResult): string | undefined {
   const v = structured(r)?.viewed_code_id;
   if (typeof v === 'string') return v;
-  return /viewed_code_id[=:]\s*"?([\w.\-]+)/.exec(contentText(r))?.[1];
+  return / id=([\w.\-]+)/.exec(header(r))?.[1] ?? /viewed_code_id[=:]\s*"?([\w.\-]+)/.exec(contentText(r))?.[1];
 }
 
 /** The next page of a be-read full reply, if the page ended early: the arguments to call with. */
 export function nextPage(r: CallToolResult): { file: string; column?: number } | undefined {
   const next = structured(r)?.next as { file?: unknown; column?: unknown } | undefined;
   if (next && typeof next.file === 'string') return { file: next.file, column: typeof next.column === 'number' ? next.column : undefined };
-  const m = /continue with be-read (\{[^\n]*?\})/.exec(contentText(r));
+  const m = / next: \S+ (\{[^\n]*?\})/.exec(header(r)) ?? /continue with be-read (\{[^\n]*?\})/.exec(contentText(r));
   if (!m) return undefined;
   const args = JSON.parse(m[1]!) as { file: string; column?: number };
   return { file: args.file, column: args.column };
@@ -97,10 +106,12 @@ export function nextPage(r: CallToolResult): { file: string; column?: number } |
 
 /** Whether a full-mode page stopped at the page limit (used for the "a full page as the model receives it" figure). */
 export function pageLimited(r: CallToolResult): boolean {
-  return /page limit \d+ tokens reached/.test(textOf(r, 'hint'));
+  if (structured(r)) return /page limit \d+ tokens reached/.test(textOf(r, 'hint'));
+  return / next: /.test(header(r));
 }
 
-/** The numbered-lines text of a be-read content reply, as the server put it on the page. */
+/** The numbered-lines text of a be-read content reply, as the server put it on the page (a text reply: after its header). */
 export function pageContent(r: CallToolResult): string {
-  return textOf(r, 'content');
+  if (structured(r)) return textOf(r, 'content');
+  return contentText(r).split('\n').slice(1).filter((row) => !row.startsWith('! ')).join('\n');
 }

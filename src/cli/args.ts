@@ -9,6 +9,8 @@ export interface CliOptions {
   memoryDir?: string;
   noPrefix: boolean;
   lang: 'en' | 'zh';
+  /** text: replies written for the model (default); json: upstream's JSON fields */
+  reply: 'text' | 'json';
   allowRootDir: boolean;
   /** globs of `.git` paths the tools may write anyway (--allow-write, repeatable) */
   allowWrite: string[];
@@ -41,6 +43,7 @@ Options:
                       gb18030, gbk, big5, shift_jis, euc-kr, windows-1252, iso-8859-1, utf16le, utf16be, utf8
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
+  --reply text|json   text: compact replies written for the model (default); json: upstream's JSON fields
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
                       start servers with the working directory "/", which would sandbox nothing
   --allow-write GLOB  let the tools write paths inside .git that match GLOB (gitignore syntax, relative to a
@@ -82,6 +85,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'memory-dir': { type: 'string' },
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
+      reply: { type: 'string' },
       'allow-root-dir': { type: 'boolean', default: false },
       'allow-write': { type: 'string', multiple: true },
       'no-memory': { type: 'boolean', default: false },
@@ -95,6 +99,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   });
   const lang = values.lang ?? (env.LANG?.toLowerCase().startsWith('zh') ? 'zh' : 'en');
   if (lang !== 'en' && lang !== 'zh') throw new Error(`--lang must be "en" or "zh", got "${lang}"`);
+  const reply = values.reply ?? 'text';
+  if (reply !== 'text' && reply !== 'json') throw new Error(`--reply must be "text" or "json", got "${reply}"`);
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
@@ -112,6 +118,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     memoryDir: values['memory-dir'],
     noPrefix: values['no-prefix'] ?? false,
     lang,
+    reply,
     allowRootDir: values['allow-root-dir'] ?? false,
     allowWrite: allowWriteGlobs(values['allow-write'] ?? []),
     memory: !(values['no-memory'] ?? false),

@@ -98,7 +98,7 @@ export async function main(argv: string[]): Promise<void> {
       port: opts.port ?? 0,
       sessionIdleMs: opts.sessionIdleMs,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, log, observers, tools }),
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, log, observers, tools }),
       // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
       onSessionClosed: (sessionId, reason) => {
         if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
@@ -117,6 +117,7 @@ export async function main(argv: string[]): Promise<void> {
     sessionId: `stdio-${randomUUID()}`,
     noPrefix: opts.noPrefix,
     lang: opts.lang,
+    reply: opts.reply,
     log,
     observers,
     tools,

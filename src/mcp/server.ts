@@ -25,6 +25,8 @@ import type { EditAuthors } from '../core/history/author';
 import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
 import { toolTable } from './tools/index';
+import { replyOf, type ReplyStyle } from './render/index';
+import { listedNames } from './render/common';
 import type { CallObserver, ToolModule } from './types';
 import { version } from '../../package.json';
 
@@ -46,6 +48,8 @@ export interface CreateServerOptions {
   observers?: CallObserver[];
   /** Defaults to the built-in table (src/mcp/tools/index.ts). */
   tools?: ToolModule<ServerDeps>[];
+  /** text (default): replies written for the model; json: upstream's JSON fields in structuredContent. */
+  reply?: ReplyStyle;
   /** Per-argument limit in bytes (default 16 MiB). */
   maxArgBytes?: number;
   /** Logger for middleware failures (observer threw, chip could not be saved); default: none. */
@@ -53,6 +57,10 @@ export interface CreateServerOptions {
 }
 
 const PREFIX = 'be-';
+/** The tool-listing _meta key Claude Code reads for the largest result it passes on whole. */
+export const MAX_RESULT_CHARS_META = 'anthropic/maxResultSizeChars';
+/** A page is at most 100k tokens (the pageTokens setting's maximum) of about 4 characters: room for that. */
+export const MAX_RESULT_CHARS = 400_000;
 
 /** tools/call as the transport delivers it; params are checked by the middleware, not by the SDK. */
 const LooseCallToolRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown().optional() });
@@ -63,9 +71,16 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
   const observers = opts.observers ?? [];
   const maxArgBytes = opts.maxArgBytes ?? DEFAULT_MAX_ARG_BYTES;
   const log = opts.log ?? (() => {});
+  const reply = opts.reply ?? 'text';
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listedName = (t: ToolModule<ServerDeps>) =>
     opts.noPrefix && t.name.startsWith(PREFIX) ? t.name.slice(PREFIX.length) : t.name;
+  const renderContext = {
+    listedName: (name: string) => {
+      const t = byName.get(name);
+      return t ? listedName(t) : name;
+    },
+  };
   const resolveTool = (name: string) =>
     byName.get(name) ?? (opts.noPrefix ? byName.get(PREFIX + name) : undefined);
 
@@ -123,16 +138,17 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
       if (!parsed.success) {
         throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
-      const ctx = { services: deps, sessionId: opts.sessionId, signal: extra.signal };
+      const ctx = { services: deps, sessionId: opts.sessionId, signal: extra.signal, reply };
       // edits record which session (and client) made them: conflicts and be-trx status name it
       const authors = deps.authors as EditAuthors | undefined;
       const run = () => tool.handler(parsed.data, ctx);
       const obj = authors ? await authors.run({ session: opts.sessionId, client: server.getClientVersion()?.name }, run) : await run();
       await invalidateWritten(deps, tool, parsed.data);
-      result = { content: [{ type: 'text', text: JSON.stringify(obj) }], structuredContent: obj };
+      result = replyOf(obj, tool.render, reply, renderContext);
     } catch (e) {
       // Arguments quoted by the core (a 15 MiB path was echoed twice) are cut to a short head.
-      const message = boundErrorText(errorText(toolName, e), rawArgs);
+      // Tool names in the text as the client lists them (`read` with --no-prefix), so a named next call works as written.
+      const message = listedNames(boundErrorText(errorText(toolName, e), rawArgs), renderContext);
       // A failed read carries nothing of the agent's work: no chip (30 of them used to push deleted text out).
       const saved = isReadOnlyCall(tool, rawArgs) ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
       result = { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true };
@@ -175,15 +191,28 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
 }
 
 export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {
-  const schema = z.toJSONSchema(z.object(t.inputSchema), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const listedShape = Object.fromEntries(Object.entries(t.inputSchema).filter(([k]) => !t.unlistedArgs?.includes(k)));
+  const schema = z.toJSONSchema(z.object(listedShape), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
+  dropBounds(schema); // the catalog is sent every turn: bounds are checked (and explained) on the call instead
   return {
     name,
     title: t.title,
     description: describeTool(t, lang),
     inputSchema: schema as Tool['inputSchema'],
     annotations: t.annotations,
+    // Claude Code cuts a tool result over its default size unless the tool allows more: a full page must arrive whole.
+    ...(t.render ? { _meta: { [MAX_RESULT_CHARS_META]: MAX_RESULT_CHARS } } : {}),
   };
+}
+
+/** Removes minimum/maximum (z.int() lists ±2^53) from a listed schema, in place. */
+function dropBounds(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  delete o.minimum;
+  delete o.maximum;
+  for (const v of Object.values(o)) dropBounds(v);
 }
 
 /**

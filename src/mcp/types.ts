@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Renderer, ReplyStyle } from './render/types';
 
 export interface ToolAnnotations {
   title?: string;
@@ -19,6 +20,8 @@ export interface ToolContext<S = unknown> {
   /** MCP session id (HTTP) or a per-process id (stdio); keys per-session state such as ChatMemory. */
   sessionId: string;
   signal?: AbortSignal;
+  /** How the reply is written: text for the model (default) or upstream's JSON. */
+  reply?: ReplyStyle;
 }
 
 export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawShape> {
@@ -35,6 +38,10 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   aliases?: Record<string, string>;
   /** ours: unknown arguments are refused (a typo like `preveiw` must not turn a preview into a write); set to allow them. */
   allowUnknownArgs?: boolean;
+  /** ours: writes the reply for the model (src/mcp/render/); without one the reply is JSON (small data). */
+  render?: Renderer;
+  /** ours: accepted arguments left out of tools/list (a hint or an error names them when they matter). */
+  unlistedArgs?: string[];
   /** ours: a minimal valid call, quoted in argument errors so the agent sees the expected shape. */
   example?: Record<string, unknown>;
   /** ours: the one-line grammar of this tool's `file` argument, repeated in argument errors. */

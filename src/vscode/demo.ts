@@ -126,7 +126,7 @@ export async function runDemo(ctx: CommandContext, opts: DemoOptions = {}): Prom
         const must = async (name: string, args: Record<string, unknown>) => {
           const r = await callTool(client, name, args);
           if (!r.ok) throw new Error(`${name}: ${r.text}`);
-          return r.data;
+          return { ...r.data, text: r.text } as Record<string, unknown>;
         };
         step(vscode.l10n.t('be-memory: pin the goal'));
         await must('be-memory', { action: 'add', kind: 'constraint', content: `Demo goal: add taxFor() to ${DEMO_FILE}; keep total() unchanged.` });
@@ -153,7 +153,7 @@ export async function runDemo(ctx: CommandContext, opts: DemoOptions = {}): Prom
 
         step(vscode.l10n.t('be-delete legacyTax(): the deleted text becomes a chip'));
         const deleted = await must('be-delete', { file: `${DEMO_FILE}:${LEGACY_RANGE}` });
-        const deletedChipId = String(deleted.chip_id ?? '');
+        const deletedChipId = String(deleted.chip_id ?? /chip:\/\/([0-9a-f]{6,12})/.exec(String(deleted.text))?.[1] ?? '');
         await pause();
 
         step(vscode.l10n.t('Insert at Cursor: the failed call\'s text goes into the open file'));

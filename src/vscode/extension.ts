@@ -2,6 +2,7 @@
  * The VS Code extension: composes the core with a VS Code FileStore, serves the be-* tools over a loopback
  * MCP host registered with VS Code (and Cursor), and shows chips in a tree with "Insert at cursor".
  */
+import { parseReplyStyle } from '../mcp/render/index';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -155,7 +156,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     async () => {
       const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
       return startHttpHost({
-        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en' }),
+        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', reply: parseReplyStyle(settingGetter('reply', 'text')) }),
         // an ended session's memory goes with it (after its last records landed); kept on shutdown for the next start
         onSessionClosed: (sessionId, reason) => void (reason !== 'shutdown' && recorder.settled().then(() => memory.delete(sessionId))),
         log: (m) => log.debug(m),

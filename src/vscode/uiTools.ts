@@ -60,7 +60,7 @@ export class UiTools {
       import('@modelcontextprotocol/sdk/inMemory.js'),
     ]);
     const { createServer, SERVER_VERSION } = require('../mcp/server') as typeof import('../mcp/server');
-    const server = createServer(this.deps, { sessionId: UI_SESSION, lang: this.opts.lang, log: this.opts.log });
+    const server = createServer(this.deps, { sessionId: UI_SESSION, lang: this.opts.lang, log: this.opts.log, reply: 'json' /* read as data, not by a model */ });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'better-edit-tools-ui', version: SERVER_VERSION });

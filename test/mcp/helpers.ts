@@ -76,8 +76,13 @@ export async function tmpWorkspace(): Promise<Workspace> {
   return ws;
 }
 
+/**
+ * The suites written against upstream's reply fields run the server with `--reply json` (upstream parity); pass
+ * `--reply text` in `extra` for the default replies written for the model (test/mcp/render.test.ts).
+ */
 export function cliArgs(ws: Workspace, extra: string[] = []): string[] {
-  return [CLI, '--root', ws.root, '--chip-dir', ws.chipDir, '--history-dir', ws.historyDir, ...extra];
+  const reply = extra.includes('--reply') ? [] : ['--reply', 'json'];
+  return [CLI, '--root', ws.root, '--chip-dir', ws.chipDir, '--history-dir', ws.historyDir, ...reply, ...extra];
 }
 
 export function childEnv(ws: Workspace): Record<string, string> {
@@ -116,7 +121,7 @@ export async function memoryClient(
   opts: Partial<CreateServerOptions> = {},
 ): Promise<Connected & { services: Services }> {
   const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
-  const server = createServer(services.deps, { sessionId: 'mem', ...opts });
+  const server = createServer(services.deps, { sessionId: 'mem', reply: 'json', ...opts });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -139,7 +144,7 @@ export async function httpSetup(
 ): Promise<{ host: HttpHost; services: Services; connect(): Promise<Connected> }> {
   const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
   const host = await startHttpHost({
-    createServerForSession: (sessionId) => createServer(services.deps, { ...serverOpts, sessionId }),
+    createServerForSession: (sessionId) => createServer(services.deps, { reply: 'json', ...serverOpts, sessionId }),
     ...hostOpts,
   });
   return {

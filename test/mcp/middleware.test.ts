@@ -53,10 +53,12 @@ describe('mcp middleware helpers', () => {
 
   it('descriptions state the line grammar exactly', () => {
     const d = (n: string) => toolTable.find((t) => t.name === n)!.description;
-    assert.match(d('be-read'), /"path:N", "path:S-E" or "path:ALL"; 1-based, inclusive/);
-    assert.match(d('be-replace'), /"path:N" or "path:S-E" \(1-based, inclusive\)/);
-    assert.match(d('be-insert'), /after line N.*"path:0" inserts at the top/);
-    assert.match(d('be-delete'), /"path:N", "path:S-E" \(1-based, inclusive\) or "path:ALL"/);
-    assert.match(d('be-insert-chip'), /after line N, "path:0" = top/);
+    // stated once, in be-read; the others name the form they take
+    assert.match(d('be-read'), /path, path:N, path:S-E or path:ALL \(1-based, inclusive; same in all tools\)/);
+    assert.equal(toolTable.filter((t) => /1-based/.test(t.description)).length, 1);
+    assert.match(d('be-replace'), /lines S-E/);
+    assert.match(d('be-insert'), /after line N \(file path:N; path:0 = top\)/);
+    assert.match(d('be-delete'), /path:N, path:S-E or path:ALL/);
+    assert.match(d('be-insert-chip'), /after line N of to \(path:N\)/);
   });
 });

@@ -127,7 +127,7 @@ interface LoadedText {
 
 export class ContextService {
   readonly settings: ContextSettings;
-  private readonly tokenizer: TokenCounter;
+  readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
   private watchedRoots = false;
   private firstUse: (() => void) | undefined;

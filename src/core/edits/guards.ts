@@ -8,7 +8,7 @@ import type { TextBuffer } from '../text/lines';
 import type { LineSpec } from '../text/range';
 import { findLines, shortLineDiff } from './conflict';
 import type { LoadedText } from './loadText';
-import { prefixDigest, rangeDigest, type ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { prefixDigest, rangeDigest, viewedFileMatches, type ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface GuardPorts {
   viewed: ViewedCodeRegistry;
@@ -57,10 +57,10 @@ export async function checkViewed(g: GuardPorts, id: string, ld: LoadedText, sta
       `viewed_code_id ${id} is unknown or expired; nothing was changed. Re-read ${ld.display} with be-read and use the new viewed_code_id.`,
     );
   }
-  if (rec.file !== ld.display) {
+  if (!viewedFileMatches(rec, ld.display)) {
     throw new ToolError(
       'conflict',
-      `viewed_code_id ${id} belongs to ${rec.file}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
+      `viewed_code_id ${id} belongs to ${rec.file || 'another file'}, not ${ld.display}; nothing was changed. Re-read ${ld.display}.`,
     );
   }
   const viewedStart = rec.start === 0 ? 1 : rec.start;

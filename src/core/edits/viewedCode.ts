@@ -3,7 +3,7 @@
  * and the hash of every byte from the top of the file to the end of the range. be-replace
  * with that id refuses to edit unless the prefix hash still matches, i.e. neither the range nor anything above
  * it changed (edits below the range are harmless). Upstream only warned, and only when the file got shorter.
- * The id carries its own record (file, range, total, hashes, time), so it survives a server restart; the
+ * The id carries its own short record (file tag, range, total, truncated hashes, hour), so it survives a server restart; the
  * bounded in-memory map only caches the lines as read, for a line diff in the conflict message.
  */
 import { createHash } from 'node:crypto';
@@ -13,14 +13,16 @@ import type { TextBuffer } from '../text/lines';
 
 export interface ViewedRecord {
   id: string;
-  /** The file as the sandbox displays it (root-relative): stable across restarts, unlike a cache key. */
+  /** The file as the sandbox displays it (root-relative); '' for an id decoded after a restart (see fileTag). */
   file: string;
+  /** fileTag(file): what an id carries of the file's name. */
+  fileTag: string;
   start: number; // 0 for an empty file
   end: number;
   total: number;
-  /** sha256 of bytes [0, end of line `end`), first 16 bytes in hex. */
+  /** sha256 of bytes [0, end of line `end`), first 4 bytes in hex. */
   prefixHash: string;
-  /** sha256 of the range's own bytes, first 8 bytes in hex: tells "the range changed" from "lines above changed". */
+  /** sha256 of the range's own bytes, first 3 bytes in hex: tells "the range changed" from "lines above changed". */
   rangeHash: string;
   /** Bytes of the range (to find where the text went after lines were inserted above). */
   rangeBytes: number;
@@ -40,9 +42,15 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const PREFIX_HEX = 32;
-const RANGE_HEX = 16;
-const ID_VERSION = 'v1.';
+/** 4 bytes of the prefix sha256: a changed file passes by chance once in 4e9 edits (and then only if its range hash also matches). */
+const PREFIX_HEX = 8;
+const RANGE_HEX = 6;
+/** 2 bytes of the file name's sha256: another file is refused by this tag or, failing that, by its prefix hash. */
+const FILE_TAG_HEX = 4;
+const ID_VERSION = 'v2.';
+/** `created` is kept in hours modulo 2^16 (7.4 years): enough to expire an id after the 24 h TTL. */
+const HOUR_MS = 3600 * 1000;
+const HOURS_MOD = 0x10000;
 
 /** The bytes from the top of the file to the end of line `end` (the whole file when it is empty). */
 export function prefixBytes(doc: TextBuffer, end: number): Buffer {
@@ -50,7 +58,7 @@ export function prefixBytes(doc: TextBuffer, end: number): Buffer {
   return doc.bytes.subarray(0, doc.lineEnd(end));
 }
 
-/** The prefix hash as stored in an id (the first 16 bytes of the sha256). */
+/** The prefix hash as stored in an id (the first 4 bytes of the sha256). */
 export async function prefixDigest(doc: TextBuffer, end: number): Promise<string> {
   return (await sha256Parts(prefixBytes(doc, end))).slice(0, PREFIX_HEX);
 }
@@ -61,38 +69,90 @@ export function rangeDigest(doc: TextBuffer, start: number, end: number): string
   return sha256(doc.bytes.subarray(doc.lineStart(start), doc.lineEnd(end))).slice(0, RANGE_HEX);
 }
 
-interface IdPayload {
-  f: string;
-  s: number;
-  e: number;
-  t: number;
-  p: string;
-  r: string;
-  b: number;
-  c: number;
+/** The tag of a file's display name as stored in an id. */
+export function fileTag(file: string): string {
+  return createHash('sha256').update(file, 'utf8').digest('hex').slice(0, FILE_TAG_HEX);
+}
+
+/** Whether an id's record names this file (by name when it was issued in this process, else by its tag). */
+export function viewedFileMatches(rec: ViewedRecord, display: string): boolean {
+  return rec.file ? rec.file === display : rec.fileTag === fileTag(display);
+}
+
+function writeVarint(out: number[], n: number): void {
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n);
+}
+
+function readVarint(buf: Buffer, at: { i: number }): number | undefined {
+  let n = 0;
+  let scale = 1;
+  for (let k = 0; k < 8 && at.i < buf.length; k++) {
+    const b = buf[at.i++]!;
+    n += (b & 0x7f) * scale;
+    if (b < 0x80) return n;
+    scale *= 0x80;
+  }
+  return undefined;
 }
 
 /**
- * A self-describing id: `v1.` + base64url(JSON) of the file, range, total, hashes and time. A server
- * started later accepts it without any state: the hashes are checked against the file as it is now, so
- * a forged or edited id can only claim contents that the file must really have.
+ * A short self-describing id (about 17 tokens; v1 was ~120): `v2.` + the decimal digits (3 per token, cheaper than base64) of varints (start, end - start,
+ * total - end, range bytes, created hour) and truncated hashes (file tag, prefix, range). A server started later
+ * accepts it without any state: the hashes are checked against the file as it is now, so a forged or edited id
+ * can only claim contents that the file must really have.
  */
-export function encodeViewedId(rec: Omit<ViewedRecord, 'id' | 'lines'>): string {
-  const payload: IdPayload = { f: rec.file, s: rec.start, e: rec.end, t: rec.total, p: rec.prefixHash, r: rec.rangeHash, b: rec.rangeBytes, c: rec.created };
-  return ID_VERSION + Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+export function encodeViewedId(rec: Omit<ViewedRecord, 'id' | 'lines' | 'fileTag'>): string {
+  const out: number[] = [];
+  writeVarint(out, rec.start);
+  writeVarint(out, rec.end - rec.start);
+  writeVarint(out, rec.total - rec.end);
+  writeVarint(out, rec.rangeBytes);
+  const hour = Math.floor(rec.created / HOUR_MS) % HOURS_MOD;
+  out.push(hour >> 8, hour & 0xff);
+  const hex = fileTag(rec.file) + rec.prefixHash + (rec.rangeHash || '000000');
+  const bytes = Buffer.concat([Buffer.from([1]), Buffer.from(out), Buffer.from(hex, 'hex')]); // leading 1: keeps leading zeros
+  return ID_VERSION + BigInt('0x' + bytes.toString('hex')).toString(10);
 }
 
-export function decodeViewedId(id: string): ViewedRecord | undefined {
-  if (!id.startsWith(ID_VERSION) || id.length > 8192) return undefined;
-  try {
-    const p = JSON.parse(Buffer.from(id.slice(ID_VERSION.length), 'base64url').toString('utf8')) as Partial<IdPayload>;
-    const int = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-    if (typeof p.f !== 'string' || !int(p.s) || !int(p.e) || !int(p.t) || !int(p.b) || !int(p.c)) return undefined;
-    if (typeof p.p !== 'string' || !/^[0-9a-f]{32}$/.test(p.p) || typeof p.r !== 'string' || !/^(|[0-9a-f]{16})$/.test(p.r)) return undefined;
-    return { id, file: p.f, start: p.s, end: p.e, total: p.t, prefixHash: p.p, rangeHash: p.r, rangeBytes: p.b, created: p.c };
-  } catch {
-    return undefined;
-  }
+/** The record of an id; `created` is the latest time consistent with its hour (at most `now`). */
+export function decodeViewedId(id: string, now: number = Date.now()): ViewedRecord | undefined {
+  if (!id.startsWith(ID_VERSION) || id.length > 80) return undefined;
+  const body = id.slice(ID_VERSION.length);
+  if (!/^[1-9][0-9]*$/.test(body)) return undefined;
+  let hexBody = BigInt(body).toString(16);
+  if (hexBody.length % 2) hexBody = '0' + hexBody;
+  const buf = Buffer.from(hexBody, 'hex');
+  if (buf[0] !== 1) return undefined;
+  const at = { i: 1 };
+  const start = readVarint(buf, at);
+  const span = readVarint(buf, at);
+  const rest = readVarint(buf, at);
+  const rangeBytes = readVarint(buf, at);
+  if (start === undefined || span === undefined || rest === undefined || rangeBytes === undefined) return undefined;
+  const hashBytes = (FILE_TAG_HEX + PREFIX_HEX + RANGE_HEX) / 2;
+  if (buf.length - at.i !== 2 + hashBytes) return undefined;
+  const hour = (buf[at.i]! << 8) | buf[at.i + 1]!;
+  const hex = buf.subarray(at.i + 2).toString('hex');
+  const end = start + span;
+  const nowHour = Math.floor(now / HOUR_MS);
+  const ageHours = (((nowHour - hour) % HOURS_MOD) + HOURS_MOD) % HOURS_MOD;
+  const rangeHash = start >= 1 && end >= start && rangeBytes > 0 ? hex.slice(FILE_TAG_HEX + PREFIX_HEX) : '';
+  return {
+    id,
+    file: '',
+    fileTag: hex.slice(0, FILE_TAG_HEX),
+    start,
+    end,
+    total: end + rest,
+    prefixHash: hex.slice(FILE_TAG_HEX, FILE_TAG_HEX + PREFIX_HEX),
+    rangeHash,
+    rangeBytes,
+    created: Math.min(now, (nowHour - ageHours + 1) * HOUR_MS - 1),
+  };
 }
 
 export class ViewedCodeRegistry {
@@ -126,6 +186,7 @@ export class ViewedCodeRegistry {
     const rec: ViewedRecord = {
       id: encodeViewedId(base),
       ...base,
+      fileTag: fileTag(file),
       lines: rangeSize <= this.maxKeptLineBytes && start >= 1 ? doc.lines(start, end) : undefined,
     };
     this.records.delete(rec.id);
@@ -142,7 +203,7 @@ export class ViewedCodeRegistry {
    * earlier process); undefined when malformed or expired.
    */
   get(id: string): ViewedRecord | undefined {
-    const rec = this.records.get(id) ?? decodeViewedId(id);
+    const rec = this.records.get(id) ?? decodeViewedId(id, this.clock.now());
     if (!rec) return undefined;
     if (this.clock.now() - rec.created > this.ttlMs) {
       this.records.delete(id);

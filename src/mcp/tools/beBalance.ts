@@ -5,12 +5,13 @@ export const beBalance = defineTool({
   name: 'be-balance',
   title: 'Check balance',
   description:
-    'Check that brackets, braces, parentheses, tags and quotes are balanced (strings and comments aware). file: a plain path.',
+    'Check that brackets, tags and quotes balance (strings and comments aware).',
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/main.go' },
+  unlistedArgs: ['verbose'],
   inputSchema: {
-    file: z.string().describe('plain path, no range'),
-    verbose: z.boolean().optional().describe('false: unbalanced items only; true: full report with matched pairs'),
+    file: z.string(),
+    verbose: z.boolean().optional(),
   },
   annotations: { title: 'Check balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services }) {

@@ -6,13 +6,12 @@ export const beChip = defineTool({
   name: 'be-chip',
   title: 'Chip',
   description:
-    'Read or drop one chip (saved arguments of a failed call, or text be-delete removed). action: get (full record and ' +
-    'original text), delete, or clear (all chips). be-insert-chip lists ids and inserts a chip.',
+    'Get, delete or clear chips (failed-call arguments, deleted text).',
   grammar: 'action: "get" | "delete" (with id, e.g. "a1b2c3" or "chip://a1b2c3") | "clear".',
   example: { action: 'get', id: 'a1b2c3' },
   inputSchema: {
-    action: z.enum(['get', 'delete', 'clear']).describe('get, delete or clear'),
-    id: z.string().optional().describe('chip id (a1b2c3 or chip://a1b2c3); required for get and delete'),
+    action: z.enum(['get', 'delete', 'clear']),
+    id: z.string().optional(),
   },
   readOnlyCall: (args) => args.action === 'get',
   annotations: { title: 'Chip', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

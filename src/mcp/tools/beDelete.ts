@@ -1,22 +1,25 @@
 import { asRecord, brief, defineTool, format, GRAMMAR_RANGE, preview } from './common';
 import { z } from 'zod';
+import { renderEditDiff } from '../render/index';
 
 export const beDelete = defineTool({
   name: 'be-delete',
   title: 'Delete lines',
   description:
-    'Delete lines. file: "path:N", "path:S-E" (1-based, inclusive) or "path:ALL". ' +
-    'The removed text is saved as a chip (chip://<id> in the result); be-insert-chip puts it back.',
+    'Delete lines (file path:N, path:S-E or path:ALL); the text is saved as chip://<id> for be-insert-chip.',
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15' },
+  unlistedArgs: ['format'],
   inputSchema: {
-    file: z.string().describe('path with line range: a.go:10, a.go:5-15 or a.go:ALL'),
+    file: z.string(),
     format,
     preview,
     brief,
   },
   annotations: { title: 'Delete lines', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  async handler(args, { services }) {
-    return asRecord(await services.edits.delete(args));
+  render: renderEditDiff,
+  async handler(args, { services, reply }) {
+    // A text reply shows a unified diff (a few lines of context); json keeps upstream's default listing.
+    return asRecord(await services.edits.delete({ ...args, format: args.format ?? (reply === 'json' ? undefined : 'diff') }));
   },
 });

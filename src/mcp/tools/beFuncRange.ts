@@ -5,12 +5,12 @@ export const beFuncRange = defineTool({
   name: 'be-func-range',
   title: 'Function range',
   description:
-    'Find the innermost function, method or block enclosing a line. file: a plain path; line: 1-based. Returns {start, end} for be-read/be-replace.',
+    'Lines {start, end} of the function or block around line.',
   grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
   example: { file: 'src/main.go', line: 42 },
   inputSchema: {
-    file: z.string().describe('plain path, no range'),
-    line: z.number().int().min(1).describe('1-based line inside the function'),
+    file: z.string(),
+    line: z.number().int().min(1),
   },
   annotations: { title: 'Function range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services }) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderInsertChip } from '../render/index';
 import type { ChipFormat } from '../../core/chips/types';
 import type { ServerDeps } from '../deps';
 import { asRecord, defineTool } from './common';
@@ -21,21 +22,22 @@ export const beInsertChip = defineTool({
   name: 'be-insert-chip',
   title: 'Insert chip',
   description:
-    'Insert a chip\'s original text (chip://<id>) or a file\'s text (file:///abs/path, inside the roots) after a line: ' +
-    'to: "path:N" (after line N, "path:0" = top). Omit both to list chips; narrow the list with tool, path and text (newest first).',
+    'Insert chip://<id> or file:///abs after line N of to (path:N). No arguments: list chips (filter: tool, path, text).',
   grammar: 'from: "chip://<id>" or "file:///abs/path"; to: "path:N" inserts after line N, "path:0" at the top.',
   example: { from: 'chip://a1b2c3', to: 'src/main.go:10' },
+  unlistedArgs: ['format'],
   inputSchema: {
-    from: z.string().optional().describe('chip://<id> or file:///abs/path; omit to list chips'),
-    to: z.string().optional().describe('target path:N (insert after line N; :0 = top)'),
-    format: z.enum(FORMATS).optional().describe("raw: the original text (default: the host's setting, else raw)"),
-    preview: z.boolean().optional().describe('compute the result without writing'),
-    tool: z.string().optional().describe('listing: only chips made by this tool (e.g. be-delete)'),
-    path: z.string().optional().describe('listing: only chips from a file whose path contains this'),
-    text: z.string().optional().describe('listing: only chips whose text contains this (case-insensitive)'),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    format: z.enum(FORMATS).optional(),
+    preview: z.boolean().optional(),
+    tool: z.string().optional(),
+    path: z.string().optional(),
+    text: z.string().optional(),
   },
   readOnlyCall: (args) => args.from === undefined && args.to === undefined, // the listing
   annotations: { title: 'Insert chip', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  render: renderInsertChip,
   async handler(args, { services }) {
     return asRecord(await services.edits.insertChip({ ...args, format: args.format ?? defaultChipFormat(services) }));
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderMemory } from '../render/index';
 import { ToolError } from '../../core/errors';
 import { MemoryRegistry } from '../../core/memory/registry';
 import { buildWindowRecap, compactStats, DEFAULT_RECAP_TOKENS, listPins, messageLine as line, MIN_RECAP_TOKENS } from '../../core/memory/recap';
@@ -19,11 +20,8 @@ export const beMemory = defineTool({
   name: 'be-memory',
   title: 'Chat memory',
   description:
-    "Manage and read this session's token-budgeted chat memory (tool calls are recorded automatically). " +
-    'action: add (content; kind user_query|note|constraint; constraint = high priority, pinned, group "goal"), ' +
-    'pin / unpin / evict (id), set_priority (id, priority high|medium|low), ' +
-    'window (recap to re-ground after your context was compacted: pinned constraints, summary, evicted fingerprints, recent messages, token stats; ' +
-    `at most budget tokens, default ${DEFAULT_RECAP_TOKENS}: pins left out are counted in pinned_omitted), pins (page through every pinned message: offset, budget), recall (id: an evicted message in full, by the id its summary line or fingerprint names; offset = first character, budget), stats.`,
+    'Chat memory: add (content; kind constraint = pinned goal), pin, unpin, evict, set_priority (id), ' +
+    'window (recap after compaction), pins, recall (evicted message by id), stats.',
   descriptionZh:
     '管理并读取本会话按 token 预算的对话记忆（工具调用会自动记录）。action：add（content；kind 为 user_query、note 或 constraint；' +
     'constraint = 高优先级、固定、分组 "goal"）、pin / unpin / evict（id）、set_priority（id、priority：high|medium|low）、' +
@@ -31,19 +29,21 @@ export const beMemory = defineTool({
     'pins（分页列出所有固定消息：offset、budget）、recall（id：按摘要行或指纹给出的 id 取回已淘汰消息的全文；offset 为起始行，budget）、stats。',
   grammar: 'action: "add" (content, kind?, priority?, group?) | "pin"|"unpin"|"evict" (id) | "set_priority" (id, priority) | "window" (recent?, budget?) | "pins" (offset?, budget?) | "recall" (id, offset?, budget?) | "stats".',
   example: { action: 'add', kind: 'constraint', content: 'Do not modify migration files.' },
+  unlistedArgs: ['group', 'recent', 'offset'],
   inputSchema: {
     action: z.enum(['add', 'pin', 'unpin', 'set_priority', 'evict', 'window', 'pins', 'recall', 'stats']),
-    content: z.string().optional().describe('text to add (action add)'),
-    kind: z.enum(['user_query', 'note', 'constraint']).optional().describe('for add; default note'),
-    priority: z.enum(['high', 'medium', 'low']).optional().describe('for add and set_priority'),
-    group: z.string().optional().describe('for add; group "goal" is always pinned'),
-    id: z.string().optional().describe('message id (pin, unpin, evict, set_priority, recall); see window'),
-    recent: z.number().int().min(0).max(50).optional().describe('window: recent messages to list (default 8)'),
-    budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional().describe(`window, pins, recall: token budget of the answer (default ${DEFAULT_RECAP_TOKENS})`),
-    offset: z.number().int().min(0).optional().describe('pins: first pinned message to list; recall: first character (default 0)'),
+    content: z.string().optional(),
+    kind: z.enum(['user_query', 'note', 'constraint']).optional(),
+    priority: z.enum(['high', 'medium', 'low']).optional(),
+    group: z.string().optional(),
+    id: z.string().optional(),
+    recent: z.number().int().min(0).max(50).optional(),
+    budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional(),
+    offset: z.number().int().min(0).optional(),
   },
   readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'recall' || args.action === 'stats',
   annotations: { title: 'Chat memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  render: renderMemory,
   async handler(args, { services, sessionId }) {
     const memory = registryOf(services).get(sessionId);
     const needId = (): string => {

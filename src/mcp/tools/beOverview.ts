@@ -1,5 +1,6 @@
 /** be-overview: the repository map of the workspace or a folder, within a token budget. */
 import { z } from 'zod';
+import { renderOverview } from '../render/index';
 import { ToolError } from '../../core/errors';
 import type { ContextService } from '../../core/context/service';
 import type { ServerDeps } from '../deps';
@@ -34,20 +35,19 @@ export const beOverview = defineTool({
   name: 'be-overview',
   title: 'Repository overview',
   description:
-    'Map of the workspace or a folder: module tree, key files ranked by how much other code uses them, a short summary each, ' +
-    'file and line counts, within budget tokens (default 1024). query moves matching files up. ' +
-    'Then be-read with mode "structure" for a file\'s symbols and line ranges.',
+    'Repository map: key files ranked by use, with summaries, in budget tokens (default 1024); query ranks matches first.',
   descriptionZh:
     '工作区或文件夹的概览：模块树、按被引用程度排序的关键文件、每个文件的简短摘要、文件数和行数，不超过 budget 个 token（默认 1024）。' +
     'query 让匹配的文件排在前面。之后用 be-read 的 mode "structure" 查看文件的符号和行范围。',
   example: { path: 'src', query: 'order amount' },
   inputSchema: {
-    path: z.string().optional().describe('folder (or a file: its folder); default the workspace'),
-    budget: z.number().int().min(128).max(32000).optional().describe('token budget, default 1024'),
-    query: z.string().optional().describe('words or identifiers to rank first'),
-    pin: z.boolean().optional().describe("pin the overview into this session's chat memory as its file index"),
+    path: z.string().optional(),
+    budget: z.number().int().min(128).max(32000).optional(),
+    query: z.string().optional(),
+    pin: z.boolean().optional(),
   },
   annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  render: renderOverview,
   async handler(args, { services, sessionId }) {
     const ctx = contextOf(services);
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');

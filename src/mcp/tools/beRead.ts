@@ -1,40 +1,64 @@
 import { z } from 'zod';
+import { renderRead } from '../render/index';
 import { asRecord, defineTool } from './common';
 import { contextOf } from './beOverview';
+import type { ContextReply, ContextService, ReadRequest } from '../../core/context/service';
+
+/** The header of a text page (path, range, id, next call) stays well under this. */
+export const PAGE_HEADER_TOKENS = 120;
+
+/**
+ * In JSON style the model sees the page inside a JSON string (every newline, tab and quote escaped, ~+20%): a page
+ * over the limit as seen is read again with a limit scaled down by what it cost (at most three times).
+ */
+async function jsonPageWithin(ctx: ContextService, req: ReadRequest): Promise<ContextReply> {
+  const pageTokens = ctx.settings.pageTokens;
+  let limit = pageTokens - PAGE_HEADER_TOKENS;
+  let page = await ctx.read({ ...req, limit });
+  for (let i = 0; i < 3 && page.mode === 'full'; i++) {
+    const seen = ctx.tokenizer.count(JSON.stringify(page));
+    if (seen <= pageTokens) break;
+    limit = Math.max(100, Math.floor((limit * pageTokens) / seen) - 50);
+    page = await ctx.read({ ...req, limit });
+  }
+  return page;
+}
 
 export const beRead = defineTool({
   name: 'be-read',
   title: 'Read lines',
   description:
-    'Read a file with line numbers. file: "path" (whole file), "path:N", "path:S-E" or "path:ALL"; 1-based, inclusive. ' +
-    'Returns viewed_code_id; pass it to be-replace to refuse the edit if the file changed since. ' +
-    'mode: auto (no range: whole file if small, else its structure), full (paginated, follow hint), structure ' +
-    '(symbols with @L ranges), overview (folder map).',
+    'Numbered lines of a file. file: path, path:N, path:S-E or path:ALL (1-based, inclusive; same in all tools). ' +
+    'viewed_code_id: for be-replace. mode: auto, full (paged), structure (symbols, @L ranges), overview.',
   descriptionZh:
     '带行号读取文件。file："path"（整个文件）、"path:N"、"path:S-E" 或 "path:ALL"；行号从 1 开始，闭区间。' +
     '返回 viewed_code_id；传给 be-replace 可在文件已变化时拒绝编辑。mode：auto（无范围时小文件读全文，否则给结构）、' +
     'full（分页，按 hint 继续）、structure（带 @L 行范围的符号）、overview（文件夹概览）。',
   grammar: 'file: "path", "path:N", "path:S-E" or "path:ALL"; 1-based, inclusive.',
   example: { file: 'src/main.go:10-20' },
+  unlistedArgs: ['column', 'brief', 'target'],
   inputSchema: {
-    file: z.string().describe('path with optional range: a.go, a.go:23, a.go:1-30, a.go:ALL'),
-    brief: z.boolean().optional().describe('metadata only, no content'),
+    file: z.string(),
+    brief: z.boolean().optional(),
     target: z
       .object({
         kind: z.enum(['line', 'function', 'marker', 'tag']),
         value: z.string(),
       })
-      .optional()
-      .describe('find the lines by function name, marker text or tag instead of a range'),
-    mode: z.enum(['auto', 'full', 'structure', 'overview']).optional().describe('detail level; a range always reads full'),
-    column: z.number().int().min(1).optional().describe('full: continue a split long line at this character (from hint)'),
+      .optional(),
+    mode: z.enum(['auto', 'full', 'structure', 'overview']).optional(),
+    column: z.number().int().min(1).optional(),
   },
   annotations: { title: 'Read lines', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { services }) {
+  render: renderRead,
+  async handler(args, { services, reply }) {
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
     const ctx = contextOf(services);
     if (ctx && !args.brief && !args.target) {
-      return asRecord(await ctx.read({ file: args.file, mode: args.mode, column: args.column }));
+      const req = { file: args.file, mode: args.mode, column: args.column };
+      if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req));
+      // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.
+      return asRecord(await ctx.read({ ...req, limit: Math.max(500, ctx.settings.pageTokens - PAGE_HEADER_TOKENS) }));
     }
     const result = asRecord(await services.edits.read(args));
     return ctx ? { ...result, mode: 'full', data_type: 'file_content', hint: args.brief ? 'metadata only' : 'complete' } : result;

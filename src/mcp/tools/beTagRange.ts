@@ -5,12 +5,12 @@ export const beTagRange = defineTool({
   name: 'be-tag-range',
   title: 'Tag range',
   description:
-    'Find the innermost XML/HTML/Vue tag pair enclosing a line. file: a plain path; line: 1-based. Returns {start, end, tag}.',
+    'Lines {start, end, tag} of the XML/HTML tag pair around line.',
   grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
   example: { file: 'src/App.vue', line: 12 },
   inputSchema: {
-    file: z.string().describe('plain path, no range'),
-    line: z.number().int().min(1).describe('1-based line inside the tag'),
+    file: z.string(),
+    line: z.number().int().min(1),
   },
   annotations: { title: 'Tag range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services }) {

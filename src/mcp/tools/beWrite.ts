@@ -1,20 +1,23 @@
 import { z } from 'zod';
+import { renderWrite } from '../render/index';
 import { asRecord, defineTool, GRAMMAR_PLAIN, preview } from './common';
 
 export const beWrite = defineTool({
   name: 'be-write',
   title: 'Write file',
   description:
-    'Create or overwrite a whole file with content, byte for byte; missing parent directories are created. file: a plain path.',
+    'Create or overwrite a file with content.',
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/new.go', content: 'package main\n' },
+  unlistedArgs: ['brief'],
   inputSchema: {
-    file: z.string().describe('path of the file to write'),
-    content: z.string().describe('the whole file content'),
+    file: z.string(),
+    content: z.string(),
     preview,
-    brief: z.boolean().optional().describe('minimal response'),
+    brief: z.boolean().optional(),
   },
   annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  render: renderWrite,
   async handler(args, { services }) {
     return asRecord(await services.edits.write(args));
   },

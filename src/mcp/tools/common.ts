@@ -8,9 +8,9 @@ export const GRAMMAR_RANGE =
 export const GRAMMAR_INSERT = 'file: "path:N" inserts after line N; "path:0" inserts at the top.';
 export const GRAMMAR_PLAIN = 'file: a plain path, no ":N" suffix.';
 
-export const format = z.enum(['plain', 'diff']).optional().describe('diff style: plain (numbered before/after) or diff (unified)');
-export const preview = z.boolean().optional().describe('compute the result without writing');
-export const brief = z.boolean().optional().describe('omit diff and balance');
+export const format = z.enum(['plain', 'diff']).optional();
+export const preview = z.boolean().optional();
+export const brief = z.boolean().optional();
 
 /** Keeps each module's handler typed by its own shape while the table holds them uniformly. */
 export function defineTool<Shape extends z.ZodRawShape>(m: ToolModule<ServerDeps, Shape>): ToolModule<ServerDeps> {

@@ -110,7 +110,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
   });
 
   it('MCP: be-read modes, be-overview and the resources', async () => {
-    const server = createServer(services.deps, { sessionId: 'ctx' });
+    const server = createServer(services.deps, { sessionId: 'ctx', reply: 'json' });
     registerContextResources(server, { context: ctx });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);

@@ -255,7 +255,7 @@ describe('core/edits viewed_code_id', () => {
     const fresh = () => new EditService({ files: new NodeFileStore(), sandbox }); // own registry: nothing shared
     ws.write('a.txt', 'one\ntwo\nthree\nfour\n');
     const id = (await fresh().read({ file: 'a.txt:2-3' })).viewed_code_id;
-    assert.match(id, /^v1\.[A-Za-z0-9_-]+$/);
+    assert.match(id, /^v2\.[0-9]+$/);
     await fresh().replace({ file: 'a.txt:2', content: 'TWO', viewed_code_id: id });
     assert.equal(ws.read('a.txt'), 'one\nTWO\nthree\nfour\n');
 
@@ -281,8 +281,20 @@ describe('core/edits viewed_code_id', () => {
     // other file, and a tampered id
     ws.write('b.txt', 'b\n');
     const idB = (await fresh().read({ file: 'b.txt' })).viewed_code_id;
-    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB }), 'conflict', /belongs to b\.txt, not a\.txt/);
-    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: 'v1.' + idB.slice(5) }), 'conflict', /unknown or expired/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB }), 'conflict', /belongs to another file, not a\.txt/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: 'v1.' + idB.slice(3) }), 'conflict', /unknown or expired/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB.slice(0, -2) }), 'conflict', /unknown or expired/);
+  });
+
+  it('a viewed_code_id costs at most 20 tokens, also for a long range deep in a large file', async () => {
+    const { getEncoding } = await import('js-tiktoken');
+    const enc = getEncoding('o200k_base');
+    const big = Array.from({ length: 20000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n') + '\n';
+    ws.write('big.txt', big);
+    for (const range of ['big.txt:12-40', 'big.txt:10000-10400', 'big.txt:16000-19000']) {
+      const { viewed_code_id } = await ws.svc.read({ file: range });
+      assert.ok(enc.encode(viewed_code_id).length <= 20, `${range}: ${viewed_code_id} is ${enc.encode(viewed_code_id).length} tokens`);
+    }
   });
 
   it('an empty file read gives an id that a replace accepts', async () => {

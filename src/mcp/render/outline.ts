@@ -1,0 +1,15 @@
+/** A file's structure (be-read mode structure): `file T lines, N tokens`, the outline, then the hint. */
+import { join, listedNames } from './common';
+import type { RenderContext } from './types';
+
+export function renderOutline(r: Record<string, unknown>, ctx: RenderContext): string {
+  const notes = Array.isArray(r.notes) ? (r.notes as unknown[]).map((n) => `! ${String(n)}`) : [];
+  const symbols = Array.isArray(r.symbols) ? JSON.stringify(r.symbols) : undefined;
+  return join([
+    `${r.file} ${r.total} lines, ${r.file_tokens} tokens (structure)`,
+    ...notes,
+    String(r.outline ?? ''),
+    symbols,
+    typeof r.hint === 'string' && r.hint ? listedNames(r.hint, ctx) : undefined,
+  ]);
+}
