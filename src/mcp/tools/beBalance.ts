@@ -5,7 +5,7 @@ export const beBalance = defineTool({
   name: 'be-balance',
   title: 'Check balance',
   description:
-    'Check that brackets, tags and quotes balance (strings and comments aware).',
+    'Check brackets, tags and quotes balance (comment and string aware).',
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/main.go' },
   unlistedArgs: ['verbose'],

@@ -6,7 +6,7 @@ export const beChip = defineTool({
   name: 'be-chip',
   title: 'Chip',
   description:
-    'Get, delete or clear chips (failed-call arguments, deleted text).',
+    'Get, delete or clear chips (saved arguments, deleted text).',
   grammar: 'action: "get" | "delete" (with id, e.g. "a1b2c3" or "chip://a1b2c3") | "clear".',
   example: { action: 'get', id: 'a1b2c3' },
   inputSchema: {

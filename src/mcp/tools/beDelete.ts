@@ -6,10 +6,10 @@ export const beDelete = defineTool({
   name: 'be-delete',
   title: 'Delete lines',
   description:
-    'Delete lines (file path:N, path:S-E or path:ALL); the text is saved as chip://<id> for be-insert-chip.',
+    'Delete lines; the text is kept as chip://<id> for be-insert-chip.',
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15' },
-  unlistedArgs: ['format'],
+  unlistedArgs: ['format', 'brief', 'preview'],
   inputSchema: {
     file: z.string(),
     format,

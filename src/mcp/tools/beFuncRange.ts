@@ -5,7 +5,7 @@ export const beFuncRange = defineTool({
   name: 'be-func-range',
   title: 'Function range',
   description:
-    'Lines {start, end} of the function or block around line.',
+    'Start and end of the function or block around line.',
   grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
   example: { file: 'src/main.go', line: 42 },
   inputSchema: {

@@ -6,10 +6,10 @@ export const beInsert = defineTool({
   name: 'be-insert',
   title: 'Insert lines',
   description:
-    'Insert content after line N (file path:N; path:0 = top).',
+    'Insert content after line N (path:N; path:0 = top).',
   grammar: GRAMMAR_INSERT,
   example: { file: 'src/main.go:10', content: 'inserted line\n' },
-  unlistedArgs: ['format'],
+  unlistedArgs: ['format', 'brief', 'preview'],
   inputSchema: {
     file: z.string(),
     content: z.string(),

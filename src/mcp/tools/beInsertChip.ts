@@ -22,10 +22,10 @@ export const beInsertChip = defineTool({
   name: 'be-insert-chip',
   title: 'Insert chip',
   description:
-    'Insert chip://<id> or file:///abs after line N of to (path:N). No arguments: list chips (filter: tool, path, text).',
+    'Insert chip://<id> or file:///abs after line N of to (path:N); no from: list chips.',
   grammar: 'from: "chip://<id>" or "file:///abs/path"; to: "path:N" inserts after line N, "path:0" at the top.',
   example: { from: 'chip://a1b2c3', to: 'src/main.go:10' },
-  unlistedArgs: ['format'],
+  unlistedArgs: ['format', 'preview', 'tool', 'path', 'text'],
   inputSchema: {
     from: z.string().optional(),
     to: z.string().optional(),

@@ -20,8 +20,7 @@ export const beMemory = defineTool({
   name: 'be-memory',
   title: 'Chat memory',
   description:
-    'Chat memory: add (content; kind constraint = pinned goal), pin, unpin, evict, set_priority (id), ' +
-    'window (recap after compaction), pins, recall (evicted message by id), stats.',
+    'Chat memory: add (content, kind), pin/unpin/evict/set_priority (id), window (recap), pins, recall (id), stats.',
   descriptionZh:
     '管理并读取本会话按 token 预算的对话记忆（工具调用会自动记录）。action：add（content；kind 为 user_query、note 或 constraint；' +
     'constraint = 高优先级、固定、分组 "goal"）、pin / unpin / evict（id）、set_priority（id、priority：high|medium|low）、' +
@@ -29,7 +28,7 @@ export const beMemory = defineTool({
     'pins（分页列出所有固定消息：offset、budget）、recall（id：按摘要行或指纹给出的 id 取回已淘汰消息的全文；offset 为起始行，budget）、stats。',
   grammar: 'action: "add" (content, kind?, priority?, group?) | "pin"|"unpin"|"evict" (id) | "set_priority" (id, priority) | "window" (recent?, budget?) | "pins" (offset?, budget?) | "recall" (id, offset?, budget?) | "stats".',
   example: { action: 'add', kind: 'constraint', content: 'Do not modify migration files.' },
-  unlistedArgs: ['group', 'recent', 'offset'],
+  unlistedArgs: ['group', 'recent', 'offset', 'budget'],
   inputSchema: {
     action: z.enum(['add', 'pin', 'unpin', 'set_priority', 'evict', 'window', 'pins', 'recall', 'stats']),
     content: z.string().optional(),

@@ -28,8 +28,8 @@ export const beRead = defineTool({
   name: 'be-read',
   title: 'Read lines',
   description:
-    'Numbered lines of a file. file: path, path:N, path:S-E or path:ALL (1-based, inclusive; same in all tools). ' +
-    'viewed_code_id: for be-replace. mode: auto, full (paged), structure (symbols, @L ranges), overview.',
+    'Numbered lines. file: path, path:N, path:S-E or path:ALL (1-based, inclusive; all tools). ' +
+    'Gives viewed_code_id for edits. mode: full (paged), structure (symbols), overview.',
   descriptionZh:
     '带行号读取文件。file："path"（整个文件）、"path:N"、"path:S-E" 或 "path:ALL"；行号从 1 开始，闭区间。' +
     '返回 viewed_code_id；传给 be-replace 可在文件已变化时拒绝编辑。mode：auto（无范围时小文件读全文，否则给结构）、' +

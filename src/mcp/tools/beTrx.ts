@@ -5,10 +5,10 @@ export const beTrx = defineTool({
   name: 'be-trx',
   title: 'Edit history',
   description:
-    'Edit history: status, rollback (undo the last step edits), commit (forget snapshots), keep/revert one edit (id) or a session.',
+    'Edit history: status, rollback (step), commit, keep/revert an edit (id) or session.',
   grammar: 'action: "status" | "rollback" | "commit" | "keep" | "revert"; step: integer >= 1 (rollback only); id: an event_id (keep, revert).',
   example: { action: 'rollback', step: 1 },
-  unlistedArgs: ['force'],
+  unlistedArgs: ['force', 'session'],
   inputSchema: {
     action: z.enum(['commit', 'rollback', 'status', 'keep', 'revert']),
     step: z.number().int().min(1).optional(),

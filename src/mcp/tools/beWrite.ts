@@ -9,7 +9,7 @@ export const beWrite = defineTool({
     'Create or overwrite a file with content.',
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/new.go', content: 'package main\n' },
-  unlistedArgs: ['brief'],
+  unlistedArgs: ['brief', 'preview'],
   inputSchema: {
     file: z.string(),
     content: z.string(),
