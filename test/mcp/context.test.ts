@@ -68,7 +68,7 @@ describe('mcp context modes (stdio, dist/cli.js)', function () {
     assert.match(outline, /^imports: money$/m);
     assert.match(outline, /^class PriceCalculator @L4-11 — Prices order lines$/m);
     assert.match(outline, /^ {2}constructor\(rate\?: number\) @L5$/m);
-    assert.match(outline, /^ {2}calculate\(price: number, quantity: number\): number @L8-10 — Amount for one line\.$/m);
+    assert.match(outline, /^ {2}calculate\(price: number, quantity: number\): number @L8-10 — Amount for one line$/m);
     assert.match(outline, /^function total\(lines: number\[\]\): number @L13-17$/m);
     assert.match(String(r.hint), /be-read \{"file":"src\/orders\.ts:\d+-\d+"\} reads \w+/);
   });

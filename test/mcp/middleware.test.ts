@@ -54,7 +54,7 @@ describe('mcp middleware helpers', () => {
   it('descriptions state the line grammar exactly', () => {
     const d = (n: string) => toolTable.find((t) => t.name === n)!.description;
     // stated once, in be-read; the others name the form they take
-    assert.match(d('be-read'), /path, path:N, path:S-E or path:ALL \(1-based, inclusive; same in all tools\)/);
+    assert.match(d('be-read'), /path, path:N, path:S-E or path:ALL \(1-based, inclusive; all tools\)/);
     assert.equal(toolTable.filter((t) => /1-based/.test(t.description)).length, 1);
     assert.match(d('be-replace'), /lines S-E/);
     assert.match(d('be-insert'), /after line N \(file path:N; path:0 = top\)/);

@@ -10,7 +10,7 @@ import { call, callError, tmpWorkspace, type Workspace } from './helpers';
 
 async function session(ws: Workspace, sessionId: string, clientName: string, files?: FileStore) {
   const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, files, context: false });
-  const server = createServer(services.deps, { sessionId });
+  const server = createServer(services.deps, { sessionId, reply: 'json' }); // the test reads result fields
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: clientName, version: '1.0.0' });
