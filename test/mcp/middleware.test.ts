@@ -57,8 +57,8 @@ describe('mcp middleware helpers', () => {
     assert.match(d('be-read'), /path, path:N, path:S-E or path:ALL \(1-based, inclusive; all tools\)/);
     assert.equal(toolTable.filter((t) => /1-based/.test(t.description)).length, 1);
     assert.match(d('be-replace'), /lines S-E/);
-    assert.match(d('be-insert'), /after line N \(file path:N; path:0 = top\)/);
-    assert.match(d('be-delete'), /path:N, path:S-E or path:ALL/);
+    assert.match(d('be-insert'), /after line N \(path:N; path:0 = top\)/);
+    assert.match(d('be-delete'), /Delete lines.*chip:\/\//);
     assert.match(d('be-insert-chip'), /after line N of to \(path:N\)/);
   });
 });
