@@ -53,6 +53,8 @@ export interface HttpSession {
   /** HTTP requests of this session still open (a GET stream stays open while the client listens). */
   openRequests: number;
   lastActivity: number;
+  /** Order of the last activity across sessions (Date.now() ties within a millisecond; the cap evicts by this). */
+  activitySeq: number;
   /** JSON-RPC ids of requests whose response has not been completed. */
   inFlight: Set<string | number>;
 }
@@ -169,21 +171,25 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     });
     transport.onclose = () => void sessionEnded(newId, closing ? 'shutdown' : 'deleted');
     const server = await opts.createServerForSession(newId);
-    const session: HttpSession = { server, transport, openRequests: 0, lastActivity: Date.now(), inFlight: new Set() };
+    const session: HttpSession = { server, transport, openRequests: 0, lastActivity: Date.now(), activitySeq: ++activityClock, inFlight: new Set() };
     sessions.set(newId, session);
     track(session, res, requestIds(body));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
+  let activityClock = 0;
+
   /** The request is open until its response ends; its ids are in flight until then. */
   function track(session: HttpSession, res: ServerResponse, ids: (string | number)[]): void {
     session.openRequests++;
     session.lastActivity = Date.now();
+    session.activitySeq = ++activityClock;
     for (const id of ids) session.inFlight.add(id);
     res.once('close', () => {
       session.openRequests--;
       session.lastActivity = Date.now();
+      session.activitySeq = ++activityClock;
       for (const id of ids) session.inFlight.delete(id);
     });
   }
@@ -202,7 +208,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   function evictOldestIdle(): boolean {
     let oldest: [string, HttpSession] | undefined;
     for (const entry of sessions) {
-      if (entry[1].openRequests === 0 && (!oldest || entry[1].lastActivity < oldest[1].lastActivity)) oldest = entry;
+      if (entry[1].openRequests === 0 && (!oldest || entry[1].activitySeq < oldest[1].activitySeq)) oldest = entry;
     }
     if (!oldest) return false;
     log(`session ${oldest[0]} closed to stay within ${maxSessions} sessions`);
