@@ -133,6 +133,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log.warn(`recall: ${e instanceof Error ? e.message : String(e)}`) });
   context.subscriptions.push(await recall.attach(memory));
   const turns = await TurnLog.open(path.join(memoryDir, 'turns'), { onError: (e) => log.warn(`turns: ${e instanceof Error ? e.message : String(e)}`) });
+  // the turns of sessions the registry dropped go with them (bounded like the sessions)
+  context.subscriptions.push(memory.onDidChangeSessions((ids) => void turns.prune(ids)));
+  void turns.prune(memory.sessionIds());
   const withMemory = async (composed?: Promise<Composition>) => {
     const c = await (composed ?? composeNow());
     c.deps.memory = memory;

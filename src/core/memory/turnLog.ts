@@ -94,6 +94,23 @@ export class TurnLog {
     return log;
   }
 
+  /**
+   * Forgets the turns of sessions the memory registry no longer holds, files included, so the log is bounded
+   * like the sessions are (the registry keeps the newest 50).
+   */
+  prune(liveIds: readonly string[]): Promise<void> {
+    const keep = new Set(liveIds);
+    for (const id of [...this.turns.keys()]) if (!keep.has(id)) this.turns.delete(id);
+    const dir = this.dir;
+    if (!dir) return Promise.resolve();
+    const keepNames = new Set(liveIds.map(turnsFileName));
+    this.writing = this.writing.then(async () => {
+      const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(SUFFIX) && !keepNames.has(n));
+      for (const name of names) await fs.rm(path.join(dir, name), { force: true }).catch((e: unknown) => this.onError?.(e));
+    });
+    return this.writing;
+  }
+
   /** Resolves when every save so far is on disk. */
   flush(): Promise<void> {
     return this.writing;
