@@ -61,5 +61,10 @@ if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
   );
 }
 
+// iconv-lite (CJK tables) and jschardet in files of their own, loaded on first use (src/core/text/vendor.ts)
+import { createRequire } from 'node:module';
+const requireHere = createRequire(import.meta.url);
+for (const name of ['iconv-lite', 'jschardet']) entries.push({ entryPoints: [requireHere.resolve(name)], outfile: `dist/vendor/${name}.js`, sourcemap: false });
+
 const [summary] = await Promise.all([copyAssets(), ...entries.map((e) => build({ ...common, ...e }))]);
 if (process.argv.includes('--verbose')) console.log(summary);

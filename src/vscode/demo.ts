@@ -33,7 +33,7 @@ export interface DemoResult {
 
 export const DEMO_FILE = 'better-edit-demo.ts';
 /** The demo session's token budget: small enough that its calls fill the Token Window and evict the oldest. */
-export const DEMO_BUDGET = 1500;
+export const DEMO_BUDGET = 1000; // small enough that the (compact) replies of the scripted session fill it and slide
 
 const DEMO_SOURCE = [
   '// Better Edit Tools demo file: written and edited by "Better Edit: Run Demo". Safe to delete.',

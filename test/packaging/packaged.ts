@@ -48,11 +48,18 @@ class Calc:
         return x
 `;
 
+// '// 中文注释，这是一个测试文件\n' and its edit in GBK, written out so that the test needs no codec of its own
+const GBK_LINE = Buffer.from('2f2f20d6d0cec4d7a2cacda3acd5e2cac7d2bbb8f6b2e2cad4cec4bcfe0a', 'hex');
+const GBK_C = Buffer.concat(Array.from({ length: 60 }, () => GBK_LINE)); // enough Chinese for a confident guess
+const GBK_EDITED = Buffer.from('2f2f20b8c4b9fdb5c4d7a2cacda3acc8d4cac72047424b0a', 'hex');
+
 /** Starts `command args --root <ws>` as an MCP client would and checks the grammar-backed tools answer. */
 export async function checkStructureTools(command: string, args: string[], base: string): Promise<void> {
   const ws = path.join(base, 'ws');
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'src', 'math.py'), PY);
+  // GBK without a BOM, recognised by a guess: iconv-lite and jschardet load from dist/vendor, not node_modules
+  fs.writeFileSync(path.join(ws, 'src', 'legacy.c'), GBK_C);
   const transport = new StdioClientTransport({
     command,
     args: [...args, '--root', ws, '--chip-dir', path.join(base, 'chips')],
@@ -79,6 +86,8 @@ export async function checkStructureTools(command: string, args: string[], base:
     assert.doesNotMatch(structure, /indent/i, `tree-sitter, not the indentation fallback: ${structure.slice(0, 300)}`);
     const range = JSON.parse(await text('be-func-range', { file: 'src/math.py', line: 8 })) as { start: number; end: number; name?: string };
     assert.deepEqual([range.start, range.end, range.name], [6, 8, 'mul']);
+    await text('be-replace', { file: 'src/legacy.c:1', content: '// 改过的注释，仍是 GBK\n' });
+    assert.deepEqual(fs.readFileSync(path.join(ws, 'src', 'legacy.c')), Buffer.concat([GBK_EDITED, GBK_C.subarray(GBK_C.indexOf(0x0a) + 1)]), 'edited in GBK, the rest byte-identical');
     assert.doesNotMatch(stderr, /Warning|Error/, `a clean start: ${stderr}`);
   } finally {
     await client.close();

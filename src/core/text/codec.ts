@@ -3,7 +3,10 @@
  * decode and encode again in one go (node -e with iconv.decode + iconv.encode on 10.2 MB), far over the 100 ms an
  * event-loop turn may take. Small inputs run in one step, with no yield.
  */
-import * as iconv from 'iconv-lite';
+import type * as Iconv from 'iconv-lite';
+import { vendor } from './vendor';
+
+const lib = () => vendor<typeof Iconv>('iconv-lite');
 
 const CHUNK = 128 * 1024;
 
@@ -11,8 +14,8 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function decodeText(bytes: Uint8Array, encoding: string): Promise<string> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length <= CHUNK) return iconv.decode(buf, encoding, { stripBOM: false });
-  const decoder = iconv.getDecoder(encoding, { stripBOM: false });
+  if (buf.length <= CHUNK) return lib().decode(buf, encoding, { stripBOM: false });
+  const decoder = lib().getDecoder(encoding, { stripBOM: false });
   let out = '';
   for (let off = 0; off < buf.length; off += CHUNK) {
     out += decoder.write(buf.subarray(off, Math.min(buf.length, off + CHUNK)));
@@ -22,8 +25,8 @@ export async function decodeText(bytes: Uint8Array, encoding: string): Promise<s
 }
 
 export async function encodeText(text: string, encoding: string): Promise<Buffer> {
-  if (text.length <= CHUNK) return iconv.encode(text, encoding, { addBOM: false });
-  const encoder = iconv.getEncoder(encoding, { addBOM: false });
+  if (text.length <= CHUNK) return lib().encode(text, encoding, { addBOM: false });
+  const encoder = lib().getEncoder(encoding, { addBOM: false });
   const parts: Buffer[] = [];
   for (let i = 0; i < text.length; ) {
     let end = Math.min(text.length, i + CHUNK);

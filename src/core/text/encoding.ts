@@ -11,6 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { commonPrefixLength, commonSuffixLength, decodeText, encodeText } from './codec';
 import type * as Jschardet from 'jschardet';
 import { ToolError } from '../errors';
+import { vendor } from './vendor';
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */
 const ALIASES: Record<string, string> = {
@@ -49,8 +50,7 @@ const GUESS_SAMPLE_BYTES = 4 * 1024;
 /** Loaded on the first guess: `require('jschardet')` alone takes ~200 ms, which a server that never meets a legacy file should not pay. */
 let chardet: typeof Jschardet | undefined;
 function detector(): typeof Jschardet {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  chardet ??= require('jschardet') as typeof Jschardet;
+  chardet ??= vendor<typeof Jschardet>('jschardet');
   return chardet;
 }
 

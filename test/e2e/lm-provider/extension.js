@@ -4,7 +4,7 @@
 // and records every request: its size by that count, the model limit, whether the pinned constraint was in it.
 const vscode = require('vscode');
 
-const MAX_INPUT = 6000;
+const MAX_INPUT = 3500; // small enough that 30 turns of compact text replies make the window slide
 const PIN = 'PINNED-E2E: never edit README.md';
 const requests = [];
 

@@ -212,14 +212,14 @@ describe('Better Edit Tools in a real VS Code', () => {
     // Python: no Python extension in this VS Code, so the symbols can only come from the bundled grammar.
     const structure = await invoke('be-read', { file: 'src/math.py', mode: 'structure' });
     assert.equal(structure.threw, false, structure.text);
-    assert.match(structure.text, /"mode":"structure"/);
+    assert.match(structure.text, /^\S+ \d+ lines, \d+ tokens \(structure\)$/m);
     assert.match(structure.text, /\badd\b/);
     assert.match(structure.text, /\bmul\b/);
     console.log(`structure of math.py: ${structure.text.slice(0, 400)}`);
     assert.doesNotMatch(structure.text, /indent/i, `tree-sitter, not the indentation fallback: ${structure.text.slice(0, 300)}`);
     const overview = await invoke('be-overview', { budget: 512 });
     assert.equal(overview.threw, false, overview.text);
-    assert.match(overview.text, /"mode":"overview"/);
+    assert.match(overview.text, / \d+ files, \d+ lines \(\d+ shown, /);
     assert.match(overview.text, /greet\.ts/);
   });
 
@@ -231,18 +231,18 @@ describe('Better Edit Tools in a real VS Code', () => {
     const config = vscode.workspace.getConfiguration('betterEditTools');
     const auto = await invoke('be-read', { file: 'src/big.ts' });
     assert.equal(auto.threw, false, auto.text);
-    assert.match(auto.text, /"mode":"structure"/, `auto: a big file answers with its structure: ${auto.text.slice(0, 200)}`);
+    assert.match(auto.text, /^\S+ \d+ lines, \d+ tokens \(structure\)$/m, `auto: a big file answers with its structure: ${auto.text.slice(0, 200)}`);
     // VS Code's file watcher invalidated the new file: a warm overview finds it.
     const overview = await until('big.ts in the overview', async () => {
       const r = await invoke('be-overview', { budget: 2048, query: 'compute big' });
       return !r.threw && /big\.ts/.test(r.text) ? r : undefined;
     }, 20000);
-    assert.match(overview.text, /"mode":"overview"/);
+    assert.match(overview.text, / \d+ files, \d+ lines \(\d+ shown, /);
     await config.update('context.defaultReadMode', 'full', vscode.ConfigurationTarget.Global);
     try {
       const full = await until('be-read in full mode', async () => {
         const r = await invoke('be-read', { file: 'src/big.ts' });
-        return /"mode":"full"/.test(r.text) ? r : undefined;
+        return /^src\/big\.ts:\d+-\d+\/\d+ id=/m.test(r.text) ? r : undefined;
       }, 15000);
       assert.equal(full.threw, false, full.text);
       assert.match(full.text, /compute0/);
@@ -252,7 +252,7 @@ describe('Better Edit Tools in a real VS Code', () => {
     }
     const back = await until('be-read back to auto', async () => {
       const r = await invoke('be-read', { file: 'src/big.ts' });
-      return /"mode":"structure"/.test(r.text) ? r : undefined;
+      return /^\S+ \d+ lines, \d+ tokens \(structure\)$/m.test(r.text) ? r : undefined;
     }, 15000);
     assert.equal(back.threw, false);
   });
@@ -340,7 +340,7 @@ describe('Better Edit Tools in a real VS Code', () => {
       assert.ok(kinds.includes(k), `${k} recorded: ${kinds.join(', ')}`);
     }
     const stats = memory.stats();
-    assert.equal(stats.maxTokens, 1500, 'the demo budget');
+    assert.equal(stats.maxTokens, 1000, 'the demo budget');
     assert.ok(stats.usedTokens > 500 && stats.evictions >= 1, `the window filled and slid: ${JSON.stringify(stats)}`);
     assert.ok(memory.fingerprints().length >= 1);
     assert.ok(r.steps.length >= 7, r.steps.join(' | '));
