@@ -16,7 +16,7 @@ if (run.status !== 0) {
   console.error(`[screenshots] the e2e stage exited ${run.status ?? run.signal}; media/screenshots/ is unchanged`);
   process.exit(run.status || 1);
 }
-const pictures = existsSync(shots) ? readdirSync(shots).filter((f) => f.endsWith('.png') && f !== 'ui-fail.png') : [];
+const pictures = existsSync(shots) ? readdirSync(shots).filter((f) => f.endsWith('.png') && !f.endsWith('-fail.png') && f !== 'ui-fail.png') : [];
 if (pictures.length === 0) {
   console.error(`[screenshots] the e2e stage passed but left no screenshots in ${shots}`);
   process.exit(1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The e2e stage: the packaged extension in a real VS Code (code-server on Node 24), driven by Debian chromium.
 #   layer 1: mocha inside the real extension host (test/e2e/suite, via the smoke-test driver's payload)
-#   layer 2: UI through the DOM (scripts/e2e/ui-smoke.mjs), screenshots into media/screenshots/
+#   layer 2: UI through the DOM (scripts/e2e/ui-smoke.mjs), screenshots into .e2e/screenshots/ (or SHOTS_DIR;
+#            only `npm run screenshots` copies them to media/screenshots/)
 #   then the figures: sizes and start-up costs (scripts/e2e/measure.mjs)
 # Exit: 0 pass, 1 test failure (incl. build/package/install of the extension), 2 infrastructure failure.
 # Env: E2E_CACHE (default .e2e/cache), CS_VERSION, CHROMIUM, KEEP_RUNS (default 3), E2E_SKIP_BUILD=1, E2E_ONLY=ext|ui.
@@ -87,8 +88,8 @@ if [ "${E2E_ONLY:-}" != ui ]; then
 fi
 if [ "${E2E_ONLY:-}" != ext ]; then
   e2e_log "layer 2: UI through the DOM"
-  SHOTS="$ROOT/media/screenshots" FAILSHOT="$WORK/ui-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-smoke.mjs" || { rc=1; e2e_log "layer 2 FAILED"; }
-  SHOTS="$ROOT/media/screenshots" FAILSHOT="$WORK/ui-participant-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-participant.mjs" || { rc=1; e2e_log "layer 2b (@better-edit turns) FAILED"; }
+  SHOTS_DIR="${SHOTS_DIR:-$ROOT/.e2e/screenshots}" FAILSHOT="$WORK/ui-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-smoke.mjs" || { rc=1; e2e_log "layer 2 FAILED"; }
+  SHOTS_DIR="${SHOTS_DIR:-$ROOT/.e2e/screenshots}" FAILSHOT="$WORK/ui-participant-fail.png" timeout 300 node "$ROOT/scripts/e2e/ui-participant.mjs" || { rc=1; e2e_log "layer 2b (@better-edit turns) FAILED"; }
 fi
 # 7. Figures for the log (Node 24, as in the host): bundle, .vsix and tarball sizes; extension load; CLI start.
 e2e_log "figures"

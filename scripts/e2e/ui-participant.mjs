@@ -1,11 +1,11 @@
 // Layer 2b: the Token Window shows the @better-edit session of layer 1 as it really was: one row per turn with the
 // prompt sent against the model's budget, what entered and what slid out (restored from disk in a new window).
-// Env: PORT, WS, SHOTS, FAILSHOT.
+// Env: PORT, WS, SHOTS_DIR (default .e2e/screenshots: test output, see scripts/screenshots.mjs), FAILSHOT.
 import fs from 'node:fs';
 import path from 'node:path';
 import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
 
-const SHOTS = process.env.SHOTS;
+const SHOTS = process.env.SHOTS_DIR || path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', '.e2e', 'screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
 const { page, close } = await launchBrowser();
 
