@@ -90,9 +90,13 @@ try {
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
+    // Enter only once the go-to-line row offers line 3, then wait for the status bar: on a loaded machine an early
+    // Enter left the input open and the cursor on line 1 (the chip then went to the top)
     await quickOpen(':3');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 3' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
+    await page.locator('.statusbar-item', { hasText: /Ln 3, Col 1/ }).first().waitFor({ timeout: 15000 });
+    await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 15000 }).catch(() => undefined);
     const lines = await editorLines();
     if (lines[2] !== 'line 3') throw new Error(`notes.txt line 3 is "${lines[2]}" before the insert`);
   });
