@@ -52,8 +52,9 @@ describe('reliability: be-apply batches under kill -9', function () {
        const [ws, historyDir, lockDir, n] = process.argv.slice(2);
        (async () => {
          const files = new NodeFileStore({ lockDir });
-         const history = await HistoryStore.open({ dir: historyDir, files, maxCount: 1000 });
-         const editor = new BatchEditor({ files, sandbox: new Sandbox([ws]), journal: new ApplyJournal(historyDir + '-journal'),
+         const sandbox = new Sandbox([ws]);
+         const history = await HistoryStore.open({ dir: historyDir, files, sandbox, maxCount: 1000 });
+         const editor = new BatchEditor({ files, sandbox, journal: new ApplyJournal(historyDir + '-journal'),
            viewed: new ViewedCodeRegistry(), history, maxFileBytes: 1 << 26, maxAnalyzeBytes: 1 << 21 });
          for (let k = 0; ; k++) {
            const gen = Number(/^gen (\\d+)/.exec(fs.readFileSync(ws + '/f0.txt', 'utf8'))![1]);

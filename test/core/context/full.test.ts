@@ -125,7 +125,9 @@ describe('context/full pagination', () => {
           column = page.next.column;
         } else assert.equal(page.next, undefined, `${name}: the last page ends the line`);
       }
-      assert.ok(worst < 100, `${name}: a page took ${worst.toFixed(0)} ms of CPU`);
+      // counting the whole 4 MiB line per page took seconds; a page costs tens of ms. The bound leaves room for a loaded
+      // machine and the tsx transform (the 100 ms event-loop goal is asserted on the bundled server: hangs.rel.ts)
+      assert.ok(worst < 400, `${name}: a page took ${worst.toFixed(0)} ms of CPU`);
     }
   });
 
