@@ -150,8 +150,10 @@ export class Sandbox {
     let realBase: string;
     if (top?.isSymbolicLink()) {
       // a link that does not resolve (else realpath would have found more): follow it by hand, its target is checked too
-      const target = path.resolve(path.dirname(base), await fs.promises.readlink(base));
-      realBase = await this.realpathAllowingMissing(target, hops + 1);
+      const link = await fs.promises.readlink(base).catch(() => undefined);
+      // swapped for something else since the lstat: start over on the path as it is now (bounded by the hop count)
+      if (link === undefined) return this.realpathAllowingMissing(p, hops + 1);
+      realBase = await this.realpathAllowingMissing(path.resolve(path.dirname(base), link), hops + 1);
     } else {
       try {
         realBase = await fs.promises.realpath(base);
