@@ -1,6 +1,7 @@
 // Token Window webview: renders one session's ChatMemory and applies the host's deltas in place
 // (rows added/removed/updated, bars and numbers patched) — no polling, no full re-render per change.
 // Protocol: src/vscode/tokenWindow/protocol.ts.
+/* global acquireVsCodeApi */
 (function () {
   'use strict';
   const vscode = acquireVsCodeApi();

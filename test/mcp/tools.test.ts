@@ -31,7 +31,7 @@ async function exerciseAll(client: Client, ws: Workspace, p = 'be-'): Promise<vo
   assert.equal(r.start, 1);
   assert.equal(r.end, 2);
   assert.equal(r.total, 3);
-  assert.match(r.content, /^1\tfunction f\(\) \{\n2\t  return 1;$/);
+  assert.match(r.content, /^1\tfunction f\(\) \{\n2\t {2}return 1;$/);
   assert.ok(r.viewed_code_id);
 
   const rep = await call(client, `${p}replace`, { file: 'src/a.ts:2', content: '  return 2;\n', viewed_code_id: r.viewed_code_id });

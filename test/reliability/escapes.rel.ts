@@ -347,7 +347,10 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
           map.invalidate(s.change(root, outside));
           const o = await map.overview({ budget: 4000 });
           const v = await guard.verdict();
-          if (o.text.includes(MARKER)) (v.reads++, v.details.push('outside function name in the overview'));
+          if (o.text.includes(MARKER)) {
+            v.reads++;
+            v.details.push('outside function name in the overview');
+          }
           tally('overviewRaces', `${s.name} (watched ${watched})`, v);
         }
       }

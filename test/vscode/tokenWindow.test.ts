@@ -90,7 +90,7 @@ describe('vscode/tokenWindow webview (headless Chromium)', function () {
   let server: http.Server;
   let origin: string;
   let page: Page;
-  let errors: string[] = [];
+  const errors: string[] = [];
 
   before(async function () {
     // A missing browser, or one that cannot start (a distribution's wrapper that asks for a snap, missing libraries),

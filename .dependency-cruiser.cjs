@@ -1,0 +1,61 @@
+/**
+ * The layer rules (ARCHITECTURE.md): core <- mcp <- cli / vscode, nothing points back up, no cycles.
+ * `npm run lint` runs this; so does `npm test`.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and hides which module owns what.',
+      from: {},
+      to: { circular: true, viaOnly: { pathNot: '^node_modules' } },
+    },
+    {
+      name: 'core-stays-down',
+      severity: 'error',
+      comment: 'src/core knows nothing of VS Code, MCP or the hosts.',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/(mcp|cli|vscode)/', '^vscode$', '@modelcontextprotocol/'] },
+    },
+    {
+      name: 'core-no-vscode-module',
+      severity: 'error',
+      from: { path: '^src/(core|mcp|cli)/' },
+      to: { dependencyTypes: ['core', 'npm', 'unknown', 'undetermined'], path: '^vscode$' },
+    },
+    {
+      name: 'mcp-below-hosts',
+      severity: 'error',
+      comment: 'The MCP layer is shared by both hosts: it imports neither.',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/(cli|vscode)/' },
+    },
+    {
+      name: 'hosts-apart',
+      severity: 'error',
+      comment: 'The CLI and the extension are separate composition roots.',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/vscode/' },
+    },
+    {
+      name: 'hosts-apart-vscode',
+      severity: 'error',
+      from: { path: '^src/vscode/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'src-not-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|\\.e2e|test/fixtures)/' },
+  },
+};
