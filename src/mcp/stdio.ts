@@ -1,6 +1,6 @@
 /**
  * Newline-delimited JSON-RPC over stdio without the SDK ReadBuffer's limits: the SDK concatenates every chunk
- * (quadratic on big lines) and closes the transport when 10 MB are buffered, which would kill the server the way
+ * (quadratic on big lines) and closes the transport once its `maxBufferSize` (10 MB by default) is buffered, which would kill the server the way
  * upstream's 64 KiB bufio.Scanner did. Here a line may be up to `maxLineBytes`; a longer one is skipped (its id is
  * recovered from its head or tail when possible, to answer with an error) and the server keeps serving.
  *

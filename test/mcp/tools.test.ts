@@ -1,4 +1,4 @@
-/** The eleven tools through real SDK clients: over stdio (dist/cli.js) and over the loopback HTTP host. */
+/** The tools through real SDK clients: over stdio (dist/cli.js) and over the loopback HTTP host. */
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, httpSetup, stdioClient, tmpWorkspace, TOOL_NAMES, type Connected, type Workspace } from './helpers';
@@ -83,7 +83,7 @@ describe('mcp tools over stdio (dist/cli.js)', function () {
     await ws.dispose();
   });
 
-  it('lists the eleven tools with descriptions, schemas and annotations', async () => {
+  it('lists every tool with descriptions, schemas and annotations', async () => {
     c = await stdioClient(ws);
     await assertListing(c.client);
     assert.equal(c.client.getServerVersion()?.name, 'better-edit-tools');
