@@ -211,7 +211,7 @@ function docstring(node: Node): string | undefined {
 export function firstDocLine(raw: string): string | undefined {
   for (let line of raw.split('\n')) {
     line = line
-      .replace(/^\s*(\/\*\*?|\*\/|\*|\/\/[\/!]?|#+|--|"""|'''|r?""")\s?/, '')
+      .replace(/^\s*(\/\*\*?|\*\/|\*|\/\/[/!]?|#+|--|"""|'''|r?""")\s?/, '')
       .replace(/(\*\/|"""|''')\s*$/, '')
       .replace(/<\/?summary>/g, '')
       .trim();

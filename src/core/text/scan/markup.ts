@@ -69,7 +69,7 @@ class MarkupScanner {
   }
 
   run(from: number): void {
-    const { text, s, end } = this;
+    const { text, end } = this;
     let i = from;
     while (i < end) {
       const c = text.charCodeAt(i);
