@@ -170,7 +170,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       files,
       fallbackSymbols: co.fallbackSymbols,
       settings: { ...CLI_CONTEXT_SETTINGS, ...co.settings },
-      upstreamRead: (args) => edits.read(args),
+      viewed: edits.viewed,
     });
     deps.context = context;
     // Started with the first overview (the cold walk), not at startup: a server that only edits pays nothing.
