@@ -19,6 +19,7 @@ import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
 import { RootWatcher } from '../core/context/rootWatcher';
+import { getTokenizer } from '../core/memory/tokenizer';
 import type { ServerDeps } from './deps';
 
 export interface ServicesOptions {
@@ -171,6 +172,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       fallbackSymbols: co.fallbackSymbols,
       settings: { ...CLI_CONTEXT_SETTINGS, ...co.settings },
       viewed: edits.viewed,
+      tokenizer: getTokenizer(),
     });
     deps.context = context;
     // Started with the first overview (the cold walk), not at startup: a server that only edits pays nothing.

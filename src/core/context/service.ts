@@ -8,7 +8,6 @@ import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { getTokenizer } from '../memory/tokenizer';
 import { loadText, type LoadedText as LoadedDoc } from '../edits/loadText';
 import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../edits/readMetadata';
 import { contentToLines } from '../text/content';
@@ -56,7 +55,8 @@ export interface ContextServiceDeps {
   files: FileStore;
   /** Issues the viewed_code_id of each full page (the EditService's registry, so edits find the lines as read). */
   viewed: ViewedIssuer;
-  tokenizer?: TokenCounter;
+  /** Counts pages, outlines and overviews (one per composition root, shared by all of them). */
+  tokenizer: TokenCounter;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
 }
@@ -128,7 +128,7 @@ export class ContextService {
 
   constructor(private readonly deps: ContextServiceDeps) {
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
-    this.tokenizer = deps.tokenizer ?? getTokenizer();
+    this.tokenizer = deps.tokenizer;
   }
 
   updateSettings(s: Partial<ContextSettings>): void {

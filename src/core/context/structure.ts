@@ -3,7 +3,6 @@
  * Tree-sitter where a grammar exists, hand-written outlines for Markdown/JSON/YAML, an optional host
  * symbol provider (VS Code) for other languages, and an indentation outline as the last resort.
  */
-import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './languages';
@@ -18,7 +17,8 @@ export interface StructureOptions {
   path?: string;
   /** Absolute path, for the host symbol provider. */
   absPath?: string;
-  tokenizer?: TokenCounter;
+  /** Counts the file's tokens (the composition root's tokenizer). */
+  tokenizer: TokenCounter;
   /** Larger texts are not parsed (tree-sitter time and memory grow with size); default 4 MB. */
   maxParseChars?: number;
   /** Larger texts get an estimated token count (chars / 4) instead of an exact one; default 2 MB. */
@@ -53,8 +53,8 @@ export function countTokens(text: string, tokenizer: TokenCounter, maxExact = DE
   return { tokens: tokenizer.count(text), estimated: false };
 }
 
-export async function structure(text: string, languageId: string, opts: StructureOptions = {}): Promise<FileStructure> {
-  const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer ?? getTokenizer();
+export async function structure(text: string, languageId: string, opts: StructureOptions): Promise<FileStructure> {
+  const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer;
   // a count of up to maxExact characters can take a second: yield to the event loop while it runs
   const exact = tokenizer.countAsync && text.length <= (opts.maxExactTokenChars ?? DEFAULT_MAX_EXACT_TOKEN_CHARS);
   const { tokens, estimated } = exact ? { tokens: await tokenizer.countAsync!(text), estimated: false } : countTokens(text, tokenizer, opts.maxExactTokenChars);

@@ -206,7 +206,7 @@ describe('context/structure', () => {
 
   it('renders a compact text form with @L ranges, imports and size', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.go'), 'utf8');
-    const s = await structure(text, 'go', { path: 'sample.go' });
+    const s = await structure(text, 'go', { path: 'sample.go', tokenizer: getTokenizer() });
     const out = renderStructureText(s);
     const lines = out.split('\n');
     assert.match(lines[0]!, /^sample\.go · go · 31 lines · \d+ tokens$/);
@@ -263,7 +263,7 @@ describe('context/structure', () => {
     const bundle = 'var a=1,b=2;function c(d){return d*a+b}x=[1,22,333];'.repeat(20_000) + '\n';
     getTokenizer().count('load the ranks first');
     const t = performance.now();
-    const s = await structure(bundle, 'javascript', { maxExactTokenChars: 2 * 1024 * 1024 });
+    const s = await structure(bundle, 'javascript', { maxExactTokenChars: 2 * 1024 * 1024, tokenizer: getTokenizer() });
     // building the outline took 5 s for a quarter of this (44 s for 4 MiB)
     assert.ok(performance.now() - t < 4000, `took ${(performance.now() - t).toFixed(0)} ms`);
     assert.equal(s.symbols.length, 0);
@@ -272,7 +272,7 @@ describe('context/structure', () => {
     assert.equal(s.tokensEstimated, undefined);
     // one long line among ordinary ones keeps the outline
     const mixed = 'function keep() {\n  return 1;\n}\n'.repeat(400) + `const uri = "${'A'.repeat(5000)}";\n`;
-    assert.ok((await structure(mixed, 'javascript')).symbols.length >= 400);
+    assert.ok((await structure(mixed, 'javascript', { tokenizer: getTokenizer() })).symbols.length >= 400);
   });
 
   it('uses the host symbol provider for languages without a grammar, else the indentation outline', async () => {
