@@ -16,6 +16,7 @@ import { DEFAULT_PAGE_TOKENS, paginate } from './full';
 import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
 import { structure } from './structure';
+import type { ParserSource } from './treeSitter';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
 
 export type ReadMode = ContextMode | 'auto';
@@ -57,6 +58,8 @@ export interface ContextServiceDeps {
   viewed: ViewedIssuer;
   /** Counts pages, outlines and overviews (one per composition root, shared by all of them). */
   tokenizer: TokenCounter;
+  /** Tree-sitter parsers for outlines (the composition root's, shared with the edit tools' function ranges). */
+  parsers: ParserSource;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
 }
@@ -259,6 +262,7 @@ export class ContextService {
       path: loaded.display,
       absPath: loaded.abs,
       tokenizer: this.tokenizer,
+      parsers: this.deps.parsers,
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
