@@ -95,4 +95,17 @@ describe('context full read: one read gives the page and its viewed_code_id', ()
       assert.equal(resolves, 1, `${mode}: path resolutions`);
     }
   });
+
+  it('structure and full pages show what the FileStore holds (an editor buffer), not the disk', async () => {
+    const file = ws.file('src/open.ts');
+    await ws.write('src/open.ts', 'export function onDisk(): number {\n  return 1;\n}\n');
+    const buffer = Buffer.from('export function inTheEditor(): number {\n  return 2;\n}\n');
+    const disk = store.read.bind(store);
+    store.read = async (abs, opts) => (abs === file ? { ...(await disk(abs, opts)), bytes: buffer } : disk(abs, opts));
+    const outline = (await services.context!.structure('src/open.ts')).outline;
+    assert.match(outline, /inTheEditor/);
+    assert.doesNotMatch(outline, /onDisk/);
+    const page = (await services.context!.read({ file: 'src/open.ts', mode: 'full' })) as { content: string };
+    assert.match(page.content, /^1\texport function inTheEditor/);
+  });
 });
