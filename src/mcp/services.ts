@@ -18,7 +18,9 @@ import { EditAuthors } from '../core/history/author';
 import { ContextService, type ContextSettings } from '../core/context/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
+import { grammarsBeside, TreeSitterParsers } from '../core/context/treeSitter';
 import { RootWatcher } from '../core/context/rootWatcher';
+import { getTokenizer } from '../core/memory/tokenizer';
 import type { ServerDeps } from './deps';
 
 export interface ServicesOptions {
@@ -137,6 +139,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(chipKeyFile(opts.chipDir)),
   });
   const authors = new EditAuthors();
+  // the grammars in `wasm/` beside the bundle (or node_modules, run from source), shared by structure and function ranges
+  const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,
@@ -147,7 +151,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     lang: opts.lang,
     limits: opts.limits,
     // Function ranges from tree-sitter where a grammar is bundled (unless context modes are off).
-    symbols: opts.context === false ? undefined : treeSitterSymbols,
+    symbols: opts.context === false ? undefined : treeSitterSymbols(parsers),
   });
   const apply = new BatchEditor({
     files,
@@ -170,7 +174,9 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       files,
       fallbackSymbols: co.fallbackSymbols,
       settings: { ...CLI_CONTEXT_SETTINGS, ...co.settings },
-      upstreamRead: (args) => edits.read(args),
+      viewed: edits.viewed,
+      tokenizer: getTokenizer(),
+      parsers,
     });
     deps.context = context;
     // Started with the first overview (the cold walk), not at startup: a server that only edits pays nothing.

@@ -4,10 +4,8 @@
  * outside, a folder on its path a link to a folder outside, or a FIFO that would block the read forever.
  */
 import { lstatSync, type Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
-import { ToolError } from '../errors';
 import { isInside } from '../files/sandbox';
-import { fileKind, NotRegularFileError, OutsideError, readConfinedFile } from '../files/regularFile';
+import { NotRegularFileError, OutsideError, readConfinedFile } from '../files/regularFile';
 
 /** The file's bytes; undefined when it is not a regular file inside `root` any more (leave it out of the map). */
 export async function readWalkedFile(root: string, abs: string): Promise<Buffer | undefined> {
@@ -25,13 +23,5 @@ export function lstatOrUndefined(abs: string): Stats | undefined {
     return lstatSync(abs);
   } catch {
     return undefined;
-  }
-}
-
-/** Refuses (without opening it) a path that is not a regular file: a FIFO would block the read forever. */
-export async function assertRegularFile(abs: string, display: string): Promise<void> {
-  const st = await lstat(abs).catch(() => undefined);
-  if (st && !st.isFile()) {
-    throw new ToolError('invalid_argument', `${display} is ${fileKind(st)}, not a regular file; it was not opened. Read a regular file.`);
   }
 }

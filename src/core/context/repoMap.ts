@@ -6,7 +6,6 @@
 import { performance } from 'node:perf_hooks';
 import { posix } from 'node:path';
 import { languageIdFromPath } from '../text/language';
-import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { isWalkedPath, looksBinary, SKIP_DIRS, walkFiles, walkFilesSync, type WalkedFile } from './walk';
@@ -117,9 +116,9 @@ export class RepoMap {
 
   constructor(
     readonly root: string,
-    opts: { tokenizer?: TokenCounter } = {},
+    opts: { tokenizer: TokenCounter },
   ) {
-    this.tokenizer = opts.tokenizer ?? getTokenizer();
+    this.tokenizer = opts.tokenizer;
   }
 
   /** Forget what is known about `absPath` (a file, or a folder and everything under it); re-read on the next call. */

@@ -8,16 +8,15 @@ import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { getTokenizer } from '../memory/tokenizer';
+import { loadText, type LoadedText as LoadedDoc } from '../edits/loadText';
+import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../edits/readMetadata';
 import { contentToLines } from '../text/content';
-import { languageIdFromPath } from '../text/language';
 import { parseFileRange } from '../text/range';
-import { assertText, bomLength } from '../text/validate';
 import { DEFAULT_PAGE_TOKENS, paginate } from './full';
-import { assertRegularFile } from './readWalked';
 import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
 import { structure } from './structure';
+import type { ParserSource } from './treeSitter';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
 
 export type ReadMode = ContextMode | 'auto';
@@ -52,16 +51,17 @@ export interface PathResolver {
   display(abs: string): string;
 }
 
-/** Upstream be-read, for the metadata of full pages (viewed_code_id, eol, bom, …). */
-export type UpstreamRead = (args: { file: string; brief?: boolean }) => Promise<object>;
-
 export interface ContextServiceDeps {
   sandbox: PathResolver;
   files: FileStore;
-  tokenizer?: TokenCounter;
+  /** Issues the viewed_code_id of each full page (the EditService's registry, so edits find the lines as read). */
+  viewed: ViewedIssuer;
+  /** Counts pages, outlines and overviews (one per composition root, shared by all of them). */
+  tokenizer: TokenCounter;
+  /** Tree-sitter parsers for outlines (the composition root's, shared with the edit tools' function ranges). */
+  parsers: ParserSource;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
-  upstreamRead?: UpstreamRead;
 }
 
 interface Tagged {
@@ -117,12 +117,9 @@ export interface ReadRequest {
   limit?: number;
 }
 
-interface LoadedText {
-  abs: string;
-  display: string;
+/** One read of a file: the line model the id is hashed from, and its text (BOM excluded) for pages and outlines. */
+interface LoadedText extends LoadedDoc {
   text: string;
-  languageId: string;
-  size: number;
 }
 
 export class ContextService {
@@ -134,7 +131,7 @@ export class ContextService {
 
   constructor(private readonly deps: ContextServiceDeps) {
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
-    this.tokenizer = deps.tokenizer ?? getTokenizer();
+    this.tokenizer = deps.tokenizer;
   }
 
   updateSettings(s: Partial<ContextSettings>): void {
@@ -236,20 +233,21 @@ export class ContextService {
     const requested = req.mode ?? (hasRange ? 'full' : this.settings.defaultMode);
 
     const abs = await this.deps.sandbox.resolve(fr.path);
-    const st = await fsp.stat(abs).catch(() => undefined);
-    if (st?.isDirectory()) {
+    if (requested === 'overview') return this.overview({ path: (await isDirectory(abs)) ? abs : dirname(abs) });
+    let loaded: LoadedText;
+    try {
+      loaded = await this.load(fr.path, abs);
+    } catch (e) {
       // Only an explicit overview maps a folder; otherwise refuse as upstream be-read does, naming the call that works.
-      if (requested !== 'overview') {
+      if (e instanceof ToolError && e.code === 'invalid_argument' && (await isDirectory(abs))) {
+        const display = this.deps.sandbox.display(abs);
         throw new ToolError(
           'invalid_argument',
-          `${this.deps.sandbox.display(abs)} is a directory; be-read reads files. For a map of the folder call be-overview {"path":"${this.deps.sandbox.display(abs)}"} or be-read with mode "overview".`,
+          `${display} is a directory; be-read reads files. For a map of the folder call be-overview {"path":"${display}"} or be-read with mode "overview".`,
         );
       }
-      return this.overview({ path: abs });
+      throw e;
     }
-    if (requested === 'overview') return this.overview({ path: dirname(abs) });
-
-    const loaded = await this.load(fr.path);
     let mode: ContextMode = hasRange ? 'full' : requested === 'auto' ? 'full' : requested;
     if (!hasRange && requested === 'auto') {
       const small = loaded.text.length <= this.settings.autoThresholdTokens * 2 || (loaded.text.length <= this.settings.autoThresholdTokens * 12 && this.tokenizer.count(loaded.text) <= this.settings.autoThresholdTokens);
@@ -264,6 +262,7 @@ export class ContextService {
       path: loaded.display,
       absPath: loaded.abs,
       tokenizer: this.tokenizer,
+      parsers: this.deps.parsers,
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
@@ -300,17 +299,12 @@ export class ContextService {
     }
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
     const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer });
-    let upstream: Record<string, unknown> = {};
-    if (this.deps.upstreamRead && total > 0) {
-      upstream = { ...(await this.deps.upstreamRead({ file: `${loaded.abs}:${page.start}-${page.end}`, brief: true })) } as Record<string, unknown>;
-      delete upstream.brief;
-      delete upstream.content;
-      const w = upstream.warnings as string[] | undefined;
-      if (w?.length) warnings.push(...w);
-      delete upstream.warnings;
-    }
+    // The id and the metadata of the page's own lines, hashed from the buffer the page was cut from.
+    const meta = total > 0 ? await readMetadata(this.deps.viewed, loaded, page.start, page.end) : {};
+    const mixed = mixedEolWarning(loaded.doc);
+    if (mixed) warnings.push(mixed);
     const reply: FullReply = {
-      ...upstream,
+      ...meta,
       mode: 'full',
       data_type: 'file_content',
       file: loaded.display,
@@ -326,23 +320,20 @@ export class ContextService {
     return reply;
   }
 
-  private async load(pathInput: string): Promise<LoadedText> {
-    const abs = await this.deps.sandbox.resolve(pathInput);
-    const display = this.deps.sandbox.display(abs);
-    const st = await this.deps.files.stat(abs);
-    if (!st) throw new ToolError('not_found', `file not found: ${display}. Check the path (relative paths start at ${this.deps.sandbox.roots[0]}).`);
-    await assertRegularFile(abs, display);
-    if (st.size > this.settings.maxFileBytes) {
-      throw new ToolError('too_large', `${display} is ${st.size} bytes, over the ${this.settings.maxFileBytes}-byte limit; read it with another tool.`, {
-        size: st.size,
-        limit: this.settings.maxFileBytes,
-      });
-    }
-    const { bytes } = await this.deps.files.read(abs);
-    assertText(bytes, display);
-    const text = bytes.subarray(bomLength(bytes)).toString('utf8');
-    return { abs, display, text, languageId: languageIdFromPath(abs), size: bytes.length };
+  /**
+   * The file through the FileStore (an editor's unsaved buffer in VS Code), read once, by the loader the edit
+   * tools use: same size limit, same text check, same line model. `resolved`: the caller resolved it already.
+   */
+  private async load(pathInput: string, resolved?: string): Promise<LoadedText> {
+    const ports = { files: this.deps.files, sandbox: this.deps.sandbox, maxFileBytes: this.settings.maxFileBytes };
+    const loaded = await loadText(ports, pathInput, resolved);
+    return { ...loaded, text: loaded.doc.text() };
   }
+}
+
+/** A folder is no FileStore file: this one stat tells "map it" from "refuse it"; it never opens anything. */
+async function isDirectory(abs: string): Promise<boolean> {
+  return (await fsp.stat(abs).catch(() => undefined))?.isDirectory() === true;
 }
 
 /** "Read one symbol" pointing at the largest callable, plus the full read of the file. */

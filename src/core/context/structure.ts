@@ -3,13 +3,12 @@
  * Tree-sitter where a grammar exists, hand-written outlines for Markdown/JSON/YAML, an optional host
  * symbol provider (VS Code) for other languages, and an indentation outline as the last resort.
  */
-import { getTokenizer } from '../memory/tokenizer';
 import type { TokenCounter } from './types';
 import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './languages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
 import { errorCount, repairedTypeScript } from './repair';
-import { hasGrammar, parserFor } from './treeSitter';
+import { hasGrammar, type ParserSource } from './treeSitter';
 import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 
@@ -18,7 +17,10 @@ export interface StructureOptions {
   path?: string;
   /** Absolute path, for the host symbol provider. */
   absPath?: string;
-  tokenizer?: TokenCounter;
+  /** Counts the file's tokens (the composition root's tokenizer). */
+  tokenizer: TokenCounter;
+  /** Tree-sitter parsers (the composition root's TreeSitterParsers). */
+  parsers: ParserSource;
   /** Larger texts are not parsed (tree-sitter time and memory grow with size); default 4 MB. */
   maxParseChars?: number;
   /** Larger texts get an estimated token count (chars / 4) instead of an exact one; default 2 MB. */
@@ -53,8 +55,8 @@ export function countTokens(text: string, tokenizer: TokenCounter, maxExact = DE
   return { tokens: tokenizer.count(text), estimated: false };
 }
 
-export async function structure(text: string, languageId: string, opts: StructureOptions = {}): Promise<FileStructure> {
-  const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer ?? getTokenizer();
+export async function structure(text: string, languageId: string, opts: StructureOptions): Promise<FileStructure> {
+  const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer;
   // a count of up to maxExact characters can take a second: yield to the event loop while it runs
   const exact = tokenizer.countAsync && text.length <= (opts.maxExactTokenChars ?? DEFAULT_MAX_EXACT_TOKEN_CHARS);
   const { tokens, estimated } = exact ? { tokens: await tokenizer.countAsync!(text), estimated: false } : countTokens(text, tokenizer, opts.maxExactTokenChars);
@@ -84,7 +86,7 @@ export async function structure(text: string, languageId: string, opts: Structur
     return result;
   }
 
-  const ex = await treeSitterOutline(text, languageId);
+  const ex = await treeSitterOutline(text, languageId, opts.parsers);
   if (ex) {
     result.source = 'tree-sitter';
     result.symbols = ex.symbols;
@@ -132,10 +134,10 @@ export async function structure(text: string, languageId: string, opts: Structur
 }
 
 /** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
-async function treeSitterOutline(text: string, languageId: string): Promise<Extracted | undefined> {
+async function treeSitterOutline(text: string, languageId: string, parsers: ParserSource): Promise<Extracted | undefined> {
   if (!hasGrammar(languageId)) return undefined;
   const spec = languageSpec(languageId)!;
-  const parser = await parserFor(languageId);
+  const parser = await parsers.parserFor(languageId);
   if (!parser) return undefined;
   const tree = reparsed(parser, text, parser.parse(text), languageId);
   try {
@@ -183,8 +185,8 @@ function overlapsError(sym: OutlineSymbol, ex: Extracted): boolean {
  * tree-sitter outline. Undefined when the language has no grammar, nothing encloses the line, or the symbol
  * found spans a region that did not parse (the brace/indent analyzers then decide).
  */
-export async function enclosingSymbol(text: string, line: number, languageId: string): Promise<EnclosingSymbol | undefined> {
-  const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId) : undefined;
+export async function enclosingSymbol(text: string, line: number, languageId: string, parsers: ParserSource): Promise<EnclosingSymbol | undefined> {
+  const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId, parsers) : undefined;
   if (!ex) return undefined;
   let bestCallable: OutlineSymbol | undefined;
   let bestOther: OutlineSymbol | undefined;
@@ -223,14 +225,16 @@ export function findSymbol(symbols: OutlineSymbol[], query: string): OutlineSymb
  * EditService's SymbolLocator port. Answers undefined where there is no grammar, so the brace/indent
  * analyzers decide there.
  */
-export const treeSitterSymbols = {
-  enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId),
-  async byName(text: string, name: string, languageId: string): Promise<EnclosingSymbol | undefined> {
-    const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId) : undefined;
-    if (!ex) return undefined;
-    const found = findSymbol(ex.symbols, name);
-    const best = found.find((sym) => CALLABLE.has(sym.kind)) ?? found[0];
-    if (!best || overlapsError(best, ex)) return undefined;
-    return { start: best.start, end: best.end, kind: best.kind, name: best.name };
-  },
-};
+export function treeSitterSymbols(parsers: ParserSource) {
+  return {
+    enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId, parsers),
+    async byName(text: string, name: string, languageId: string): Promise<EnclosingSymbol | undefined> {
+      const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId, parsers) : undefined;
+      if (!ex) return undefined;
+      const found = findSymbol(ex.symbols, name);
+      const best = found.find((sym) => CALLABLE.has(sym.kind)) ?? found[0];
+      if (!best || overlapsError(best, ex)) return undefined;
+      return { start: best.start, end: best.end, kind: best.kind, name: best.name };
+    },
+  };
+}

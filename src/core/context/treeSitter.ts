@@ -1,6 +1,6 @@
 /**
  * Lazy tree-sitter: the runtime initialises on the first parse, each grammar loads the first time a
- * file of its language is asked for, and both are cached for the process.
+ * file of its language is asked for (and is kept by the TreeSitterParsers that loaded it).
  *
  * Runtime and grammars: @vscode/tree-sitter-wasm 0.3.1, the build VS Code itself parses with (its own
  * web-tree-sitter 0.25 runtime, grammars of ABI 14/15 from tree-sitter-typescript 0.23, -python/-go 0.25, …).
@@ -9,11 +9,11 @@
  * grammar still comes from tree-sitter-wasms (ABI 14, loads in this runtime). YAML's tree-sitter-wasms grammar
  * does not load in it, so YAML keeps the hand-written key outline.
  *
- * Where the .wasm files come from:
+ * Where the .wasm files come from is a port (GrammarLocator) the composition root picks:
  *  - a bundle (the extension, the stdio CLI, wherever it is installed: .vsix, npm package) finds them in
  *    `wasm/` next to itself, where esbuild.mjs copies `tree-sitter.wasm` and the files of GRAMMAR_FILES;
  *  - run from source, from the packages in node_modules (GRAMMAR_PACKAGES).
- * Nothing to configure, so no composition root can forget it (the CLI once did).
+ * grammarsBeside(dir) picks between the two; TreeSitterParsers takes the locator, so no root can forget it.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -65,26 +65,41 @@ export function packagedWasm(g: GrammarFile): string {
   return join(dirname(require.resolve(`${pkg.name}/package.json`)), pkg.dir, g.file);
 }
 
-let bundledDir: string | null | undefined;
-function wasmPath(g: GrammarFile): string {
-  if (bundledDir === undefined) {
-    const dir = join(__dirname, 'wasm');
-    bundledDir = existsSync(join(dir, RUNTIME_FILE.file)) ? dir : null;
-  }
-  return bundledDir ? join(bundledDir, g.file) : packagedWasm(g);
+/** Where the runtime and grammar .wasm files are. */
+export interface GrammarLocator {
+  wasmPath(g: GrammarFile): string;
+}
+
+/** The .wasm files of the npm packages in node_modules (run from source, tests). */
+export const packagedGrammars: GrammarLocator = { wasmPath: packagedWasm };
+
+/** The `wasm/` folder beside a bundle at `dir` when it holds the runtime, else the npm packages (run from source). */
+export function grammarsBeside(dir: string): GrammarLocator {
+  const wasmDir = join(dir, 'wasm');
+  if (!existsSync(join(wasmDir, RUNTIME_FILE.file))) return packagedGrammars;
+  return { wasmPath: (g) => join(wasmDir, g.file) };
+}
+
+/** What structure and the symbol locator parse with. */
+export interface ParserSource {
+  /** A fresh parser set to the grammar of `languageId`; undefined when there is no grammar for it. */
+  parserFor(languageId: string): Promise<Parser | undefined>;
 }
 
 type TreeSitterModule = typeof import('@vscode/tree-sitter-wasm');
+/**
+ * The runtime is the library's own process-wide module (Parser.init sets up one WASM instance): initialised once,
+ * from the first locator that asks. Grammars are per TreeSitterParsers.
+ */
 let modulePromise: Promise<TreeSitterModule> | undefined;
-const languages = new Map<string, Promise<Language>>();
 
-function runtime(): Promise<TreeSitterModule> {
+function runtime(grammars: GrammarLocator): Promise<TreeSitterModule> {
   // Cache the promise, not the value: concurrent first callers share one init.
   modulePromise ??= (async () => {
     const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
     // Bytes, not a path: given a path, the runtime reads it through import('fs/promises'), which the CLI's
     // code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
-    const wasmBinary = await readFile(wasmPath(RUNTIME_FILE));
+    const wasmBinary = await readFile(grammars.wasmPath(RUNTIME_FILE));
     await mod.Parser.init({ wasmBinary } as never);
     return mod;
   })();
@@ -92,28 +107,35 @@ function runtime(): Promise<TreeSitterModule> {
   return modulePromise;
 }
 
-async function language(g: GrammarFile): Promise<Language> {
-  let p = languages.get(g.file);
-  if (!p) {
-    p = (async () => {
-      const mod = await runtime();
-      return mod.Language.load(await readFile(wasmPath(g)));
-    })();
-    languages.set(g.file, p);
-    p.catch(() => languages.delete(g.file));
-  }
-  return p;
-}
+/** Parsers over the grammars a locator finds; each grammar loads on first use and stays for this instance. */
+export class TreeSitterParsers implements ParserSource {
+  private readonly languages = new Map<string, Promise<Language>>();
 
-/**
- * A parser set to the grammar of `languageId`, or undefined when tree-sitter has no grammar for it.
- * Parsers are cheap; each call returns a fresh one so concurrent parses never share state.
- */
-export async function parserFor(languageId: string): Promise<Parser | undefined> {
-  const g = GRAMMAR_FILES[languageId];
-  if (!g) return undefined;
-  const [mod, lang] = await Promise.all([runtime(), language(g)]);
-  const parser = new mod.Parser();
-  parser.setLanguage(lang);
-  return parser;
+  constructor(private readonly grammars: GrammarLocator) {}
+
+  private language(g: GrammarFile): Promise<Language> {
+    let p = this.languages.get(g.file);
+    if (!p) {
+      p = (async () => {
+        const mod = await runtime(this.grammars);
+        return mod.Language.load(await readFile(this.grammars.wasmPath(g)));
+      })();
+      this.languages.set(g.file, p);
+      p.catch(() => this.languages.delete(g.file));
+    }
+    return p;
+  }
+
+  /**
+   * A parser set to the grammar of `languageId`, or undefined when tree-sitter has no grammar for it.
+   * Parsers are cheap; each call returns a fresh one so concurrent parses never share state.
+   */
+  async parserFor(languageId: string): Promise<Parser | undefined> {
+    const g = GRAMMAR_FILES[languageId];
+    if (!g) return undefined;
+    const [mod, lang] = await Promise.all([runtime(this.grammars), this.language(g)]);
+    const parser = new mod.Parser();
+    parser.setLanguage(lang);
+    return parser;
+  }
 }

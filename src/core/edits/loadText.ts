@@ -22,7 +22,8 @@ export interface LoadedText {
 
 export interface LoadPorts {
   files: FileStore;
-  sandbox: Sandbox;
+  /** Only resolution and display: a read needs no write policy. */
+  sandbox: Pick<Sandbox, 'resolve' | 'display' | 'roots'>;
   maxFileBytes: number;
 }
 

@@ -5,11 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { compactSignature, docClause, renderStructureText } from '../../../src/core/context/render';
 import { structure, treeSitterSymbols } from '../../../src/core/context/structure';
-import { parserFor } from '../../../src/core/context/treeSitter';
 import type { OutlineSymbol } from '../../../src/core/context/types';
 import { EditService, type SymbolLocator } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
+import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+const parsers = new TreeSitterParsers(packagedGrammars);
 
 const MODERN = path.join(__dirname, '..', '..', 'fixtures', 'context', 'modern');
 const read = (f: string) => readFileSync(path.join(MODERN, f), 'utf8');
@@ -54,7 +56,7 @@ describe('context/structure on real-world-shaped code (current grammars)', funct
 
   for (const [file, { lang, outline }] of Object.entries(EXPECTED)) {
     it(`${file}: every symbol with its exact range, no parse errors`, async () => {
-      const s = await structure(read(file), lang, { path: file });
+      const s = await structure(read(file), lang, { parsers, path: file, tokenizer: getTokenizer() });
       assert.equal(s.source, 'tree-sitter');
       assert.deepEqual(flat(s.symbols), outline);
       assert.deepEqual(s.notes, []);
@@ -63,18 +65,18 @@ describe('context/structure on real-world-shaped code (current grammars)', funct
 
   it('generic call signatures without semicolons and `export type *` parse through the repaired second parse', async () => {
     // The grammar alone misreads them (so the fixture exercises the repair), the outline does not.
-    const parser = (await parserFor('typescript'))!;
+    const parser = (await parsers.parserFor('typescript'))!;
     const tree = parser.parse(read('context.ts'))!;
     assert.equal(tree.rootNode.hasError, true);
     tree.delete();
     parser.delete();
-    const s = await structure(read('context.ts'), 'typescript');
+    const s = await structure(read('context.ts'), 'typescript', { parsers, tokenizer: getTokenizer() });
     const get = s.symbols.find((x) => x.name === 'Get')!;
     assert.deepEqual(get.children!.map((c) => c.signature), ["<Key extends keyof E['Variables']>(key: Key): E['Variables'][Key]", '<Key extends keyof ContextVariableMap>(key: Key): ContextVariableMap[Key]']);
   });
 
   it('class-field functions keep their signature and doc; decorators are part of a member range', async () => {
-    const s = await structure(read('context.ts'), 'typescript');
+    const s = await structure(read('context.ts'), 'typescript', { parsers, tokenizer: getTokenizer() });
     const ctx = s.symbols.find((x) => x.name === 'Context')!;
     const onError = ctx.children!.find((c) => c.name === 'onError')!;
     assert.equal(onError.signature, 'onError = (err: Error): void =>');
@@ -84,7 +86,7 @@ describe('context/structure on real-world-shaped code (current grammars)', funct
   });
 
   it('test blocks show as describe/it lines', async () => {
-    const text = renderStructureText(await structure(read('cart.test.ts'), 'typescript', { path: 'cart.test.ts' }), { header: false });
+    const text = renderStructureText(await structure(read('cart.test.ts'), 'typescript', { parsers, path: 'cart.test.ts', tokenizer: getTokenizer() }), { header: false });
     assert.equal(text, [
       'imports: node:assert',
       "describe('Cart') @L3-19",
@@ -97,7 +99,7 @@ describe('context/structure on real-world-shaped code (current grammars)', funct
   });
 
   it('Python lines: no self, no typing. prefix, no trailing pragma comment, first doc clause', async () => {
-    const text = renderStructureText(await structure(read('client.py'), 'python', { path: 'client.py' }), { header: false });
+    const text = renderStructureText(await structure(read('client.py'), 'python', { parsers, path: 'client.py', tokenizer: getTokenizer() }), { header: false });
     const lines = text.split('\n');
     assert.ok(lines.includes('  def get(url: Any, params?: Mapping[str, str] | None) -> bytes @L29-30'), text);
     assert.ok(lines.includes('  def __init__(*, timeout?: float, limits?: Limits | None) -> None @L15-16'), text);
@@ -129,11 +131,11 @@ describe('be-func-range on modern TypeScript (tree-sitter outline, analyzers whe
     calls = [];
     const counting: SymbolLocator = {
       enclosing: async (text, line, lang) => {
-        const r = await treeSitterSymbols.enclosing(text, line, lang);
+        const r = await treeSitterSymbols(parsers).enclosing(text, line, lang);
         calls.push(r ? 'hit' : 'miss');
         return r;
       },
-      byName: (text, name, lang) => treeSitterSymbols.byName(text, name, lang),
+      byName: (text, name, lang) => treeSitterSymbols(parsers).byName(text, name, lang),
     };
     service = new EditService({ files: new NodeFileStore(), sandbox: new Sandbox([dir]), symbols: counting });
   });

@@ -11,6 +11,7 @@ import { createServer } from '../../../src/mcp/server';
 import { registerContextResources } from '../../../src/mcp/resources/index';
 import { tmpWorkspace, type Workspace } from '../../mcp/helpers';
 import { MemoryRegistry } from '../../../src/core/memory/registry';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
 
 const tk = getTokenizer();
 const FIXTURES = join(__dirname, '../../fixtures/context');
@@ -36,7 +37,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
     await ws.write('src/broken.py', 'def ok(a):\n    return a\n\ndef broken(:\n    pass\n\nclass Fine:\n    def m(self):\n        return 1\n');
     await ws.write('assets/image.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]));
     services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
-    ctx = new ContextService({ sandbox: services.sandbox, files: services.files, tokenizer: tk, upstreamRead: (a) => services.edits.read(a) });
+    ctx = new ContextService({ sandbox: services.sandbox, files: services.files, viewed: services.edits.viewed, tokenizer: tk, parsers: new TreeSitterParsers(packagedGrammars) });
     services.deps.context = ctx;
   });
   after(() => ws.dispose());

@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { enclosingSymbol, findSymbol, structure } from '../../../src/core/context/structure';
 import { renderStructureText } from '../../../src/core/context/render';
-import { GRAMMAR_FILES } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
 import type { OutlineSymbol } from '../../../src/core/context/types';
 import { languageIdFromPath } from '../../../src/core/text/language';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
+const parsers = new TreeSitterParsers(packagedGrammars);
 
 const FIXTURES = join(__dirname, '../../fixtures/context');
 const noTokens = { count: () => 0 };
@@ -171,7 +172,7 @@ describe('context/structure', () => {
   for (const [file, want] of Object.entries(EXPECTED)) {
     it(`${file}: every symbol with its exact line range`, async () => {
       const text = readFileSync(join(FIXTURES, file), 'utf8');
-      const s = await structure(text, languageIdFromPath(file), { path: file, tokenizer: noTokens });
+      const s = await structure(text, languageIdFromPath(file), { parsers, path: file, tokenizer: noTokens });
       assert.equal(s.source, want.source);
       assert.deepEqual(s.imports, want.imports);
       assert.deepEqual(flatten(s.symbols), want.symbols);
@@ -189,7 +190,7 @@ describe('context/structure', () => {
 
   it('gives signatures without bodies and the first doc line', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.ts'), 'utf8');
-    const s = await structure(text, 'typescript', { path: 'sample.ts', tokenizer: noTokens });
+    const s = await structure(text, 'typescript', { parsers, path: 'sample.ts', tokenizer: noTokens });
     const calc = findSymbol(s.symbols, 'PriceCalculator.calculate')[0]!;
     assert.equal(calc.signature, 'calculate(price: Cents, quantity: number): Cents');
     assert.equal(calc.doc, 'Total for a line.');
@@ -199,14 +200,14 @@ describe('context/structure', () => {
     assert.equal(cls.exported, true);
     const iface = findSymbol(s.symbols, 'Priced')[0]!;
     assert.equal(iface.doc, 'Something that can be priced.');
-    const py = await structure(readFileSync(join(FIXTURES, 'sample.py'), 'utf8'), 'python', { tokenizer: noTokens });
+    const py = await structure(readFileSync(join(FIXTURES, 'sample.py'), 'utf8'), 'python', { parsers, tokenizer: noTokens });
     assert.equal(findSymbol(py.symbols, 'Order')[0]!.doc, 'An order with items.');
     assert.equal(findSymbol(py.symbols, 'create_order')[0]!.signature, 'def create_order(user_id: int, items: List[int]) -> Order');
   });
 
   it('renders a compact text form with @L ranges, imports and size', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.go'), 'utf8');
-    const s = await structure(text, 'go', { path: 'sample.go' });
+    const s = await structure(text, 'go', { parsers, path: 'sample.go', tokenizer: getTokenizer() });
     const out = renderStructureText(s);
     const lines = out.split('\n');
     assert.match(lines[0]!, /^sample\.go · go · 31 lines · \d+ tokens$/);
@@ -230,7 +231,7 @@ describe('context/structure', () => {
       '  ok(): void {}',
       '}',
     ].join('\n');
-    const s = await structure(text, 'typescript', { tokenizer: noTokens });
+    const s = await structure(text, 'typescript', { parsers, tokenizer: noTokens });
     const flat = flatten(s.symbols);
     assert.ok(flat.includes('function good 1-3'), flat.join('\n'));
     assert.ok(flat.some((l) => l.startsWith('class StillHere 9-11')), flat.join('\n'));
@@ -242,7 +243,7 @@ describe('context/structure', () => {
   it('keeps the rendering under a token limit by dropping nested levels, then the tail', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `export class C${i} {\n  m${i}(x: number): number { return x; }\n}`).join('\n');
     const tk = getTokenizer();
-    const s = await structure(many, 'typescript', { tokenizer: tk });
+    const s = await structure(many, 'typescript', { parsers, tokenizer: tk });
     const full = renderStructureText(s);
     assert.ok(tk.count(full) > 2000);
     const capped = renderStructureText(s, { maxTokens: 2000, tokenizer: tk });
@@ -252,7 +253,7 @@ describe('context/structure', () => {
 
   it('does not parse texts over the parse limit, says so, and estimates tokens', async () => {
     const text = 'x = 1\n'.repeat(1000);
-    const s = await structure(text, 'python', { tokenizer: noTokens, maxParseChars: 1000, maxExactTokenChars: 100 });
+    const s = await structure(text, 'python', { parsers, tokenizer: noTokens, maxParseChars: 1000, maxExactTokenChars: 100 });
     assert.deepEqual(s.symbols, []);
     assert.equal(s.tokensEstimated, true);
     assert.equal(s.lines, 1000);
@@ -263,7 +264,7 @@ describe('context/structure', () => {
     const bundle = 'var a=1,b=2;function c(d){return d*a+b}x=[1,22,333];'.repeat(20_000) + '\n';
     getTokenizer().count('load the ranks first');
     const t = performance.now();
-    const s = await structure(bundle, 'javascript', { maxExactTokenChars: 2 * 1024 * 1024 });
+    const s = await structure(bundle, 'javascript', { parsers, maxExactTokenChars: 2 * 1024 * 1024, tokenizer: getTokenizer() });
     // building the outline took 5 s for a quarter of this (44 s for 4 MiB)
     assert.ok(performance.now() - t < 4000, `took ${(performance.now() - t).toFixed(0)} ms`);
     assert.equal(s.symbols.length, 0);
@@ -272,29 +273,29 @@ describe('context/structure', () => {
     assert.equal(s.tokensEstimated, undefined);
     // one long line among ordinary ones keeps the outline
     const mixed = 'function keep() {\n  return 1;\n}\n'.repeat(400) + `const uri = "${'A'.repeat(5000)}";\n`;
-    assert.ok((await structure(mixed, 'javascript')).symbols.length >= 400);
+    assert.ok((await structure(mixed, 'javascript', { parsers, tokenizer: getTokenizer() })).symbols.length >= 400);
   });
 
   it('uses the host symbol provider for languages without a grammar, else the indentation outline', async () => {
     const provider = {
       symbols: async () => [{ kind: 'function' as const, name: 'main', signature: 'fun main()', start: 1, end: 3 }],
     };
-    const kt = await structure('fun main() {\n  println(1)\n}\n', 'kotlin', { absPath: '/x/a.kt', fallbackSymbols: provider, tokenizer: noTokens });
+    const kt = await structure('fun main() {\n  println(1)\n}\n', 'kotlin', { parsers, absPath: '/x/a.kt', fallbackSymbols: provider, tokenizer: noTokens });
     assert.equal(kt.source, 'document-symbols');
     assert.deepEqual(flatten(kt.symbols), ['function main 1-3']);
     const failing = { symbols: async () => { throw new Error('provider not ready'); } };
-    const kt2 = await structure('fun main() {\n  println(1)\n}\n', 'kotlin', { absPath: '/x/a.kt', fallbackSymbols: failing, tokenizer: noTokens });
+    const kt2 = await structure('fun main() {\n  println(1)\n}\n', 'kotlin', { parsers, absPath: '/x/a.kt', fallbackSymbols: failing, tokenizer: noTokens });
     assert.equal(kt2.source, 'indent');
     assert.deepEqual(flatten(kt2.symbols), ['block fun main() { 1-3']);
   });
 
   it('enclosingSymbol finds the innermost function around a line', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.ts'), 'utf8');
-    assert.deepEqual(await enclosingSymbol(text, 26, 'typescript'), { start: 25, end: 27, kind: 'method', name: 'calculate' });
-    assert.deepEqual(await enclosingSymbol(text, 22, 'typescript'), { start: 21, end: 32, kind: 'class', name: 'PriceCalculator' });
-    assert.equal(await enclosingSymbol(text, 2, 'typescript'), undefined);
-    assert.equal(await enclosingSymbol('a\nb\n', 1, 'plaintext'), undefined);
+    assert.deepEqual(await enclosingSymbol(text, 26, 'typescript', parsers), { start: 25, end: 27, kind: 'method', name: 'calculate' });
+    assert.deepEqual(await enclosingSymbol(text, 22, 'typescript', parsers), { start: 21, end: 32, kind: 'class', name: 'PriceCalculator' });
+    assert.equal(await enclosingSymbol(text, 2, 'typescript', parsers), undefined);
+    assert.equal(await enclosingSymbol('a\nb\n', 1, 'plaintext', parsers), undefined);
     const py = readFileSync(join(FIXTURES, 'sample.py'), 'utf8');
-    assert.deepEqual(await enclosingSymbol(py, 16, 'python'), { start: 14, end: 16, kind: 'method', name: 'total' });
+    assert.deepEqual(await enclosingSymbol(py, 16, 'python', parsers), { start: 14, end: 16, kind: 'method', name: 'total' });
   });
 });

@@ -6,6 +6,8 @@ import { treeSitterSymbols } from '../../../src/core/context/structure';
 import { EditService, type SymbolLocator } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+const parsers = new TreeSitterParsers(packagedGrammars);
 
 const TS = `export class Cart {
   private items: number[] = [];
@@ -36,12 +38,12 @@ describe('core/context treeSitterSymbols as the EditService SymbolLocator', func
     calls = [];
     const counting: SymbolLocator = {
       enclosing: async (text, line, lang) => {
-        const r = await treeSitterSymbols.enclosing(text, line, lang);
+        const r = await treeSitterSymbols(parsers).enclosing(text, line, lang);
         calls.push(`enclosing:${lang}:${r ? 'hit' : 'miss'}`);
         return r;
       },
       byName: async (text, name, lang) => {
-        const r = await treeSitterSymbols.byName(text, name, lang);
+        const r = await treeSitterSymbols(parsers).byName(text, name, lang);
         calls.push(`byName:${lang}:${r ? 'hit' : 'miss'}`);
         return r;
       },
