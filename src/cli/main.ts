@@ -69,18 +69,17 @@ export async function main(argv: string[]): Promise<void> {
   const encodingRules = opts.encodings.map(parseEncodingRule);
   const relative = (abs: string) => roots.map((r) => path.relative(r, abs)).find((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
   const encodingFor = encodingRulesResolver(encodingRules, relative);
-  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
-  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
-  for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
-  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
-  if (memory) services.deps.memory = memory;
   // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
   const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
-  if (memory && recall) await recall.attach(memory).then(() => (services.deps.recall = recall));
+  if (memory && recall) await recall.attach(memory);
+  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, memory, recall });
+  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
+  for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
+  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
   const observers = recorder ? [recorder] : [];
   // calls are recorded after their response: let the last ones land before the final save
