@@ -13,6 +13,7 @@ import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
+import { isInside } from '../core/files/sandbox';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
@@ -67,7 +68,10 @@ export async function main(argv: string[]): Promise<void> {
   // otherwise. Never derived from --chip-dir (a `chat-memory` sibling of it landed inside the project).
   const memoryDir = opts.memoryDir ? path.resolve(opts.memoryDir) : defaultMemoryDir(cacheBase, roots);
   const encodingRules = opts.encodings.map(parseEncodingRule);
-  const relative = (abs: string) => roots.map((r) => path.relative(r, abs)).find((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const relative = (abs: string) => {
+    const root = roots.find((r) => r !== abs && isInside(r, abs));
+    return root === undefined ? undefined : path.relative(root, abs);
+  };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
