@@ -10,7 +10,7 @@ import { createServer } from '../../src/mcp/server';
 import { createServices, type Services } from '../../src/mcp/services';
 import { ToolCallError, UiTools } from '../../src/vscode/uiTools';
 
-describe('vscode/uiTools: commands call the tools through the MCP server', function () {
+describe('vscode/uiTools: commands call the tools through the agents\' call path', function () {
   this.timeout(30000);
   let base: string;
   let root: string;
