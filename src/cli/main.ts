@@ -13,6 +13,7 @@ import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
 import { defaultLockDir } from '../core/files/lockDir';
+import { isInside } from '../core/files/sandbox';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
@@ -67,20 +68,22 @@ export async function main(argv: string[]): Promise<void> {
   // otherwise. Never derived from --chip-dir (a `chat-memory` sibling of it landed inside the project).
   const memoryDir = opts.memoryDir ? path.resolve(opts.memoryDir) : defaultMemoryDir(cacheBase, roots);
   const encodingRules = opts.encodings.map(parseEncodingRule);
-  const relative = (abs: string) => roots.map((r) => path.relative(r, abs)).find((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const relative = (abs: string) => {
+    const root = roots.find((r) => r !== abs && isInside(r, abs));
+    return root === undefined ? undefined : path.relative(root, abs);
+  };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
-  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
-  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
-  for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
-  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
     ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
-  if (memory) services.deps.memory = memory;
   // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
   const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
-  if (memory && recall) await recall.attach(memory).then(() => (services.deps.recall = recall));
+  if (memory && recall) await recall.attach(memory);
+  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, memory, recall });
+  log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
+  for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
+  if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
   const observers = recorder ? [recorder] : [];
   // calls are recorded after their response: let the last ones land before the final save

@@ -1,11 +1,11 @@
 /** be-memory recall: a message that left the window, in full, paged by lines within a token budget. */
 import { ToolError } from '../core/errors';
 import type { ChatMemory } from '../core/memory/chatMemory';
-import { recallPage, RecallStore, type RecalledMessage } from '../core/memory/recallStore';
-import type { ServerDeps } from './deps';
+import { recallPage, type RecalledMessage } from '../core/memory/recallStore';
+import type { RecallPort } from './deps';
 
 export async function recallAnswer(
-  services: ServerDeps,
+  store: RecallPort | undefined,
   sessionId: string,
   memory: ChatMemory,
   id: string,
@@ -16,8 +16,7 @@ export async function recallAnswer(
   if (live) {
     message = { ...live, evictedAt: 0 };
   } else {
-    const store = services.recall;
-    if (!(store instanceof RecallStore)) {
+    if (!store) {
       throw new ToolError('invalid_argument', 'be-memory recall: this server keeps no recall archive (no memory directory); only messages still in the window can be read.');
     }
     message = await store.recall(sessionId, id);

@@ -1,9 +1,8 @@
 /**
  * The server factory. Uses the SDK's low-level Server with our own tools/list and tools/call handlers,
  * so the middleware sees every call — including calls that fail schema validation — and can save a chip.
+ * The call itself takes the one tool-call path (callPipeline.ts) that the extension's commands take too.
  */
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -16,47 +15,21 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isToolError, ToolError } from '../core/errors';
-import { boundChipArgs, boundErrorText, CHIP_CONTENT_ARG, headOfArg } from '../core/chips/bound';
-import { assertWellFormedText } from '../core/text/validate';
 import type { ServerDeps } from './deps';
-import type { ContextService } from '../core/context/service';
-import type { EditAuthors } from '../core/history/author';
 import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
-import { toolTable } from './tools/index';
-import { replyOf, type ReplyStyle } from './render/index';
-import { listedNames } from './render/common';
-import type { CallObserver, ToolModule } from './types';
+import { createToolCaller, notifyObservers, type ToolCallerOptions } from './callPipeline';
+import type { ToolModule } from './types';
 import { version } from '../../package.json';
 
 export type { ServerDeps, EditsPort, ChipsPort } from './deps';
+export { argsForChip, DEFAULT_MAX_ARG_BYTES, describeZodFailure, MAX_PATH_ARG_CHARS, OVERSIZED_CHIP_HEAD_BYTES } from './callPipeline';
 
 export const SERVER_NAME = 'better-edit-tools';
 export const SERVER_VERSION: string = version;
-/** Per-argument size limit: contents up to 16 MiB work; larger ones get a clear error. */
-export const DEFAULT_MAX_ARG_BYTES = 16 * 1024 * 1024;
-/** A chip of an oversized argument keeps this much of its head, plus the size. */
-export const OVERSIZED_CHIP_HEAD_BYTES = 16 * 1024;
-
-export interface CreateServerOptions {
-  /** List tools without the `be-` prefix; calls accept both forms. */
-  noPrefix?: boolean;
+export interface CreateServerOptions extends ToolCallerOptions {
   lang?: Lang;
-  /** MCP session id (HTTP) or a per-process id (stdio). */
-  sessionId: string;
-  observers?: CallObserver[];
-  /** Defaults to the built-in table (src/mcp/tools/index.ts). */
-  tools?: ToolModule<ServerDeps>[];
-  /** text (default): replies written for the model; json: upstream's JSON fields in structuredContent. */
-  reply?: ReplyStyle;
-  /** Per-argument limit in bytes (default 16 MiB). */
-  maxArgBytes?: number;
-  /** Logger for middleware failures (observer threw, chip could not be saved); default: none. */
-  log?: (message: string) => void;
 }
-
-const PREFIX = 'be-';
 /** The tool-listing _meta key Claude Code reads for the largest result it passes on whole. */
 export const MAX_RESULT_CHARS_META = 'anthropic/maxResultSizeChars';
 /** A page is at most 100k tokens (the pageTokens setting's maximum) of about 4 characters: room for that. */
@@ -66,23 +39,9 @@ export const MAX_RESULT_CHARS = 400_000;
 const LooseCallToolRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export function createServer(deps: ServerDeps, opts: CreateServerOptions): Server {
-  const tools = opts.tools ?? toolTable;
   const lang = opts.lang ?? 'en';
-  const observers = opts.observers ?? [];
-  const maxArgBytes = opts.maxArgBytes ?? DEFAULT_MAX_ARG_BYTES;
-  const log = opts.log ?? (() => {});
-  const reply = opts.reply ?? 'text';
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listedName = (t: ToolModule<ServerDeps>) =>
-    opts.noPrefix && t.name.startsWith(PREFIX) ? t.name.slice(PREFIX.length) : t.name;
-  const renderContext = {
-    listedName: (name: string) => {
-      const t = byName.get(name);
-      return t ? listedName(t) : name;
-    },
-  };
-  const resolveTool = (name: string) =>
-    byName.get(name) ?? (opts.noPrefix ? byName.get(PREFIX + name) : undefined);
+  const caller = createToolCaller(deps, opts);
+  const { tools, listedName } = caller;
 
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
@@ -106,67 +65,7 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         `tools/call needs params.name, a tool name string; available: ${tools.map(listedName).join(', ')}`,
       );
     }
-    const requested = params.name;
-    const rawArgs: unknown = params.arguments ?? {};
-    const tool = resolveTool(requested);
-    const toolName = tool?.name ?? headOfArg(requested); // an unknown name is echoed, recorded and saved: short
-    const callId = randomUUID();
-    notify(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
-    const started = performance.now();
-
-    let result: CallToolResult;
-    try {
-      if (!tool) {
-        throw new ToolError(
-          'not_found',
-          `unknown tool: ${toolName}; available: ${tools.map(listedName).join(', ')}`,
-        );
-      }
-      if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {
-        throw new ToolError(
-          'invalid_argument',
-          `${toolName}: arguments must be a JSON object of named arguments, got ${Array.isArray(rawArgs) ? 'an array' : typeof rawArgs}.` +
-            (tool.example ? ` Example: ${JSON.stringify(tool.example)}` : ''),
-        );
-      }
-      checkArgumentSizes(toolName, rawArgs, maxArgBytes);
-      checkPathLengths(tool, rawArgs as Record<string, unknown>);
-      if (!isReadOnlyCall(tool, rawArgs)) checkContentIsUnicode(toolName, rawArgs as Record<string, unknown>);
-      const args = applyAliases(tool, rawArgs as Record<string, unknown>);
-      const schema = z.object(tool.inputSchema);
-      const parsed = (tool.allowUnknownArgs ? schema : schema.strict()).safeParse(args);
-      if (!parsed.success) {
-        throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
-      }
-      const ctx = { services: deps, sessionId: opts.sessionId, signal: extra.signal, reply };
-      // edits record which session (and client) made them: conflicts and be-trx status name it
-      const authors = deps.authors as EditAuthors | undefined;
-      const run = () => tool.handler(parsed.data, ctx);
-      const obj = authors ? await authors.run({ session: opts.sessionId, client: server.getClientVersion()?.name }, run) : await run();
-      await invalidateWritten(deps, tool, parsed.data);
-      result = replyOf(obj, tool.render, reply, renderContext);
-    } catch (e) {
-      // Arguments quoted by the core (a 15 MiB path was echoed twice) are cut to a short head.
-      // Tool names in the text as the client lists them (`read` with --no-prefix), so a named next call works as written.
-      const message = listedNames(boundErrorText(errorText(toolName, e), rawArgs), renderContext);
-      // A failed read carries nothing of the agent's work: no chip (30 of them used to push deleted text out).
-      const saved = isReadOnlyCall(tool, rawArgs) ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
-      result = { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true };
-    }
-
-    const durationMs = performance.now() - started;
-    notify(observers, log, (o) =>
-      o.onToolResult({
-        sessionId: opts.sessionId,
-        callId,
-        tool: toolName,
-        args: rawArgs,
-        result,
-        isError: result.isError === true,
-        durationMs,
-      }),
-    );
-    return result;
+    return caller.call(params.name, params.arguments ?? {}, { signal: extra.signal, client: server.getClientVersion()?.name });
   };
   // Registered on Protocol directly: Server's own tools/call registration validates the request shape first and
   // answers malformed calls (arguments not an object) with a bare JSON-RPC error the middleware never sees.
@@ -177,15 +76,15 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
   );
 
   // Context levels as resources (betools://overview, betools://structure/{path}) wherever the host composed a
-  // context service. Read through deps on every request: the VS Code host may recompose it.
-  if (deps.context) registerContextResources(server, { get context() { return deps.context as ContextService; } });
+  // context service. Read through deps on every request: the VS Code host's deps follow its recompositions.
+  if (deps.context) registerContextResources(server, deps);
 
   // Session end (stdin closed, HTTP DELETE, host shutdown) reaches observers once.
   let closedNotified = false;
   server.onclose = () => {
     if (closedNotified) return;
     closedNotified = true;
-    notify(observers, log, (o) => o.onSessionClosed?.(opts.sessionId));
+    notifyObservers(opts.observers ?? [], opts.log, (o) => o.onSessionClosed?.(opts.sessionId));
   };
   return server;
 }
@@ -213,187 +112,4 @@ function dropBounds(node: unknown): void {
   delete o.minimum;
   delete o.maximum;
   for (const v of Object.values(o)) dropBounds(v);
-}
-
-/**
- * A tool that may have written a file tells the context service right away, so that the next overview sees the
- * edit even before the file watcher's event arrives (or when there is no watcher).
- */
-async function invalidateWritten(deps: ServerDeps, tool: ToolModule<ServerDeps>, args: unknown): Promise<void> {
-  const ctx = deps.context as ContextService | undefined;
-  if (!ctx || tool.annotations?.readOnlyHint === true) return;
-  const file = (args as { file?: unknown } | null)?.file;
-  if (typeof file === 'string') await ctx.invalidateInput(file);
-}
-
-function notify(observers: CallObserver[], log: (m: string) => void, call: (o: CallObserver) => void): void {
-  for (const o of observers) {
-    try {
-      call(o);
-    } catch (e) {
-      log(`call observer failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-}
-
-/** What the agent reads: the core's own message for ToolErrors, a labelled one for anything unexpected. */
-function errorText(tool: string, e: unknown): string {
-  if (isToolError(e)) return e.message;
-  const msg = e instanceof Error ? e.message : String(e);
-  return `${tool} failed unexpectedly: ${msg}`;
-}
-
-/** The UTF-8 size of an argument when it exceeds `limit`, else undefined (cheap for the common small case). */
-function oversizedBytes(value: unknown, limit: number): number | undefined {
-  let bytes: number;
-  if (typeof value === 'string') {
-    if (value.length * 3 <= limit) return undefined; // 3 bytes per UTF-16 unit bounds UTF-8
-    bytes = Buffer.byteLength(value, 'utf8');
-  } else if (value !== null && typeof value === 'object') {
-    try {
-      bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-    } catch {
-      return undefined;
-    }
-  } else {
-    return undefined;
-  }
-  return bytes > limit ? bytes : undefined;
-}
-
-/** Refuse oversized arguments before zod and the core see them. */
-function checkArgumentSizes(tool: string, rawArgs: unknown, limit: number): void {
-  if (rawArgs === null || typeof rawArgs !== 'object') return;
-  for (const [key, value] of Object.entries(rawArgs)) {
-    const bytes = oversizedBytes(value, limit);
-    if (bytes !== undefined) {
-      throw new ToolError(
-        'too_large',
-        `${tool}: argument "${headOfArg(key)}" is ${bytes} bytes (${mib(bytes)}); the limit is ${limit} bytes (${mib(limit)}) per argument. ` +
-          'Split the change: write or replace a first part, then add the rest with be-insert after its last line.',
-        { argument: key, bytes, limit },
-      );
-    }
-  }
-}
-
-/** Arguments that name a file: `file`, and be-insert-chip's `to` and `from` (file:///abs or chip://id). */
-const PATH_ARGS = ['file', 'to', 'from'] as const;
-/** PATH_MAX is 4096 bytes on Linux (1024 on macOS); room is left for ":S-E" and "file://". */
-export const MAX_PATH_ARG_CHARS = 4096 + 64;
-
-/**
- * A path no file system accepts is refused before the core sees it: resolving a 4 MiB path made of short
- * segments took minutes (the sandbox walks its parents), and every layer echoed it back.
- */
-function checkPathLengths(tool: ToolModule<ServerDeps>, args: Record<string, unknown>): void {
-  for (const key of PATH_ARGS) {
-    const value = args[key];
-    if (typeof value !== 'string' || value.length <= MAX_PATH_ARG_CHARS) continue;
-    throw new ToolError(
-      'invalid_argument',
-      `${tool.name}: argument "${key}" is ${value.length} characters long (${headOfArg(value, 80)}); a path is at most ` +
-        `4096 bytes, so no file has this name.` + (tool.grammar ? ` Expected ${tool.grammar}` : ''),
-      { argument: key, chars: value.length, limit: MAX_PATH_ARG_CHARS },
-    );
-  }
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/** Arguments as stored in a chip: `content` whole up to `limit` (else a 16 KiB head and its size), the rest cut short. */
-export function argsForChip(rawArgs: unknown, limit: number): unknown {
-  return boundFailedCallArgs(rawArgs, limit).args;
-}
-
-function boundFailedCallArgs(rawArgs: unknown, limit: number): { args: unknown; contentCut?: { bytes: number; keptBytes: number } } {
-  if (rawArgs === null || typeof rawArgs !== 'object') return { args: typeof rawArgs === 'string' ? headOfArg(rawArgs) : rawArgs };
-  if (Array.isArray(rawArgs)) return { args: boundChipArgs({ _args: rawArgs }, limit, OVERSIZED_CHIP_HEAD_BYTES).args._args };
-  return boundChipArgs(rawArgs as Record<string, unknown>, limit, OVERSIZED_CHIP_HEAD_BYTES);
-}
-
-/** Read-only by annotation (be-read, be-func-range, ...) or by action (be-memory window, be-trx status, ...). */
-function isReadOnlyCall(tool: ToolModule<ServerDeps> | undefined, rawArgs: unknown): boolean {
-  if (!tool) return false; // an unknown tool name may be a misspelt edit: keep its arguments
-  if (tool.annotations?.readOnlyHint === true) return true;
-  if (!tool.readOnlyCall || rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return false;
-  try {
-    return tool.readOnlyCall(rawArgs as Record<string, unknown>);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Text that is not Unicode would be written as U+FFFD without a word: refused, nothing written (the failed call
- * keeps its content in a chip). Lone surrogates (JSON "\ud800") are detectable here; invalid UTF-8 bytes are not:
- * the transport has already decoded them to U+FFFD, which is also a valid character a file may hold.
- */
-function checkContentIsUnicode(tool: string, args: Record<string, unknown>): void {
-  const content = args[CHIP_CONTENT_ARG];
-  if (typeof content === 'string') assertWellFormedText(content, `${tool}: argument "${CHIP_CONTENT_ARG}"`);
-}
-
-interface SavedChip {
-  id: string;
-  contentCut?: { bytes: number; keptBytes: number };
-}
-
-function chipNote(saved: SavedChip): string {
-  const cut = saved.contentCut
-    ? ` (content cut to its first ${saved.contentCut.keptBytes} of ${saved.contentCut.bytes} bytes: a chip keeps a whole content up to the per-argument limit)`
-    : '';
-  return `arguments saved as chip://${saved.id}${cut}`;
-}
-
-async function saveFailedCall(
-  deps: ServerDeps,
-  tool: string,
-  rawArgs: unknown,
-  message: string,
-  limit: number,
-  log: (m: string) => void,
-): Promise<SavedChip | undefined> {
-  try {
-    const bounded = boundFailedCallArgs(rawArgs, limit);
-    const saved = await deps.chips.saveFailedCall(tool, bounded.args, message);
-    if (!saved) return undefined;
-    return bounded.contentCut ? { id: saved.chip.id, contentCut: bounded.contentCut } : { id: saved.chip.id };
-  } catch (e) {
-    log(`could not save the failed call of ${tool} as a chip: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
-}
-
-function applyAliases(tool: ToolModule<ServerDeps>, args: Record<string, unknown>): Record<string, unknown> {
-  if (!tool.aliases) return args;
-  let out: Record<string, unknown> | undefined;
-  for (const [alias, name] of Object.entries(tool.aliases)) {
-    if (alias in args && !(name in args)) {
-      out ??= { ...args };
-      out[name] = out[alias];
-      delete out[alias];
-    }
-  }
-  return out ?? args;
-}
-
-/** A zod failure as an agent can act on it: which argument, what was expected, the grammar and a valid call. */
-export function describeZodFailure(tool: ToolModule<ServerDeps>, rawArgs: unknown, error: z.ZodError): string {
-  const problems = error.issues.filter((issue) => issue.code !== 'unrecognized_keys').map((issue) => {
-    const path = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
-    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? ' (missing)' : '';
-    return `${path}: ${issue.message}${missing}`;
-  });
-  const known = new Set(Object.keys(tool.inputSchema));
-  const unknown =
-    rawArgs && typeof rawArgs === 'object' ? Object.keys(rawArgs).filter((k) => !known.has(k)) : [];
-  const parts = [`${tool.name}: invalid arguments:`];
-  if (problems.length) parts.push(`${problems.join('; ')}.`);
-  if (unknown.length) parts.push(`Unknown argument(s): ${unknown.join(', ')}; accepted: ${[...known].join(', ')}.`);
-  if (tool.grammar) parts.push(`Expected ${tool.grammar}`);
-  if (tool.example) parts.push(`Example: ${JSON.stringify(tool.example)}`);
-  return parts.join(' ');
 }

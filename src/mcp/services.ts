@@ -12,6 +12,7 @@ import { BatchEditor } from '../core/edits/apply/service';
 import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { EncodingFileStore, type EncodingResolver } from '../core/files/encodingFileStore';
+import { NotifyingFileStore } from '../core/files/notifyingFileStore';
 import { Sandbox } from '../core/files/sandbox';
 import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
 import { EditAuthors } from '../core/history/author';
@@ -21,7 +22,8 @@ import { treeSitterSymbols } from '../core/context/structure';
 import { grammarsBeside, TreeSitterParsers } from '../core/context/treeSitter';
 import { RootWatcher } from '../core/context/rootWatcher';
 import { getTokenizer } from '../core/memory/tokenizer';
-import type { ServerDeps } from './deps';
+import type { ChipFormat } from '../core/chips/types';
+import type { MemoryPort, RecallPort, ServerDeps } from './deps';
 
 export interface ServicesOptions {
   /** Absolute, real directories; relative tool paths are taken from the first. */
@@ -68,6 +70,12 @@ export interface ServicesOptions {
    * (a host that composes its own).
    */
   context?: false | ContextOptions;
+  /** The sessions' ChatMemory (be-memory, be-overview pin); absent: those say there is none. */
+  memory?: MemoryPort;
+  /** The archive of evicted messages (be-memory recall). */
+  recall?: RecallPort;
+  /** be-insert-chip's format when a call names none (default raw). */
+  chipFormat?: () => ChipFormat;
 }
 
 export interface ContextOptions {
@@ -93,7 +101,8 @@ export const CLI_CONTEXT_SETTINGS: Partial<ContextSettings> = {
 export interface Services {
   deps: ServerDeps;
   sandbox: Sandbox;
-  files: FileStore;
+  /** The store every tool writes through; it announces each path written or removed. */
+  files: NotifyingFileStore;
   chips: ChipStore;
   history: HistoryStore;
   edits: EditService;
@@ -120,7 +129,9 @@ export function chipKeyFile(chipDir: string): string {
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
   const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir });
-  const files = opts.files ?? new EncodingFileStore(disk, opts.encodingFor);
+  const files = new NotifyingFileStore(opts.files ?? new EncodingFileStore(disk, opts.encodingFor), (e) =>
+    opts.log?.(`a listener of file changes failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
   // be-apply batches a crashed server left half done: finished or undone before anything else edits
   const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
   await journal
@@ -163,7 +174,6 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     maxFileBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxFileBytes,
     maxAnalyzeBytes: { ...DEFAULT_LIMITS, ...opts.limits }.maxAnalyzeBytes,
   });
-  const deps: ServerDeps = { edits, chips, apply, authors };
   let context: ContextService | undefined;
   let watcher: RootWatcher | undefined;
   let closed = false;
@@ -178,15 +188,18 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       tokenizer: getTokenizer(),
       parsers,
     });
-    deps.context = context;
+    // Every write through the store (whichever argument named the file) reaches the next overview at once,
+    // before the tool returns, without waiting for a watcher's event (or when there is none).
+    const ctx = context;
+    files.onDidChange((change) => ctx.invalidate(change.path));
     // Started with the first overview (the cold walk), not at startup: a server that only edits pays nothing.
     if (co.watch !== false) {
-      const ctx = context;
       ctx.whenFirstMapped(() => {
         if (!closed) watcher = new RootWatcher(sandbox.roots, ctx, opts.log);
       });
     }
   }
+  const deps: ServerDeps = { edits, chips, apply, authors, context, memory: opts.memory, recall: opts.recall, chipFormat: opts.chipFormat };
   return {
     deps,
     sandbox,

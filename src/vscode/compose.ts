@@ -12,7 +12,8 @@ import { ToolError } from '../core/errors';
 import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { workspaceHistoryDir, type HistoryStore } from '../core/history/store';
-import type { EditsPort, ServerDeps } from '../mcp/deps';
+import type { ChipFormat } from '../core/chips/types';
+import type { EditsPort, MemoryPort, RecallPort, ServerDeps } from '../mcp/deps';
 import { chipKeyFile, createServices } from '../mcp/services';
 import { ChipSigner } from '../core/chips/integrity';
 import type { LogOutputChannel } from 'vscode';
@@ -100,15 +101,36 @@ export async function compose(o: ComposeOptions): Promise<Composition> {
   return { deps: services.deps, chips: services.chips, context, history: services.history, close: () => services.close() };
 }
 
-/** ServerDeps that always read the current composition (sessions outlive a recomposition). */
-export function liveDeps(current: () => Composition): ServerDeps {
-  return new Proxy({} as ServerDeps, {
-    get: (_t, key) => Reflect.get(current().deps, key),
-    has: (_t, key) => key in current().deps,
-    ownKeys: () => Reflect.ownKeys(current().deps),
-    getOwnPropertyDescriptor: (_t, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(current().deps, key);
-      return d ? { ...d, configurable: true } : undefined;
+/** What outlives a recomposition: the host's own, given to every composition's sessions alike. */
+export interface HostPorts {
+  memory?: MemoryPort;
+  recall?: RecallPort;
+  chipFormat?: () => ChipFormat;
+}
+
+/**
+ * The ServerDeps every session gets, built once: the composed ports read the current composition at each use
+ * (sessions outlive a recomposition), the host's ports are its own for the extension's lifetime.
+ */
+export function liveDeps(current: () => Composition, host: HostPorts): ServerDeps {
+  return {
+    get edits() {
+      return current().deps.edits;
     },
-  });
+    get chips() {
+      return current().deps.chips;
+    },
+    get apply() {
+      return current().deps.apply;
+    },
+    get context() {
+      return current().deps.context;
+    },
+    get authors() {
+      return current().deps.authors;
+    },
+    memory: host.memory,
+    recall: host.recall,
+    chipFormat: host.chipFormat,
+  };
 }

@@ -11,7 +11,6 @@ import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';
-import { CHIP_FORMAT_DEP } from '../mcp/tools/beInsertChip';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
 import { launcherPath, refreshLauncher } from './cliLauncher';
 import { ChipTreeProvider } from './chipTree';
@@ -136,15 +135,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // the turns of sessions the registry dropped go with them (bounded like the sessions)
   context.subscriptions.push(memory.onDidChangeSessions((ids) => void turns.prune(ids)));
   void turns.prune(memory.sessionIds());
-  const withMemory = async (composed?: Promise<Composition>) => {
-    const c = await (composed ?? composeNow());
-    c.deps.memory = memory;
-    c.deps[CHIP_FORMAT_DEP] = () => config().replayFormat; // be-insert-chip without `format`, agents' and the UI's
-    c.deps.recall = recall;
-    return c;
-  };
-  current = await withMemory(firstComposition);
-  const serverDeps = liveDeps(() => current);
+  current = await firstComposition;
+  // be-insert-chip without `format` (agents' and the UI's) follows the setting at each call
+  const serverDeps = liveDeps(() => current, { memory, recall, chipFormat: () => config().replayFormat });
   const recorder = memoryObserver(memory);
   const observers = [recorder];
   registerTokenWindow(context, memory, turns);
@@ -203,7 +196,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     if (e && e.document.uri.scheme === 'file') lastEditor = e;
   }));
 
-  const tools = new UiTools(serverDeps, { lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', log: (m) => log.warn(m) });
+  const tools = new UiTools(serverDeps, { log: (m) => log.warn(m) });
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   const agentEdits = registerAgentEdits(context, { history: current.history, tools, log });
   const ctx: CommandContext = {
@@ -239,7 +232,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     recomposing = recomposing.then(async () => {
       const old = current;
       roots = workspaceRoots();
-      current = await withMemory();
+      current = await composeNow();
       tree.setSource(current.chips);
       agentEdits.setHistory(current.history);
       await old.close();

@@ -38,6 +38,8 @@ describe('cli args', () => {
       'note: the chips directory /home/u/.cache/x is inside the root /home/u; the tools can read and edit it there',
     ]);
     assert.deepEqual(stateInsideRoots(['/w'], { memory: '/w2/m', chips: '/w' }).length, 1);
+    // "..state" is a folder inside the root (a '..' prefix test took it for a way out)
+    assert.deepEqual(stateInsideRoots(['/w'], { chips: '/w/..state/chips' }).length, 1);
   });
 
   it('--allow-write is repeatable, off by default, and refuses empty, negated or comment globs', () => {

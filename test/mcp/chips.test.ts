@@ -1,7 +1,7 @@
 /** Chips through the call middleware: failed calls are saved and named in the error; be-delete round-trips. */
 import assert from 'node:assert/strict';
 import { call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
-import { CHIP_FORMAT_DEP } from '../../src/mcp/tools/beInsertChip';
+import type { ChipFormat } from '../../src/core/chips/types';
 
 describe('mcp chips through the middleware', function () {
   this.timeout(60000);
@@ -127,8 +127,7 @@ describe('be-insert-chip follows the host\'s default format (VS Code: chips.repl
   it('a call without format uses the host setting, read at each call; an explicit format wins', async () => {
     const ws = await tmpWorkspace();
     let setting: unknown = 'annotated';
-    const c = await memoryClient(ws);
-    c.services.deps[CHIP_FORMAT_DEP] = () => setting;
+    const c = await memoryClient(ws, {}, { chipFormat: () => setting as ChipFormat });
     try {
       await ws.write('a.ts', 'one\ntwo\nthree\n');
       const del = await call(c.client, 'be-delete', { file: 'a.ts:2' });

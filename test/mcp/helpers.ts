@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type CreateServerOptions } from '../../src/mcp/server';
-import { createServices, type Services } from '../../src/mcp/services';
+import { createServices, type Services, type ServicesOptions } from '../../src/mcp/services';
 import { startHttpHost, type HttpHost, type HttpHostOptions } from '../../src/mcp/httpHost';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -119,8 +119,9 @@ export async function stdioClient(ws: Workspace, extra: string[] = []): Promise<
 export async function memoryClient(
   ws: Workspace,
   opts: Partial<CreateServerOptions> = {},
+  servicesOpts: Partial<ServicesOptions> = {},
 ): Promise<Connected & { services: Services }> {
-  const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
+  const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, ...servicesOpts });
   const server = createServer(services.deps, { sessionId: 'mem', reply: 'json', ...opts });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -141,8 +142,9 @@ export async function httpSetup(
   ws: Workspace,
   serverOpts: Partial<CreateServerOptions> = {},
   hostOpts: Partial<HttpHostOptions> = {},
+  servicesOpts: Partial<ServicesOptions> = {},
 ): Promise<{ host: HttpHost; services: Services; connect(): Promise<Connected> }> {
-  const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
+  const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, ...servicesOpts });
   const host = await startHttpHost({
     createServerForSession: (sessionId) => createServer(services.deps, { reply: 'json', ...serverOpts, sessionId }),
     ...hostOpts,

@@ -24,8 +24,7 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
   it("records a session's tool calls in its own window only; the other session does not see them", async () => {
     await ws.write('src/alpha.ts', 'export function alphaOnly() {\n  return 1;\n}\n');
     await ws.write('src/beta.ts', 'export const betaOnly = 2;\n');
-    const setup = await httpSetup(ws, { observers: [memoryObserver(registry)] });
-    setup.services.deps.memory = registry;
+    const setup = await httpSetup(ws, { observers: [memoryObserver(registry)] }, {}, { memory: registry });
     const a = await setup.connect();
     const b = await setup.connect();
     try {
@@ -70,8 +69,7 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
   });
 
   it('persists the sessions and restores them', async () => {
-    const setup = await httpSetup(ws, { observers: [memoryObserver(registry)] });
-    setup.services.deps.memory = registry;
+    const setup = await httpSetup(ws, { observers: [memoryObserver(registry)] }, {}, { memory: registry });
     const a = await setup.connect();
     try {
       await call(a.client, 'be-memory', { action: 'add', content: 'remember the flaky test', kind: 'note' });

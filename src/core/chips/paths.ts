@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from '../files/sandbox';
 
 export const APP_DIR_NAME = 'better-edit-tools-mcp';
 
@@ -60,10 +61,7 @@ export function defaultMemoryDir(chipBase: string, roots: readonly string[]): st
 export function stateInsideRoots(roots: readonly string[], dirs: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [what, dir] of Object.entries(dirs)) {
-    const root = roots.find((r) => {
-      const rel = path.relative(r, dir);
-      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-    });
+    const root = roots.find((r) => isInside(r, dir));
     if (root) out.push(`note: the ${what} directory ${dir} is inside the root ${root}; the tools can read and edit it there`);
   }
   return out;

@@ -4,7 +4,8 @@
  * Aider's repo map does, and a renderer that fits a token budget by choosing how much to show.
  */
 import { performance } from 'node:perf_hooks';
-import { posix } from 'node:path';
+import { dirname, posix, relative, sep } from 'node:path';
+import { isInside } from '../files/sandbox';
 import { languageIdFromPath } from '../text/language';
 import type { TokenCounter } from './types';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
@@ -141,9 +142,14 @@ export class RepoMap {
 
   private isInvalidated(abs: string): boolean {
     if (this.invalidated.size === 0) return false;
-    if (this.invalidated.has(abs)) return true;
-    for (const p of this.invalidated) if (abs.startsWith(p.endsWith('/') ? p : p + '/')) return true;
-    return false;
+    // the file or a folder above it, walked up by dirname (separator-correct, O(depth) set look-ups per file: the
+    // walk asks this for every file; isInside against each invalidated path ran 30,000 pairs in 120-180 ms here)
+    for (let p = abs; ; ) {
+      if (this.invalidated.has(p)) return true;
+      const up = dirname(p);
+      if (p === this.root || up === p) return false;
+      p = up;
+    }
   }
 
   /**
@@ -155,11 +161,10 @@ export class RepoMap {
     if (!this.watched || this.needsWalk || !this.records.size || this.truncated) return undefined;
     const toRead: WalkedFile[] = [];
     const removed: string[] = [];
-    const root = this.root.endsWith('/') ? this.root : this.root + '/';
     for (const abs of this.invalidated) {
       if (abs === this.root) return undefined;
-      if (!abs.startsWith(root)) continue;
-      const rel = abs.slice(root.length).split('\\').join('/');
+      if (!isInside(this.root, abs)) continue;
+      const rel = relative(this.root, abs).split(sep).join('/');
       const parts = rel.split('/');
       if (parts.some((p) => SKIP_DIRS.has(p))) continue;
       if (parts[parts.length - 1] === '.gitignore') return undefined;

@@ -9,9 +9,10 @@
  * service trusts the watcher only from `ready` on, after one catch-up walk.
  */
 import { promises as fsp, readFileSync, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import ignore from 'ignore';
+import { isInside } from '../files/sandbox';
 import { ignoredBy, isBinaryName, SKIP_DIRS, SKIP_FILES, toPosix, type Scope } from './walk';
 
 /** What the watcher tells (ContextService implements it). */
@@ -40,7 +41,7 @@ export function walkIgnoreMatcher(root: string): { ignored: (abs: string, stats?
     return scope;
   };
   const ignored = (abs: string, stats?: Stats): boolean => {
-    if (abs === root || !abs.startsWith(root + sep)) return false;
+    if (abs === root || !isInside(root, abs)) return false;
     const rel = toPosix(relative(root, abs));
     const parts = rel.split('/');
     const name = parts[parts.length - 1]!;

@@ -10,6 +10,7 @@ import { ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
 import { loadText, type LoadedText as LoadedDoc } from '../edits/loadText';
 import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../edits/readMetadata';
+import { isInside } from '../files/sandbox';
 import { contentToLines } from '../text/content';
 import { parseFileRange } from '../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from './full';
@@ -140,7 +141,7 @@ export class ContextService {
 
   /** The cached repository map of the root that holds `abs` (created on first use). */
   repoMapFor(abs: string): RepoMap {
-    const root = [...this.deps.sandbox.roots].sort((a, b) => b.length - a.length).find((r) => abs === r || abs.startsWith(r.endsWith('/') ? r : r + '/'));
+    const root = [...this.deps.sandbox.roots].sort((a, b) => b.length - a.length).find((r) => isInside(r, abs));
     const key = root ?? abs;
     let map = this.maps.get(key);
     if (!map) {
@@ -156,7 +157,7 @@ export class ContextService {
 
   /** A file or folder changed (a watcher or an edit tool saw it): the next overview re-reads it. */
   invalidate(abs: string): void {
-    for (const m of this.maps.values()) if (abs === m.root || abs.startsWith(m.root + '/')) m.invalidate(abs);
+    for (const m of this.maps.values()) if (isInside(m.root, abs)) m.invalidate(abs);
   }
 
   /** invalidate() for a tool argument (`path`, `path:S-E`, relative or absolute); ignores what does not resolve. */

@@ -15,14 +15,15 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isToolError } from '../../core/errors';
-import type { ContextService } from '../../core/context/service';
+import type { ContextPort } from '../deps';
 
 export const OVERVIEW_URI = 'betools://overview';
 const STRUCTURE_PREFIX = 'betools://structure/';
 const OVERVIEW_PREFIX = 'betools://overview/';
 
+/** Read on every request: a host's deps may follow a recomposition (VS Code), and may then have no context. */
 export interface ContextResourceDeps {
-  context: ContextService;
+  readonly context?: ContextPort;
 }
 
 export function registerContextResources(server: Server, deps: ContextResourceDeps): void {
@@ -61,15 +62,17 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
+    const context = deps.context;
+    if (!context) throw new McpError(ErrorCode.InvalidParams, `${uri}: this server has no context service now (no folder open); the be-* tools still work.`);
     try {
       if (uri === OVERVIEW_URI || uri.startsWith(OVERVIEW_PREFIX)) {
         const path = uri === OVERVIEW_URI ? undefined : decodeURIComponent(uri.slice(OVERVIEW_PREFIX.length));
-        const r = await deps.context.overview({ path });
+        const r = await context.overview({ path });
         return { contents: [{ uri, mimeType: 'text/plain', text: `${r.overview}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }
       if (uri.startsWith(STRUCTURE_PREFIX)) {
         const path = decodeURIComponent(uri.slice(STRUCTURE_PREFIX.length));
-        const r = await deps.context.structure(path);
+        const r = await context.structure(path);
         const head = `${r.file} · ${r.total.toLocaleString('en-US')} lines · ${r.file_tokens.toLocaleString('en-US')} tokens`;
         return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }

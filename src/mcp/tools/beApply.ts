@@ -1,7 +1,6 @@
 /** be-apply: several edits across several files in one call, all or nothing, one be-trx rollback step. */
 import { z } from 'zod';
 import { ToolError } from '../../core/errors';
-import type { BatchEditor } from '../../core/edits/apply/service';
 import { asRecord, brief, defineTool, format, preview } from './common';
 
 // no per-field descriptions: the grammar is be-replace's, stated once in the catalog (every listed token is paid per turn)
@@ -31,7 +30,7 @@ export const beApply = defineTool({
   },
   annotations: { title: 'Apply several edits', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {
-    const apply = services.apply as BatchEditor | undefined;
+    const apply = services.apply;
     if (!apply) throw new ToolError('invalid_argument', 'be-apply is not available in this server; use one be-* edit per file.');
     return asRecord(await apply.apply(args));
   },

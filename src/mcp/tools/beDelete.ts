@@ -1,8 +1,8 @@
-import { asRecord, brief, defineTool, format, GRAMMAR_RANGE, preview } from './common';
 import { z } from 'zod';
-import { renderEditDiff } from '../render/index';
+import { GRAMMAR_RANGE } from './common';
+import { lineEditTool } from './lineEditTool';
 
-export const beDelete = defineTool({
+export const beDelete = lineEditTool({
   name: 'be-delete',
   title: 'Delete lines',
   description:
@@ -10,16 +10,7 @@ export const beDelete = defineTool({
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15' },
   unlistedArgs: ['format', 'brief', 'preview'],
-  inputSchema: {
-    file: z.string(),
-    format,
-    preview,
-    brief,
-  },
-  annotations: { title: 'Delete lines', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  render: renderEditDiff,
-  async handler(args, { services, reply }) {
-    // A text reply shows a unified diff (a few lines of context); json keeps upstream's default listing.
-    return asRecord(await services.edits.delete({ ...args, format: args.format ?? (reply === 'json' ? undefined : 'diff') }));
-  },
+  inputSchema: { file: z.string() },
+  destructive: true,
+  run: (edits, args) => edits.delete(args),
 });

@@ -1,19 +1,8 @@
-import { z } from 'zod';
-import { asRecord, defineTool, GRAMMAR_PLAIN } from './common';
+import { lineQueryTool } from './lineQueryTool';
 
-export const beFuncRange = defineTool({
-  name: 'be-func-range',
-  title: 'Function range',
-  description:
-    'Start and end of the function or block around line.',
-  grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
+export const beFuncRange = lineQueryTool({
+  name: 'be-func-range', title: 'Function range',
+  description: 'Start and end of the function or block around line.',
   example: { file: 'src/main.go', line: 42 },
-  inputSchema: {
-    file: z.string(),
-    line: z.number().int().min(1),
-  },
-  annotations: { title: 'Function range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { services }) {
-    return asRecord(await services.edits.funcRange(args));
-  },
+  run: (edits, args) => edits.funcRange(args),
 });

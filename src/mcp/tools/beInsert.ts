@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { renderEditDiff } from '../render/index';
-import { asRecord, brief, defineTool, format, GRAMMAR_INSERT, preview } from './common';
+import { GRAMMAR_INSERT } from './common';
+import { lineEditTool } from './lineEditTool';
 
-export const beInsert = defineTool({
+export const beInsert = lineEditTool({
   name: 'be-insert',
   title: 'Insert lines',
   description:
@@ -10,17 +10,7 @@ export const beInsert = defineTool({
   grammar: GRAMMAR_INSERT,
   example: { file: 'src/main.go:10', content: 'inserted line\n' },
   unlistedArgs: ['format', 'brief', 'preview'],
-  inputSchema: {
-    file: z.string(),
-    content: z.string(),
-    format,
-    preview,
-    brief,
-  },
-  annotations: { title: 'Insert lines', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  render: renderEditDiff,
-  async handler(args, { services, reply }) {
-    // A text reply shows a unified diff (a few lines of context); json keeps upstream's default listing.
-    return asRecord(await services.edits.insert({ ...args, format: args.format ?? (reply === 'json' ? undefined : 'diff') }));
-  },
+  inputSchema: { file: z.string(), content: z.string() },
+  destructive: false,
+  run: (edits, args) => edits.insert(args),
 });

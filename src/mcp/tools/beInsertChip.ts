@@ -6,16 +6,10 @@ import { asRecord, defineTool } from './common';
 
 const FORMATS = ['raw', 'annotated', 'json'] as const satisfies readonly ChipFormat[];
 
-/**
- * The ServerDeps entry a host sets to `() => ChipFormat`: the format of a call that names none (VS Code: the
- * `betterEditTools.chips.replayFormat` setting, read at each call so a change applies at once). Default raw.
- */
-export const CHIP_FORMAT_DEP = 'chipFormat';
-
+/** The host's default format (ServerDeps.chipFormat), when it is one of ours (a setting may hold anything); else raw. */
 export function defaultChipFormat(services: ServerDeps): ChipFormat {
-  const get = services[CHIP_FORMAT_DEP];
-  const f: unknown = typeof get === 'function' ? get() : undefined;
-  return FORMATS.includes(f as ChipFormat) ? (f as ChipFormat) : 'raw';
+  const f = services.chipFormat?.();
+  return f !== undefined && FORMATS.includes(f) ? f : 'raw';
 }
 
 export const beInsertChip = defineTool({

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { renderMemory } from '../render/index';
 import { ToolError } from '../../core/errors';
-import { MemoryRegistry } from '../../core/memory/registry';
 import { buildWindowRecap, compactStats, DEFAULT_RECAP_TOKENS, listPins, messageLine as line, MIN_RECAP_TOKENS } from '../../core/memory/recap';
-import type { ServerDeps } from '../deps';
+import type { MemoryPort, ServerDeps } from '../deps';
 import { defineTool } from './common';
 import { recallAnswer } from '../memoryRecall';
 
-/** The host puts the session registry in ServerDeps as `memory` (see memoryObserver). */
-function registryOf(services: ServerDeps): MemoryRegistry {
+/** The session registry the host composed (its memoryObserver records the calls into it). */
+function registryOf(services: ServerDeps): MemoryPort {
   const registry = services.memory;
-  if (!(registry instanceof MemoryRegistry)) {
+  if (!registry) {
     throw new ToolError('invalid_argument', 'be-memory: this server runs without a chat memory (no memory registry configured); the other be-* tools work as usual.');
   }
   return registry;
@@ -80,7 +79,7 @@ export const beMemory = defineTool({
       case 'pins':
         return { status: 'ok', ...(await listPins(memory, { offset: args.offset ?? 0, budgetTokens: args.budget })) };
       case 'recall':
-        return { status: 'ok', ...(await recallAnswer(services, sessionId, memory, needId(), { offset: args.offset ?? 0, budgetTokens: args.budget ?? DEFAULT_RECAP_TOKENS })) };
+        return { status: 'ok', ...(await recallAnswer(services.recall, sessionId, memory, needId(), { offset: args.offset ?? 0, budgetTokens: args.budget ?? DEFAULT_RECAP_TOKENS })) };
       case 'stats':
         return { status: 'ok', stats: compactStats(memory.stats()) };
     }

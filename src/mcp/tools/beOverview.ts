@@ -2,18 +2,15 @@
 import { z } from 'zod';
 import { renderOverview } from '../render/index';
 import { ToolError } from '../../core/errors';
-import type { ContextService } from '../../core/context/service';
-import type { ServerDeps } from '../deps';
+import type { MemoryPort } from '../deps';
 import { asRecord, defineTool } from './common';
-import { MemoryRegistry } from '../../core/memory/registry';
 
 /**
  * Seed section 7: a small, dense file index kept in the window. Pinned, high priority, one per folder:
  * a newer index of the same folder replaces the older one.
  */
-function pinIndex(services: ServerDeps, sessionId: string, path: string, overview: string): string {
-  const registry = services.memory;
-  if (!(registry instanceof MemoryRegistry)) {
+function pinIndex(registry: MemoryPort | undefined, sessionId: string, path: string, overview: string): string {
+  if (!registry) {
     throw new ToolError('invalid_argument', 'be-overview pin: this server runs without a chat memory; call again without pin.');
   }
   const memory = registry.get(sessionId);
@@ -24,11 +21,6 @@ function pinIndex(services: ServerDeps, sessionId: string, path: string, overvie
   }
   memory.add({ id, kind: 'note', priority: 'high', group: 'file-index', pinned: true, content: `[file index: ${path}]\n${overview}` });
   return id;
-}
-
-/** The context service, when the host composed one (`deps.context`). */
-export function contextOf(services: ServerDeps): ContextService | undefined {
-  return services.context as ContextService | undefined;
 }
 
 export const beOverview = defineTool({
@@ -49,10 +41,10 @@ export const beOverview = defineTool({
   annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderOverview,
   async handler(args, { services, sessionId }) {
-    const ctx = contextOf(services);
+    const ctx = services.context;
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
     const reply = await ctx.overview(args);
     if (!args.pin) return asRecord(reply);
-    return { ...reply, pinned_id: pinIndex(services, sessionId, reply.path, reply.overview) };
+    return { ...reply, pinned_id: pinIndex(services.memory, sessionId, reply.path, reply.overview) };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { renderRead } from '../render/index';
 import { asRecord, defineTool } from './common';
-import { contextOf } from './beOverview';
-import type { ContextReply, ContextService, ReadRequest } from '../../core/context/service';
+import type { ContextReply, ReadRequest } from '../../core/context/service';
+import type { ContextPort } from '../deps';
 
 /** The header of a text page (path, range, id, next call) stays well under this. */
 export const PAGE_HEADER_TOKENS = 120;
@@ -11,7 +11,7 @@ export const PAGE_HEADER_TOKENS = 120;
  * In JSON style the model sees the page inside a JSON string (every newline, tab and quote escaped, ~+20%): a page
  * over the limit as seen is read again with a limit scaled down by what it cost (at most three times).
  */
-async function jsonPageWithin(ctx: ContextService, req: ReadRequest): Promise<ContextReply> {
+async function jsonPageWithin(ctx: ContextPort, req: ReadRequest): Promise<ContextReply> {
   const pageTokens = ctx.settings.pageTokens;
   let limit = pageTokens - PAGE_HEADER_TOKENS;
   let page = await ctx.read({ ...req, limit });
@@ -53,7 +53,7 @@ export const beRead = defineTool({
   render: renderRead,
   async handler(args, { services, reply }) {
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
-    const ctx = contextOf(services);
+    const ctx = services.context;
     if (ctx && !args.brief && !args.target) {
       const req = { file: args.file, mode: args.mode, column: args.column };
       if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req));

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { renderEditDiff } from '../render/index';
-import { asRecord, brief, defineTool, format, GRAMMAR_RANGE, preview } from './common';
+import { GRAMMAR_RANGE } from './common';
+import { lineEditTool } from './lineEditTool';
 
-export const beReplace = defineTool({
+export const beReplace = lineEditTool({
   name: 'be-replace',
   title: 'Replace lines',
   description:
@@ -16,14 +16,7 @@ export const beReplace = defineTool({
     content: z.string().optional(),
     old: z.string().optional(),
     viewed_code_id: z.string().optional(),
-    format,
-    preview,
-    brief,
   },
-  annotations: { title: 'Replace lines', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  render: renderEditDiff,
-  async handler(args, { services, reply }) {
-    // A text reply shows a unified diff (a few lines of context); json keeps upstream's default listing.
-    return asRecord(await services.edits.replace({ ...args, format: args.format ?? (reply === 'json' ? undefined : 'diff') }));
-  },
+  destructive: true,
+  run: (edits, args) => edits.replace(args),
 });

@@ -1,19 +1,8 @@
-import { z } from 'zod';
-import { asRecord, defineTool, GRAMMAR_PLAIN } from './common';
+import { lineQueryTool } from './lineQueryTool';
 
-export const beTagRange = defineTool({
-  name: 'be-tag-range',
-  title: 'Tag range',
-  description:
-    'Start, end and tag of the markup tag pair around line.',
-  grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
+export const beTagRange = lineQueryTool({
+  name: 'be-tag-range', title: 'Tag range',
+  description: 'Start, end and tag of the markup tag pair around line.',
   example: { file: 'src/App.vue', line: 12 },
-  inputSchema: {
-    file: z.string(),
-    line: z.number().int().min(1),
-  },
-  annotations: { title: 'Tag range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { services }) {
-    return asRecord(await services.edits.tagRange(args));
-  },
+  run: (edits, args) => edits.tagRange(args),
 });

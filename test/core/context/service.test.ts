@@ -38,7 +38,6 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
     await ws.write('assets/image.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]));
     services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
     ctx = new ContextService({ sandbox: services.sandbox, files: services.files, viewed: services.edits.viewed, tokenizer: tk, parsers: new TreeSitterParsers(packagedGrammars) });
-    services.deps.context = ctx;
   });
   after(() => ws.dispose());
 
@@ -111,7 +110,8 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
   });
 
   it('MCP: be-read modes, be-overview and the resources', async () => {
-    const server = createServer(services.deps, { sessionId: 'ctx', reply: 'json' });
+    const memory = new MemoryRegistry();
+    const server = createServer({ ...services.deps, context: ctx, memory }, { sessionId: 'ctx', reply: 'json' });
     registerContextResources(server, { context: ctx });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
@@ -136,13 +136,12 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
       assert.ok(Number(oc.tokens) <= 300);
 
       // Seed section 7: the overview pinned into the session's chat memory as its file index (replaced, not duplicated).
-      services.deps.memory = new MemoryRegistry();
       for (let i = 0; i < 2; i++) {
         const pinned = (await client.callTool({ name: 'be-overview', arguments: { path: 'src', pin: true } })) as CallToolResult;
         assert.ok(!pinned.isError, JSON.stringify(pinned.content));
         assert.equal((pinned.structuredContent as Record<string, unknown>).pinned_id, 'file-index:src');
       }
-      const mem = (services.deps.memory as MemoryRegistry).get('ctx');
+      const mem = memory.get('ctx');
       const index = mem.visibleMessages().filter((m) => m.group === 'file-index');
       assert.equal(index.length, 1);
       assert.ok(index[0]!.pinned);
