@@ -119,6 +119,23 @@ export const largeFileBalance = {
   },
 };
 
+/** The headers of a `plain` diff's two numbered listings (diff.ts). */
+export function listingHeader(which: 'before' | 'after', start: number, end: number, lang: Lang): string {
+  if (lang === 'zh') return which === 'before' ? `--- 修改前（行 ${start}-${end}）---` : `+++ 修改后（行 ${start}-${end}）+++`;
+  return which === 'before' ? `--- before (lines ${start}-${end}) ---` : `+++ after (lines ${start}-${end}) +++`;
+}
+
+/** The words of the one-line balance check in edit results (balance.ts quickBalance), en and upstream's zh. */
+export const quickBalanceMessages = {
+  missing: (lang: Lang, pair: string, n: number) => (lang === 'zh' ? `${pair} 差 ${n} 个` : `${pair} missing ${n}`),
+  tags: (lang: Lang, n: number) => (lang === 'zh' ? `标签 差 ${n} 个` : `tags unbalanced ${n}`),
+  unterminated: (lang: Lang, symbol: string, where: string) =>
+    lang === 'zh' ? `${symbol} 未闭合（行 ${where}）` : `${symbol} unterminated at line ${where}`,
+  ok: (lang: Lang) => (lang === 'zh' ? '符号闭合快速检查：OK' : 'balance: OK'),
+  unbalanced: (lang: Lang, parts: string[]) =>
+    lang === 'zh' ? `符号闭合快速检查：Error (${parts.join('; ')})` : `balance: unbalanced (${parts.join('; ')})`,
+};
+
 /**
  * Warnings about the content an agent gave (not the whole file, not a numbered listing): tabs when the file
  * around is indented with spaces, trailing whitespace.
