@@ -8,6 +8,7 @@
 import { syntaxFor } from '../text/languages';
 import { scanText, Tok, TOKEN_CHARS, type ScanResult, type TagPair, type UnbalancedItem } from '../text/scan';
 import { matchBrackets, type Matching } from './matchBrackets';
+import { quickBalanceMessages, type Lang } from './messages';
 
 export type { UnbalancedItem } from '../text/scan';
 
@@ -140,7 +141,7 @@ export function checkBalance(text: string, languageId: string, verbose: boolean)
  * en `balance: OK` / `balance: unbalanced ({} missing 1; " unterminated at line 4)`,
  * zh upstream's `符号闭合快速检查：OK` / `符号闭合快速检查：Error ({} 差 1 个; …)`.
  */
-export function quickBalance(text: string, languageId: string, lang: 'en' | 'zh' = 'en'): string {
+export function quickBalance(text: string, languageId: string, lang: Lang = 'en'): string {
   const a = analyzeBalance(text, languageId);
   const counts = new Map<string, number>();
   for (const t of a.matching.unbalanced) {
@@ -150,16 +151,12 @@ export function quickBalance(text: string, languageId: string, lang: 'en' | 'zh'
   const parts: string[] = [];
   for (const pair of ['{}', '[]', '()']) {
     const n = counts.get(pair);
-    if (n) parts.push(lang === 'zh' ? `${pair} 差 ${n} 个` : `${pair} missing ${n}`);
+    if (n) parts.push(quickBalanceMessages.missing(lang, pair, n));
   }
-  if (a.scan.tagUnbalanced.length) {
-    const n = a.scan.tagUnbalanced.length;
-    parts.push(lang === 'zh' ? `标签 差 ${n} 个` : `tags unbalanced ${n}`);
-  }
+  if (a.scan.tagUnbalanced.length) parts.push(quickBalanceMessages.tags(lang, a.scan.tagUnbalanced.length));
   for (const q of a.quoteWarnings) {
     const where = q.lines.slice(0, 5).join(', ') + (q.lines.length > 5 ? ', …' : '');
-    parts.push(lang === 'zh' ? `${q.symbol} 未闭合（行 ${where}）` : `${q.symbol} unterminated at line ${where}`);
+    parts.push(quickBalanceMessages.unterminated(lang, q.symbol, where));
   }
-  if (!parts.length) return lang === 'zh' ? '符号闭合快速检查：OK' : 'balance: OK';
-  return lang === 'zh' ? `符号闭合快速检查：Error (${parts.join('; ')})` : `balance: unbalanced (${parts.join('; ')})`;
+  return parts.length ? quickBalanceMessages.unbalanced(lang, parts) : quickBalanceMessages.ok(lang);
 }

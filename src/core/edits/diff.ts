@@ -4,6 +4,7 @@
  * line shows as exactly one `+` line instead of upstream's position-by-position comparison.
  */
 import { diffArrays } from 'diff';
+import { listingHeader, type Lang } from './messages';
 
 export interface DiffWindow {
   /** 1-based file line number of `lines[0]` (for an empty window: where it would start). */
@@ -12,14 +13,9 @@ export interface DiffWindow {
   lines: string[];
 }
 
-export type DiffLang = 'en' | 'zh';
+export type DiffLang = Lang;
 
 const stripEol = (s: string): string => s.replace(/\r?\n$/, '').replace(/\r$/, '');
-
-function listingHeader(which: 'before' | 'after', start: number, end: number, lang: DiffLang): string {
-  if (lang === 'zh') return which === 'before' ? `--- 修改前（行 ${start}-${end}）---` : `+++ 修改后（行 ${start}-${end}）+++`;
-  return which === 'before' ? `--- before (lines ${start}-${end}) ---` : `+++ after (lines ${start}-${end}) +++`;
-}
 
 function renderPlain(before: DiffWindow, after: DiffWindow, lang: DiffLang): string {
   const out: string[] = [];

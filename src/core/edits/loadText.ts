@@ -9,6 +9,7 @@ import type { Sandbox } from '../files/sandbox';
 import { languageIdFromPath } from '../text/language';
 import { TextBuffer } from '../text/lines';
 import { assertText } from '../text/validate';
+import { loadMessages } from './messages';
 
 export interface LoadedText {
   abs: string;
@@ -29,11 +30,7 @@ export interface LoadPorts {
 
 export function checkFileSize(display: string, size: number, limit: number): void {
   if (size > limit) {
-    throw new ToolError(
-      'too_large',
-      `${display} is ${size} bytes, over the ${limit}-byte limit of these tools; edit it with another tool.`,
-      { size, limit },
-    );
+    throw new ToolError('too_large', loadMessages.tooLarge(display, size, limit), { size, limit });
   }
 }
 
@@ -44,17 +41,14 @@ export async function loadText(ports: LoadPorts, pathInput: string, resolved?: s
   const display = sandbox.display(abs);
   const st = await files.stat(abs);
   if (!st) {
-    throw new ToolError(
-      'not_found',
-      `file not found: ${display}. Check the path (relative paths start at ${sandbox.roots[0]}); to create a file use be-write.`,
-    );
+    throw new ToolError('not_found', loadMessages.notFound(display, sandbox.roots[0]));
   }
   checkFileSize(display, st.size, maxFileBytes);
   let content;
   try {
     content = await files.read(abs, { maxBytes: maxFileBytes });
   } catch (e) {
-    if (e instanceof ToolError && e.code === 'not_found') throw new ToolError('not_found', `file not found: ${display}`);
+    if (e instanceof ToolError && e.code === 'not_found') throw new ToolError('not_found', loadMessages.vanished(display));
     throw e;
   }
   checkFileSize(display, content.bytes.length, maxFileBytes);

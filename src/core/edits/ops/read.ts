@@ -1,0 +1,98 @@
+/** be-read: numbered lines of a range (or of a `target`), with the viewed_code_id that later edits check. */
+import { ToolError } from '../../errors';
+import type { TextBuffer } from '../../text/lines';
+import { parseFileRange } from '../../text/range';
+import { loadFile, type EditContext } from '../context';
+import { readMessages } from '../messages';
+import type { ReadArgs, ReadResult } from '../types';
+import { resolveTarget } from './readTarget';
+
+export async function readLines(ctx: EditContext, args: ReadArgs): Promise<ReadResult> {
+  const fr = parseFileRange(args.file);
+  const ld = await loadFile(ctx, fr.path);
+  const { doc } = ld;
+  const total = doc.lineCount;
+  const warnings: string[] = [];
+  let start: number;
+  let end: number;
+  let whole = false;
+  if (args.target) {
+    ({ start, end } = await resolveTarget(ctx, ld, args.target));
+  } else {
+    const spec = fr.spec;
+    if (spec.kind === 'none' || spec.kind === 'all' || (spec.kind === 'line' && spec.line === 0)) {
+      start = total === 0 ? 0 : 1;
+      end = total;
+      whole = true;
+    } else {
+      start = spec.kind === 'line' ? spec.line : spec.start;
+      end = spec.kind === 'line' ? spec.line : spec.end;
+      if (total === 0) {
+        start = 0;
+        end = 0;
+      } else {
+        if (start < 1 || start > total) {
+          throw new ToolError('invalid_argument', readMessages.startOutOfRange(start, total, ld.display), { total });
+        }
+        if (end > total) {
+          warnings.push(readMessages.endPastFile(end, start, total));
+          end = total;
+        }
+      }
+    }
+  }
+  if (!args.brief && total > 0) checkReadSize(doc, ld.display, start, end, whole, ctx.limits.maxReadBytes);
+  if (doc.eolKind === 'mixed') warnings.push(readMessages.mixedEol(doc.crlfCount, doc.lfCount));
+  const rec = await ctx.viewed.issue(ld.display, doc, start, end);
+  const result: ReadResult = {
+    status: 'ok',
+    file: ld.display,
+    start,
+    end,
+    total,
+    viewed_code_id: rec.id,
+    eol: doc.eolKind,
+    bom: doc.hasBom,
+    final_newline: doc.finalNewline,
+  };
+  if (ld.encoding) result.encoding = ld.encoding;
+  if (args.brief) result.brief = true;
+  else result.content = total === 0 ? '' : numbered(doc, start, end);
+  if (warnings.length) result.warnings = warnings;
+  return result;
+}
+
+/** Refuses a listing over the read limit, naming a range that fits. */
+function checkReadSize(doc: TextBuffer, display: string, start: number, end: number, whole: boolean, limit: number): void {
+  const total = doc.lineCount;
+  const bytes = doc.lineEnd(end) - doc.lineStart(start);
+  if (bytes <= limit) return;
+  const firstLineBytes = doc.lineEnd(start) - doc.lineStart(start);
+  if (firstLineBytes > limit) {
+    throw new ToolError('too_large', readMessages.lineTooLarge(start, display, firstLineBytes, limit), {
+      total,
+      bytes: firstLineBytes,
+      limit,
+    });
+  }
+  const fit = Math.max(start, Math.min(total, doc.lineAt(doc.lineStart(start) + limit) - 1));
+  const message = readMessages.rangeTooLarge({
+    display,
+    range: whole ? '' : `:${start}-${end}`,
+    bytes,
+    lines: end - start + 1,
+    limit,
+    total,
+    suggest: `${display}:${start}-${fit}`,
+  });
+  throw new ToolError('too_large', message, { total, bytes, limit, suggested: { start, end: fit } });
+}
+
+function numbered(doc: TextBuffer, start: number, end: number): string {
+  const out: string[] = [];
+  for (let i = start; i <= end; i++) {
+    const t = doc.lineText(i);
+    out.push(`${i}\t${t === '' ? '<blank>' : t}`);
+  }
+  return out.join('\n');
+}
