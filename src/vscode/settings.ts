@@ -5,7 +5,7 @@
  */
 import type { ContextSettings, ReadMode } from '../core/context/service';
 import type { ChatMemoryOptions } from '../core/memory/chatMemory';
-import { MEMORY_LIMITS, memoryLimitProblem, type MemoryLimitKey } from '../core/memory/limits';
+import { memorySettingOrDefault, type MemorySettingKey, type MemorySettingValue } from '../core/memory/limits';
 import type { CondenseInput, Summarizer } from '../core/memory/summarizer';
 import type { Fingerprint, MemoryMessage } from '../core/memory/types';
 
@@ -30,21 +30,20 @@ function oneOf<T extends string>(get: SettingGetter, key: string, allowed: reado
   return allowed.includes(v as T) ? (v as T) : fallback;
 }
 
-/** `memory.<key>` within the limits ChatMemory enforces (src/core/memory/limits.ts), else its default. */
-function memoryNum(get: SettingGetter, key: MemoryLimitKey): number {
-  const v = get<unknown>(`memory.${key}`, MEMORY_LIMITS[key].default);
-  return memoryLimitProblem(key, v) === undefined ? (v as number) : MEMORY_LIMITS[key].default;
+/** `memory.<key>` when the settings table (src/core/memory/limits.ts) allows it, else the table's default. */
+function memorySetting<K extends MemorySettingKey>(get: SettingGetter, key: K): MemorySettingValue<K> {
+  return memorySettingOrDefault(key, get<unknown>(`memory.${key}`, undefined));
 }
 
 export function memorySettings(get: SettingGetter): MemorySettings {
   return {
     options: {
-      maxTokens: memoryNum(get, 'maxTokens'),
-      reserveRatio: memoryNum(get, 'reserveRatio'),
-      recentKeep: memoryNum(get, 'recentKeep'),
-      encoding: oneOf(get, 'memory.tokenizer', ['o200k_base', 'cl100k_base'] as const, 'o200k_base'),
+      maxTokens: memorySetting(get, 'maxTokens'),
+      reserveRatio: memorySetting(get, 'reserveRatio'),
+      recentKeep: memorySetting(get, 'recentKeep'),
+      encoding: memorySetting(get, 'tokenizer'),
     },
-    lmSummary: get<unknown>('memory.lmSummary', false) === true,
+    lmSummary: memorySetting(get, 'lmSummary'),
   };
 }
 

@@ -1,37 +1,73 @@
-/** One limits table for the memory budget: package.json, the settings reader and ChatMemory follow it. */
+/** One table for the memory settings: package.json, the settings reader and ChatMemory follow it. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
-import { MEMORY_LIMITS, memoryLimitProblem, type MemoryLimitKey } from '../../../src/core/memory/limits';
+import type { ChatMemoryOptions } from '../../../src/core/memory/memoryOptions';
+import { MEMORY_SETTINGS, memorySettingProblem, type MemorySettingKey } from '../../../src/core/memory/limits';
 import { memorySettings, type SettingGetter } from '../../../src/vscode/settings';
 
+interface Contributed {
+  type: string;
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  enum?: unknown[];
+}
+
 const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
-const props = pkg.contributes.configuration.properties as Record<string, { type: string; minimum?: number; maximum?: number; default?: number }>;
-const keys = Object.keys(MEMORY_LIMITS) as MemoryLimitKey[];
+const props = pkg.contributes.configuration.properties as Record<string, Contributed>;
+const PREFIX = 'betterEditTools.memory.';
+const keys = Object.keys(MEMORY_SETTINGS) as MemorySettingKey[];
+const numberKeys = keys.filter((k) => MEMORY_SETTINGS[k].type === 'number') as ('maxTokens' | 'reserveRatio' | 'recentKeep')[];
 const only = (key: string, value: unknown): SettingGetter => ((k: string, fallback: unknown) => (k === key ? value : fallback)) as SettingGetter;
+/** The ChatMemory option each setting sets, and what the reader gives for it. */
+const OPTION: Record<'maxTokens' | 'reserveRatio' | 'recentKeep' | 'tokenizer', keyof ChatMemoryOptions> = {
+  maxTokens: 'maxTokens',
+  reserveRatio: 'reserveRatio',
+  recentKeep: 'recentKeep',
+  tokenizer: 'encoding',
+};
+const read = (key: MemorySettingKey, value: unknown): unknown => {
+  const s = memorySettings(only(`memory.${key}`, value));
+  return key === 'lmSummary' ? s.lmSummary : s.options[OPTION[key] as keyof typeof s.options];
+};
+
+/** What package.json should say for a table entry. */
+function contributedFor(key: MemorySettingKey): Contributed {
+  const l = MEMORY_SETTINGS[key];
+  switch (l.type) {
+    case 'number':
+      return { type: l.integer ? 'integer' : 'number', minimum: l.min, maximum: l.max, default: l.default };
+    case 'choice':
+      return { type: 'string', enum: [...l.values], default: l.default };
+    case 'boolean':
+      return { type: 'boolean', default: l.default };
+  }
+}
 
 describe('memory/limits', () => {
-  it('package.json declares each memory option with the table\'s type, minimum, maximum and default', () => {
+  it('package.json contributes exactly the table\'s memory settings, each with its type, bounds or values, and default', () => {
+    const contributed = Object.keys(props).filter((k) => k.startsWith(PREFIX)).map((k) => k.slice(PREFIX.length));
+    assert.deepEqual(contributed.sort(), [...keys].sort(), 'the memory settings of package.json and of the table');
     for (const key of keys) {
-      const p = props[`betterEditTools.memory.${key}`];
-      assert.ok(p, `betterEditTools.memory.${key} is not contributed`);
-      const l = MEMORY_LIMITS[key];
-      assert.deepEqual(
-        { type: p.type, minimum: p.minimum, maximum: p.maximum, default: p.default },
-        { type: l.integer ? 'integer' : 'number', minimum: l.min, maximum: l.max, default: l.default },
-        key,
-      );
+      const p = props[PREFIX + key]!;
+      const want = contributedFor(key);
+      const have = Object.fromEntries(Object.keys(want).map((f) => [f, p[f as keyof Contributed]]));
+      assert.deepEqual(have, want, key);
+      // No bound of another kind (a minimum on a string, an enum on a number) that the table does not know.
+      for (const f of ['minimum', 'maximum', 'enum'] as const) if (!(f in want)) assert.equal(p[f], undefined, `${key}.${f}`);
     }
   });
 
-  it('every value the Settings UI accepts makes a working session (both bounds included)', () => {
+  it('every value the Settings UI accepts makes a working session (both bounds included, every choice)', () => {
     for (const key of keys) {
-      const l = MEMORY_LIMITS[key];
-      for (const value of [l.min, l.max, l.default]) {
+      const l = MEMORY_SETTINGS[key];
+      const values: unknown[] = l.type === 'number' ? [l.min, l.max, l.default] : l.type === 'choice' ? [...l.values] : [true, false];
+      for (const value of values) {
+        assert.equal(read(key, value), value, `${key}=${String(value)} is taken by the settings reader`);
         const options = memorySettings(only(`memory.${key}`, value)).options;
-        assert.equal(options[key], value, `${key}=${value} is taken by the settings reader`);
         const m = new ChatMemory(options);
         m.add({ kind: 'user_query', content: 'hello' });
         assert.equal(m.stats().maxTokens, options.maxTokens);
@@ -40,25 +76,50 @@ describe('memory/limits', () => {
   });
 
   it('the reader and ChatMemory agree on every value: accepted by both, or refused by both (property)', () => {
+    const optionKeys = keys.filter((k): k is keyof typeof OPTION => k in OPTION);
+    const anyValue = fc.oneof(
+      fc.double({ min: -2, max: 2e7, noNaN: false }),
+      fc.integer({ min: -5, max: 2000 }),
+      fc.constantFrom('o200k_base', 'cl100k_base', 'p50k_base', '', 'O200K_BASE'),
+      fc.boolean(),
+      fc.constant(null),
+    );
     fc.assert(
-      fc.property(fc.constantFrom(...keys), fc.oneof(fc.double({ min: -2, max: 2e7, noNaN: false }), fc.integer({ min: -5, max: 2000 })), (key, value) => {
-        const taken = memorySettings(only(`memory.${key}`, value)).options[key] === value;
+      fc.property(fc.constantFrom(...optionKeys), anyValue, (key, value) => {
+        const taken = read(key, value) === value;
         let constructed = true;
         try {
-          new ChatMemory({ [key]: value });
+          new ChatMemory({ [OPTION[key]]: value });
         } catch {
           constructed = false;
         }
-        assert.equal(taken || value === MEMORY_LIMITS[key].default, constructed, `${key}=${value}`);
-        assert.equal(memoryLimitProblem(key, value) === undefined, constructed);
+        assert.equal(taken || value === MEMORY_SETTINGS[key].default, constructed, `${key}=${String(value)}`);
+        assert.equal(memorySettingProblem(key, value) === undefined, constructed);
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 
-  it('an out-of-range value is a clear error naming the range', () => {
+  it('lmSummary: only true turns it on; anything else is the default', () => {
+    for (const v of [true, false, 'true', 1, null, undefined]) assert.equal(read('lmSummary', v), v === true);
+  });
+
+  it('an out-of-range value is a clear error naming the range (or the allowed values)', () => {
     assert.throws(() => new ChatMemory({ reserveRatio: 0.95 }), /reserveRatio \(the share of the budget kept for the reply\) must be a number from 0 to 0\.9; got 0\.95/);
     assert.throws(() => new ChatMemory({ maxTokens: 99 }), /maxTokens .* must be an integer from 100 to 10000000; got 99/);
-    assert.equal(memorySettings(only('memory.reserveRatio', 0.95)).options.reserveRatio, MEMORY_LIMITS.reserveRatio.default);
+    assert.throws(() => new ChatMemory({ encoding: 'p50k_base' as never }), /encoding \(the encoding that counts tokens\) must be one of o200k_base, cl100k_base; got "p50k_base"/);
+    assert.throws(() => new ChatMemory().setBudget({ recentKeep: 1.5 }), /recentKeep .* must be an integer from 0 to 1000; got 1\.5/);
+    assert.equal(read('reserveRatio', 0.95), MEMORY_SETTINGS.reserveRatio.default);
+    assert.equal(read('tokenizer', 'p50k_base'), MEMORY_SETTINGS.tokenizer.default);
+  });
+
+  it('every number setting is one the budget can take at runtime (setBudget follows the same table)', () => {
+    for (const key of numberKeys) {
+      const l = MEMORY_SETTINGS[key];
+      const m = new ChatMemory();
+      m.setBudget({ [key]: l.max });
+      assert.equal(m.options[key], l.max);
+      assert.throws(() => m.setBudget({ [key]: l.max + 1 }), new RegExp(`${key} .* must be`));
+    }
   });
 });

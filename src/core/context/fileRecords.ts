@@ -1,0 +1,135 @@
+/**
+ * The repository map's per-file records: what each listed file holds (lines, language, summary, the names it
+ * defines and uses). A file is read only when the file list says so; a record whose content came back the same
+ * (a touch, a save without changes) is kept as it was, so nothing downstream sees a change. The version moves
+ * when a record is added, removed or changed.
+ */
+import { languageIdFromPath } from '../text/language';
+import { extractTags, isCodeLanguage, type FileTags } from './tags';
+import { looksBinary, type WalkedFile } from './walk';
+import { readWalkedFile } from './readWalked';
+
+/** Files larger than this are counted but not tagged (generated code, data dumps). */
+const MAX_TAG_BYTES = 1024 * 1024;
+/** Files larger than this are not read at all; their line count is estimated from the size. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+export interface FileRecord {
+  rel: string;
+  lines: number;
+  linesEstimated: boolean;
+  languageId: string;
+  binary: boolean;
+  summary: string;
+  tags?: FileTags;
+  /** The defined names, sorted and joined: compares two records' definitions at once. */
+  defsKey: string;
+}
+
+/** A record that changed: `old` is undefined for a file new to the map. */
+export interface RecordChange {
+  old: FileRecord | undefined;
+  rec: FileRecord;
+}
+
+export class FileRecords {
+  /** Bumped whenever a record is added, removed or changed. */
+  version = 0;
+  private readonly records = new Map<string, FileRecord>();
+
+  constructor(private readonly root: string) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  get(rel: string): FileRecord | undefined {
+    return this.records.get(rel);
+  }
+
+  values(): IterableIterator<FileRecord> {
+    return this.records.values();
+  }
+
+  /** Removes a record; returns it (undefined when there was none). */
+  remove(rel: string): FileRecord | undefined {
+    const rec = this.records.get(rel);
+    if (!rec) return undefined;
+    this.records.delete(rel);
+    this.version++;
+    return rec;
+  }
+
+  /** Stores a freshly read record; undefined when it equals the stored one (which then stays). */
+  store(rec: FileRecord): RecordChange | undefined {
+    const old = this.records.get(rec.rel);
+    if (old && sameContent(old, rec)) return undefined;
+    this.records.set(rec.rel, rec);
+    this.version++;
+    return { old, rec };
+  }
+
+  /** Reads and tags one file; undefined when it is not a regular file inside the root (any more). */
+  async read(f: WalkedFile): Promise<FileRecord | undefined> {
+    const languageId = languageIdFromPath(f.rel);
+    const rec: FileRecord = { rel: f.rel, lines: 0, linesEstimated: false, languageId, binary: false, summary: '', defsKey: '' };
+    if (f.size > MAX_READ_BYTES) {
+      rec.lines = Math.round(f.size / 40);
+      rec.linesEstimated = true;
+      return rec;
+    }
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readWalkedFile(this.root, f.abs);
+    } catch {
+      return rec; // unreadable (permissions): counted, not described
+    }
+    if (!bytes) return undefined;
+    if (looksBinary(bytes)) {
+      rec.binary = true;
+      return rec;
+    }
+    rec.lines = countNewlines(bytes);
+    if (bytes.length > MAX_TAG_BYTES) return rec;
+    const tags = extractTags(bytes.toString('utf8'), languageId);
+    rec.summary = tags.summary;
+    if (isCodeLanguage(languageId)) {
+      rec.tags = tags;
+      rec.defsKey = [...tags.defs].sort().join(',');
+    }
+    return rec;
+  }
+}
+
+/**
+ * Same names defined (in the same order: ties among a file's symbols keep it), same identifiers used as often,
+ * same imports: the file's edges in the graph and its symbols stay.
+ */
+export function sameTags(a: FileRecord, b: FileRecord): boolean {
+  if (a.defsKey !== b.defsKey || a.binary !== b.binary) return false;
+  const ta = a.tags;
+  const tb = b.tags;
+  if (!ta || !tb) return !ta && !tb;
+  if (ta.refs.size !== tb.refs.size || ta.imports.length !== tb.imports.length) return false;
+  for (const [id, n] of ta.refs) if (tb.refs.get(id) !== n) return false;
+  if (ta.defs.length !== tb.defs.length || ta.defs.some((d, i) => tb.defs[i] !== d)) return false;
+  return ta.imports.every((x, i) => tb.imports[i] === x);
+}
+
+/** Everything the overview shows or ranks by is equal. */
+function sameContent(a: FileRecord, b: FileRecord): boolean {
+  return (
+    a.lines === b.lines &&
+    a.linesEstimated === b.linesEstimated &&
+    a.languageId === b.languageId &&
+    a.summary === b.summary &&
+    sameTags(a, b)
+  );
+}
+
+function countNewlines(b: Buffer): number {
+  if (b.length === 0) return 0;
+  let n = 0;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+  return b[b.length - 1] === 10 ? n : n + 1;
+}

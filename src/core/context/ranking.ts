@@ -1,0 +1,121 @@
+/**
+ * The repository map's ranking: the reference graph over the records, the total uses of each name, and the
+ * ranked files of the last question. Its version moves when the graph does (a file added or removed, or a file's
+ * definitions, uses or imports changed); an edit that keeps a file's tags leaves the scores, and only the order
+ * among equal scores (by size) and the shown lines and summaries are refreshed.
+ */
+import { Graph } from './rank/graph';
+import { nameMatches } from './rank/bm25';
+import { centralFile, rankFiles } from './rank/personalize';
+import { sameTags, type FileRecord, type RecordChange } from './fileRecords';
+
+export interface OverviewFile {
+  path: string;
+  lines: number;
+  summary: string;
+  symbols: string[];
+  score: number;
+}
+
+export interface RankedFiles {
+  ranked: OverviewFile[];
+  /** The file defining the central class (always shown). */
+  central: string | undefined;
+}
+
+/** The budget allows a few hundred files at most: symbols are looked up for these only. */
+const FILES_WITH_SYMBOLS = 400;
+
+export class Ranking {
+  /** Bumped whenever the graph is built or updated. */
+  version = 0;
+  private graph: Graph | undefined;
+  private readonly totalRefs = new Map<string, number>();
+  /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
+  private scored: { key: string; scores: Map<string, number>; central: string | undefined } | undefined;
+  /** The last ranked list: the scores in order, with the records' current lines and summaries. */
+  private ordered: { key: string; files: RankedFiles } | undefined;
+  /** Each file's top symbols for one query, valid while the graph version holds. */
+  private symbols: { key: string; byFile: Map<string, string[]> } | undefined;
+
+  /**
+   * Follows the records' changes: uses counted, the graph rebuilt (files added or removed), updated (tags
+   * changed) or kept. `all` gives every record after the changes.
+   */
+  update(removed: readonly FileRecord[], changes: readonly RecordChange[], all: () => FileRecord[]): 'built' | 'updated' | 'kept' {
+    for (const rec of removed) this.countUses(rec, -1);
+    const tagsChanged: FileRecord[] = [];
+    let added = false;
+    for (const { old, rec } of changes) {
+      if (old) this.countUses(old, -1);
+      this.countUses(rec, +1);
+      if (!old || !this.graph?.has(rec.rel)) added = true;
+      else if (sameTags(old, rec)) this.graph.replaceRecord(rec);
+      else tagsChanged.push(rec);
+    }
+    if (!this.graph || removed.length || added) {
+      this.graph = new Graph(all());
+      this.version++;
+      return 'built';
+    }
+    if (!tagsChanged.length) return 'kept';
+    // Same file set: update the changed files' definitions and the edges that depend on them.
+    this.graph.updateFiles(tagsChanged);
+    this.version++;
+    return 'updated';
+  }
+
+  /**
+   * `files` (the records of the folder asked about) ranked for `terms`: by reference rank, or by relevance to the
+   * query first. `recordsVersion` says whether lines and summaries may have changed since the last call.
+   */
+  rank(files: readonly FileRecord[], folderRel: string, terms: readonly string[], recordsVersion: number): RankedFiles {
+    const query = terms.join(' ');
+    // With a query, a summary is one of the fields the relevance reads: any record change may move a file.
+    const scoreKey = `${this.version}\0${folderRel}\0${query}\0${terms.length ? recordsVersion : ''}`;
+    if (this.scored?.key !== scoreKey) {
+      const ranks = rankFiles(files, this.graph!, terms);
+      const scores = new Map(files.map((r, i) => [r.rel, ranks[i]!.score]));
+      this.scored = { key: scoreKey, scores, central: centralFile(files, this.totalRefs) };
+    }
+    const orderKey = `${scoreKey}\0${recordsVersion}`;
+    if (this.ordered?.key === orderKey) return this.ordered.files;
+    const { scores, central } = this.scored;
+    const ranked: OverviewFile[] = files
+      .map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }))
+      .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    const byRel = new Map(files.map((r) => [r.rel, r]));
+    for (const f of ranked.slice(0, FILES_WITH_SYMBOLS)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
+    this.ordered = { key: orderKey, files: { ranked, central } };
+    return this.ordered.files;
+  }
+
+  /** Up to three defined names of a file, those most used elsewhere (and matching the query) first. */
+  private topSymbols(rec: FileRecord, terms: readonly string[], query: string): string[] {
+    const key = `${this.version}\0${query}`;
+    if (this.symbols?.key !== key) this.symbols = { key, byFile: new Map() };
+    let top = this.symbols.byFile.get(rec.rel);
+    if (top) return top;
+    const defs = rec.tags?.defs ?? [];
+    const scored = defs.map((d) => {
+      const elsewhere = (this.totalRefs.get(d) ?? 0) - (rec.tags!.refs.get(d) ?? 0);
+      const q = nameMatches(d, terms) ? 1000 : 0;
+      return { d, s: elsewhere + q };
+    });
+    scored.sort((a, b) => b.s - a.s);
+    top = scored
+      .filter((x) => x.s > 0)
+      .slice(0, 3)
+      .map((x) => x.d);
+    this.symbols.byFile.set(rec.rel, top);
+    return top;
+  }
+
+  private countUses(rec: FileRecord, sign: 1 | -1): void {
+    for (const [id, n] of rec.tags?.refs ?? []) {
+      const total = (this.totalRefs.get(id) ?? 0) + sign * n;
+      if (total > 0) this.totalRefs.set(id, total);
+      else this.totalRefs.delete(id);
+    }
+  }
+}
