@@ -52,11 +52,3 @@ async function fsyncDir(dir: string): Promise<void> {
     await handle?.close().catch(() => undefined);
   }
 }
-
-export function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

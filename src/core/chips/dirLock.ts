@@ -6,8 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { ToolError } from '../errors';
-import { errnoCode, errorText } from './atomicFile';
+import { errnoCode, errorText, ToolError } from '../errors';
 import { fileTypeName, readStateFile } from './regularFile';
 
 export interface DirLockOptions {

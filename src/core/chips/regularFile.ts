@@ -6,7 +6,7 @@
  * in after the lstat does not block the open) and check again with fstat on the open handle.
  */
 import { constants, promises as fs } from 'node:fs';
-import { errnoCode, errorText } from './atomicFile';
+import { errnoCode, errorText } from '../errors';
 
 export type StateFileRead =
   | { ok: true; text: string }

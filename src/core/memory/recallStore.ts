@@ -10,7 +10,7 @@
  */
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode } from '../chips/atomicFile';
+import { errnoCode } from '../errors';
 import { writeFileAtomic } from '../chips/atomicFile';
 import { fileTypeName, readStateFile } from '../chips/regularFile';
 import { systemClock, type Clock } from '../clock';

@@ -8,8 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode, errorText, writeFileAtomic } from '../../chips/atomicFile';
-import { isToolError, ToolError } from '../../errors';
+import { writeFileAtomic } from '../../chips/atomicFile';
+import { errnoCode, errorText, isToolError, ToolError } from '../../errors';
 import type { FileStore, StagedWrite } from '../../files/fileStore';
 import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../files/processIdentity';
 import type { Sandbox } from '../../files/sandbox';
