@@ -18,7 +18,7 @@ import { promises as fs, watch as watchDir, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { errnoCode, errorText, ToolError } from '../errors';
-import { writeFileAtomic } from './atomicFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from './bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';

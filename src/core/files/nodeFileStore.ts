@@ -19,7 +19,7 @@ import { FileLocks } from './fileLock';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
-import { sweepDeadTemps, tempBaseName } from './tempFiles';
+import { sweepDeadTemps } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 
 function toStat(st: fs.Stats): FileStat {
@@ -44,11 +44,6 @@ function ioError(op: string, p: string, e: unknown): ToolError {
     default:
       return new ToolError('io', `${op} ${p}: ${err.message}`);
   }
-}
-
-/** A temp name for `target` in its folder (kept for callers of the old helper). */
-export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), tempBaseName(path.basename(target)));
 }
 
 function tooLarge(absPath: string, size: number, limit: number): ToolError {

@@ -14,6 +14,7 @@
 import { promises as fsp, constants as fsc, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../errors';
+import { syncDirHandle } from './dirSync';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
@@ -144,11 +145,7 @@ export class PinnedDir {
   }
 
   async sync(): Promise<void> {
-    try {
-      await this.fh?.sync();
-    } catch {
-      // some platforms/file systems cannot fsync a directory; the file itself is already synced
-    }
+    await syncDirHandle(this.fh);
   }
 
   async close(): Promise<void> {

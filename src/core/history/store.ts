@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { errnoCode, errorText, isToolError, ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { writeFileAtomic } from '../chips/atomicFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 import { Mutex } from '../chips/dirLock';
 import { newShortId } from '../chips/ids';
 import { workspaceKey } from '../chips/paths';

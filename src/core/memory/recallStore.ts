@@ -11,7 +11,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errnoCode } from '../errors';
-import { writeFileAtomic } from '../chips/atomicFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 import { fileTypeName, readStateFile } from '../chips/regularFile';
 import { systemClock, type Clock } from '../clock';
 import type { Disposable } from '../emitter';

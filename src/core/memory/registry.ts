@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../chips/atomicFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 import { readStateFile } from '../chips/regularFile';
 import { systemClock, type Clock } from '../clock';
 import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../chips/atomicFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 import { readStateFile } from '../chips/regularFile';
 import { Emitter, type Disposable } from '../emitter';
 import type { ChatMemory } from './chatMemory';

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../chips/atomicFile';
+import { writeFileAtomic } from '../../files/atomicWrite';
 import { errnoCode, errorText, isToolError, ToolError } from '../../errors';
 import type { FileStore, StagedWrite } from '../../files/fileStore';
 import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../files/processIdentity';

@@ -1,10 +1,11 @@
 /**
- * Small file-system helpers shared by the chip and history stores: a whole-or-nothing write
- * (temp file in the same directory + rename) and errno checks.
+ * A whole-or-nothing write of a state file (a chip, a snapshot, a saved memory session, a journal): a temp file
+ * in the same directory, then a rename.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { fsyncDir } from './dirSync';
+import { stateTempPath } from './tempFiles';
 
 export interface AtomicWriteOptions {
   mode: number;
@@ -12,16 +13,8 @@ export interface AtomicWriteOptions {
   fsync: boolean;
 }
 
-/** Temp names start with `.tmp-` so directory scans never mistake them for records. */
-export function tempNameFor(target: string): string {
-  return path.join(
-    path.dirname(target),
-    `.tmp-${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}`,
-  );
-}
-
 export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
-  const tmp = tempNameFor(target);
+  const tmp = stateTempPath(target);
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(tmp, 'wx', opts.mode);
@@ -38,17 +31,4 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     throw err;
   }
   if (opts.fsync) await fsyncDir(path.dirname(target));
-}
-
-/** Makes a rename durable. Some platforms (Windows) cannot open a directory: that is not an error there. */
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // best effort by design: the data itself is already synced
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
 }
