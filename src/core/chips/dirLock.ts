@@ -123,14 +123,3 @@ function processAlive(pid: number): boolean {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-/** Serialises async work inside one process (so a process does not spin on its own lock file). */
-export class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn, fn);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-}

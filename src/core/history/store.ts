@@ -21,7 +21,7 @@ import { systemClock, type Clock } from '../clock';
 import { errnoCode, errorText, isToolError, ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
 import { writeFileAtomic } from '../files/atomicWrite';
-import { Mutex } from '../chips/dirLock';
+import { Mutex } from '../util/mutex';
 import { newShortId } from '../chips/ids';
 import { workspaceKey } from '../chips/paths';
 import { readRegularFile } from '../files/regularFile';
