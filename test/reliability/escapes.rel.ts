@@ -18,7 +18,8 @@ import { RepoMap } from '../../src/core/context/repoMap';
 import { NodeFileStore } from '../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../src/core/files/sandbox';
 import { HistoryStore } from '../../src/core/history/store';
-import { sha256Hex, spliceBetween } from '../../src/core/history/splice';
+import { spliceBetween } from '../../src/core/history/splice';
+import { sha256Hex } from '../../src/core/util/sha256';
 import { call, stdioClient, tmpWorkspace, type Connected, type Workspace } from '../mcp/helpers';
 import { figure } from './figures';
 

@@ -13,7 +13,8 @@ import { describeAuthor } from './author';
 import type { QueueAccess, QueueEntry } from './queueAccess';
 import type { OtherSessionEdit } from './types';
 import { confirmTarget, removeConfirmed, sameTarget } from './rollbackTarget';
-import { applyInverse, sha256Hex } from './splice';
+import { applyInverse } from './splice';
+import { sha256Hex } from '../util/sha256';
 
 export type Rebased = { offset: number } | { blockedBy: QueueEntry };
 

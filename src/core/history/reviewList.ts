@@ -6,7 +6,8 @@
  */
 import { Buffer } from 'node:buffer';
 import type { QueueAccess, QueueEntry } from './queueAccess';
-import { applyInverse, sha256Hex } from './splice';
+import { applyInverse } from './splice';
+import { sha256Hex } from '../util/sha256';
 
 export interface ReviewItem {
   id: string;
