@@ -26,7 +26,8 @@ import { readStateFile } from './regularFile';
 import { withDirLock } from './dirLock';
 import { Mutex } from '../util/mutex';
 import { Emitter, type Disposable } from '../emitter';
-import { CHIP_ID_PATTERN, newShortId } from './ids';
+import { CHIP_ID_PATTERN } from './ids';
+import { newShortId } from '../util/ids';
 import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
 import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from './types';
 

@@ -22,7 +22,7 @@ import { errnoCode, errorText, isToolError, ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
 import { writeFileAtomic } from '../files/atomicWrite';
 import { Mutex } from '../util/mutex';
-import { newShortId } from '../chips/ids';
+import { newShortId } from '../util/ids';
 import { workspaceKey } from '../chips/paths';
 import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
