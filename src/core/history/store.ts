@@ -23,7 +23,7 @@ import type { FileStore } from '../files/fileStore';
 import { writeFileAtomic } from '../files/atomicWrite';
 import { Mutex } from '../util/mutex';
 import { newShortId } from '../util/ids';
-import { workspaceKey } from '../chips/paths';
+import { workspaceKey } from '../util/workspaceKey';
 import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
 import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
