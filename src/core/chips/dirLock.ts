@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { errnoCode, errorText, ToolError } from '../errors';
-import { fileTypeName, readStateFile } from './regularFile';
+import { fileKind } from '../files/regularFile';
+import { readStateFile } from '../files/stateFile';
 
 export interface DirLockOptions {
   timeoutMs?: number;
@@ -76,7 +77,7 @@ async function removeIfNotALockFile(lockPath: string, log: ((m: string) => void)
     return false; // released meanwhile
   }
   if (st.isFile()) return false;
-  const what = fileTypeName(st);
+  const what = fileKind(st);
   try {
     if (st.isDirectory()) await fs.rmdir(lockPath);
     else await fs.unlink(lockPath);

@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../files/atomicWrite';
 import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from './bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
-import { readStateFile } from './regularFile';
+import { readStateFile } from '../files/stateFile';
 import { withDirLock } from './dirLock';
 import { Mutex } from '../util/mutex';
 import { Emitter, type Disposable } from '../emitter';

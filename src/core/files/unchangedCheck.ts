@@ -5,7 +5,7 @@
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import { ToolError } from '../errors';
-import { kindOf, READ_FLAGS } from './safeOpen';
+import { fileKind, READ_FLAGS } from './regularFile';
 import type { WriteOptions } from './fileStore';
 
 const CHUNK = 1024 * 1024;
@@ -33,7 +33,7 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
     return;
   }
   if (!st) throw conflict(absPath, 'it was deleted', {});
-  if (!st.isFile()) throw conflict(absPath, `it is ${kindOf(st)} now`, { kind: kindOf(st) });
+  if (!st.isFile()) throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
   if (expected === undefined) {
     if (st.mtimeMs !== opts.expectedMtimeMs) {
       throw conflict(absPath, `modified at ${new Date(st.mtimeMs).toISOString()}`, {
