@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../files/atomicWrite';
 import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from './bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
+import { createStateDir } from '../files/stateDir';
 import { readStateFile } from '../files/stateFile';
 import { withDirLock } from './dirLock';
 import { Mutex } from '../util/mutex';
@@ -104,14 +105,7 @@ export class ChipStore implements ChipSink {
   }
 
   static async open(opts: ChipStoreOptions): Promise<ChipStore> {
-    if (!path.isAbsolute(opts.dir)) {
-      throw new ToolError('invalid_argument', `The chip directory must be an absolute path, got "${opts.dir}".`);
-    }
-    try {
-      await fs.mkdir(opts.dir, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      throw new ToolError('io', `Cannot create the chip directory ${opts.dir}: ${errorText(err)}.`);
-    }
+    await createStateDir(opts.dir, 'chip');
     const store = new ChipStore(opts);
     await store.removeStaleTempFiles();
     await store.scan();
