@@ -36,7 +36,7 @@ export interface Language {
   comment?: CommentSyntax;
   /** the repository map extracts regex tags (definitions, references, imports) from it, read this way */
   tags?: TagRules;
-  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`) */
+  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`; context/treeSitter.ts knows the package it comes from) */
   grammar?: string;
 }
 
@@ -100,7 +100,7 @@ const ROWS: Record<string, Row> = {
     alias: 'cs c#',
     syntax: def({ preprocessor: true, csharpVerbatim: true, typePrefixLines: true, bracketAttributes: true, strings: [str('"""', true, ''), str('"', false), str("'", false)] }),
     tags: TAGS_C_METHODS,
-    grammar: 'c_sharp',
+    grammar: 'c-sharp',
   },
   java: { ext: 'java', syntax: def({ typePrefixLines: true, strings: [str('"""', true), str('"', false), str("'", false)] }), tags: TAGS_C_METHODS, grammar: 'java' },
   kotlin: { ext: 'kt kts', alias: 'kt', syntax: NESTED_TRIPLE, tags: TAGS_C_BT_METHODS },

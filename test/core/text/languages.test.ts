@@ -5,7 +5,7 @@ import { renderChip } from '../../../src/core/chips/render';
 import type { ChipRecord } from '../../../src/core/chips/types';
 import { languageSpec } from '../../../src/core/context/languages';
 import { extractTags } from '../../../src/core/context/tags';
-import { GRAMMAR_FILES, hasGrammar } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, hasGrammar, packagedWasm } from '../../../src/core/context/treeSitter';
 import { checkBalance } from '../../../src/core/edits/balance';
 import {
   commentSyntax, isCodeLanguage, tagRules, knownSyntax, languageById, languageIdFromPath, resolveLanguage, syntaxFor,
@@ -92,5 +92,16 @@ describe('language registry', () => {
     assert.ok(!extractTags('class A {\n  run(x) {\n  }\n}\n', 'go').defs.includes('run'));
     assert.ok(extractTags('int order_total(int a) {\n}\n', 'c').defs.includes('order_total'));
     assert.ok(!extractTags('int order_total(int a) {\n}\n', 'java').defs.includes('order_total'));
+  });
+
+  it("tree-sitter's grammar table is the registry's: each grammar file is in its package", () => {
+    const withGrammar = Object.keys(GRAMMAR_FILES).sort();
+    assert.deepEqual(withGrammar, ['c', 'cpp', 'csharp', 'go', 'java', 'javascript', 'javascriptreact', 'php', 'python', 'ruby', 'rust', 'shellscript', 'typescript', 'typescriptreact']);
+    for (const id of withGrammar) {
+      assert.equal(GRAMMAR_FILES[id]!.file, `tree-sitter-${languageById(id)!.grammar}.wasm`, id);
+      assert.ok(fs.existsSync(packagedWasm(GRAMMAR_FILES[id]!)), `${id}: ${GRAMMAR_FILES[id]!.file} is in ${GRAMMAR_FILES[id]!.from}`);
+    }
+    assert.equal(GRAMMAR_FILES.c!.from, 'wasms');
+    assert.equal(hasGrammar('toString'), false);
   });
 });
