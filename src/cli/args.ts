@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { parseEncodingRule } from '../core/files/encodingRules';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
+import type { Lang } from '../core/lang';
 
 export interface CliOptions {
   roots: string[];
@@ -9,7 +10,7 @@ export interface CliOptions {
   historyDir?: string;
   memoryDir?: string;
   noPrefix: boolean;
-  lang: 'en' | 'zh';
+  lang: Lang;
   /** text: replies written for the model (default); json: upstream's JSON fields */
   reply: 'text' | 'json';
   allowRootDir: boolean;

@@ -8,6 +8,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeps } from '../mcp/deps';
+import type { Lang } from '../core/lang';
 
 /** The session id of the UI's calls (logs and chips tell them from agents'; ChatMemory does not record them). */
 export const UI_SESSION = 'vscode-ui';
@@ -24,7 +25,7 @@ export class ToolCallError extends Error {
 }
 
 export interface UiToolsOptions {
-  lang?: 'en' | 'zh';
+  lang?: Lang;
   log?: (message: string) => void;
 }
 

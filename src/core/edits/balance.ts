@@ -8,6 +8,7 @@
 import { syntaxFor } from '../text/languages';
 import { scanText, Tok, TOKEN_CHARS, type ScanResult, type TagPair, type UnbalancedItem } from '../text/scan';
 import { matchBrackets, type Matching } from './matchBrackets';
+import type { Lang } from '../lang';
 
 export type { UnbalancedItem } from '../text/scan';
 
@@ -140,7 +141,7 @@ export function checkBalance(text: string, languageId: string, verbose: boolean)
  * en `balance: OK` / `balance: unbalanced ({} missing 1; " unterminated at line 4)`,
  * zh upstream's `符号闭合快速检查：OK` / `符号闭合快速检查：Error ({} 差 1 个; …)`.
  */
-export function quickBalance(text: string, languageId: string, lang: 'en' | 'zh' = 'en'): string {
+export function quickBalance(text: string, languageId: string, lang: Lang = 'en'): string {
   const a = analyzeBalance(text, languageId);
   const counts = new Map<string, number>();
   for (const t of a.matching.unbalanced) {

@@ -4,6 +4,7 @@
  * line shows as exactly one `+` line instead of upstream's position-by-position comparison.
  */
 import { diffArrays } from 'diff';
+import type { Lang } from '../lang';
 
 export interface DiffWindow {
   /** 1-based file line number of `lines[0]` (for an empty window: where it would start). */
@@ -12,16 +13,15 @@ export interface DiffWindow {
   lines: string[];
 }
 
-export type DiffLang = 'en' | 'zh';
 
 const stripEol = (s: string): string => s.replace(/\r?\n$/, '').replace(/\r$/, '');
 
-function listingHeader(which: 'before' | 'after', start: number, end: number, lang: DiffLang): string {
+function listingHeader(which: 'before' | 'after', start: number, end: number, lang: Lang): string {
   if (lang === 'zh') return which === 'before' ? `--- 修改前（行 ${start}-${end}）---` : `+++ 修改后（行 ${start}-${end}）+++`;
   return which === 'before' ? `--- before (lines ${start}-${end}) ---` : `+++ after (lines ${start}-${end}) +++`;
 }
 
-function renderPlain(before: DiffWindow, after: DiffWindow, lang: DiffLang): string {
+function renderPlain(before: DiffWindow, after: DiffWindow, lang: Lang): string {
   const out: string[] = [];
   out.push(listingHeader('before', before.startLine, before.startLine + before.lines.length - 1, lang));
   before.lines.forEach((l, i) => out.push(`${before.startLine + i}\t${stripEol(l)}`));
@@ -56,7 +56,7 @@ export function renderDiff(
   before: DiffWindow,
   after: DiffWindow,
   format: 'plain' | 'diff',
-  lang: DiffLang = 'en',
+  lang: Lang = 'en',
 ): string {
   return format === 'diff' ? renderUnified(before, after) : renderPlain(before, after, lang);
 }

@@ -1,5 +1,7 @@
 /** Short strings in results, in English by default and in upstream's Chinese with lang 'zh'. */
-export type Lang = 'en' | 'zh';
+import type { Lang } from '../lang';
+
+export type { Lang };
 
 export function affectedLines(lang: Lang, start: number, end: number, total: number): string {
   return lang === 'zh'

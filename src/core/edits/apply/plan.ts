@@ -9,7 +9,8 @@ import { TextBuffer } from '../../text/lines';
 import { formatSpec, parseFileRange, type LineSpec } from '../../text/range';
 import { planInsert, planReplace, type ByteSplice } from '../../text/splice';
 import { assertWellFormedText } from '../../text/validate';
-import { renderDiff, type DiffLang } from '../diff';
+import { renderDiff } from '../diff';
+import type { Lang } from '../../lang';
 import { checkOld, checkViewed, editRange, type GuardPorts } from '../guards';
 import type { LoadedText } from '../loadText';
 import type { DiffFormat } from '../types';
@@ -92,7 +93,7 @@ interface Planned {
 }
 
 export interface PlanPorts extends GuardPorts {
-  lang: DiffLang;
+  lang: Lang;
 }
 
 /** The splices of one existing file's line edits, checked against the file as loaded. */
