@@ -13,7 +13,6 @@ export interface DiffWindow {
   lines: string[];
 }
 
-
 const stripEol = (s: string): string => s.replace(/\r?\n$/, '').replace(/\r$/, '');
 
 function listingHeader(which: 'before' | 'after', start: number, end: number, lang: Lang): string {
