@@ -7,7 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultChipDir, defaultMemoryDir } from '../core/chips/paths';
+import { defaultChipDir, defaultMemoryDir } from '../core/files/statePaths';
 import { readLatestSession } from '../core/memory/latestSession';
 import { readTrail, recallFileName } from '../core/memory/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';

@@ -1,5 +1,6 @@
 /**
- * Where chips live. Pure functions of what the caller passes in (core never reads os.homedir() or cwd).
+ * Where the server's state lives (chips, memory; the locks in lockDir.ts). Pure functions of what the caller
+ * passes in (core never reads os.homedir() or cwd).
  */
 import * as path from 'node:path';
 import { workspaceKey } from '../util/workspaceKey';
