@@ -1,6 +1,8 @@
 /** Command-line parsing for the stdio server (pure: no process access, so it is testable). */
 import { parseArgs } from 'node:util';
 import { parseEncodingRule } from '../core/files/encodingRules';
+import { WORKSPACE_OPTIONS } from './workspaceOptions';
+import type { Lang } from '../core/lang';
 
 export interface CliOptions {
   roots: string[];
@@ -8,7 +10,7 @@ export interface CliOptions {
   historyDir?: string;
   memoryDir?: string;
   noPrefix: boolean;
-  lang: 'en' | 'zh';
+  lang: Lang;
   /** text: replies written for the model (default); json: upstream's JSON fields */
   reply: 'text' | 'json';
   allowRootDir: boolean;
@@ -79,14 +81,12 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     strict: true,
     allowPositionals: false,
     options: {
-      root: { type: 'string', multiple: true },
+      ...WORKSPACE_OPTIONS,
       'chip-dir': { type: 'string' },
       'history-dir': { type: 'string' },
-      'memory-dir': { type: 'string' },
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
       reply: { type: 'string' },
-      'allow-root-dir': { type: 'boolean', default: false },
       'allow-write': { type: 'string', multiple: true },
       'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
@@ -94,7 +94,6 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'session-idle-ms': { type: 'string' },
       encoding: { type: 'string', multiple: true },
       version: { type: 'boolean', short: 'V', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const lang = values.lang ?? (env.LANG?.toLowerCase().startsWith('zh') ? 'zh' : 'en');

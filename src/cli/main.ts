@@ -11,7 +11,7 @@ import { createServices, defaultHistoryDir } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
 import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
-import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/chips/paths';
+import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/files/statePaths';
 import { defaultLockDir } from '../core/files/lockDir';
 import { isInside } from '../core/files/sandbox';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';

@@ -7,12 +7,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultChipDir, defaultMemoryDir } from '../core/chips/paths';
+import { defaultChipDir, defaultMemoryDir } from '../core/files/statePaths';
 import { readLatestSession } from '../core/memory/latestSession';
 import { readTrail, recallFileName } from '../core/memory/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
 import { getTokenizer } from '../core/memory/tokenizer';
 import { resolveRoots } from './roots';
+import { WORKSPACE_OPTIONS } from './workspaceOptions';
 
 export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--budget N] [--session ID]
 
@@ -37,12 +38,9 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
       strict: true,
       allowPositionals: false,
       options: {
-        root: { type: 'string', multiple: true },
-        'memory-dir': { type: 'string' },
+        ...WORKSPACE_OPTIONS,
         budget: { type: 'string' },
         session: { type: 'string' },
-        'allow-root-dir': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
       },
     }));
   } catch (e) {

@@ -28,3 +28,13 @@ export class ToolError extends Error {
 export function isToolError(e: unknown): e is ToolError {
   return e instanceof ToolError;
 }
+
+/** The errno code of a Node.js system error (`ENOENT`, `EEXIST`, …), or undefined for anything else. */
+export function errnoCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/** The message of an error, or the value as text. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

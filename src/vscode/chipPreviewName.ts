@@ -6,13 +6,14 @@
  */
 import * as path from 'node:path';
 import type { ChipRecord } from '../core/chips/types';
+import { pathOfFileRange } from '../core/text/range';
 
 /** The file a chip's text belongs to: the record's file, else the path in the call's `file` (or `to`) argument. */
 export function chipTargetPath(chip: Pick<ChipRecord, 'file' | 'args'>): string | undefined {
   if (chip.file) return chip.file;
   const spec = [chip.args.file, chip.args.to].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   if (!spec) return undefined;
-  const p = spec.trim().replace(/^file:\/\//i, '').replace(/:(?:\d+(?:-\d+)?|ALL)$/i, '');
+  const p = pathOfFileRange(spec).replace(/^file:\/\//i, '');
   return p || undefined;
 }
 

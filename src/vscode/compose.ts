@@ -21,6 +21,7 @@ import { DocumentSymbolProvider } from './documentSymbols';
 import type { ContextModeSettings } from './settings';
 import { VscodeFileStore, vscodeEncodingFor, type SaveAfterEdit } from './vscodeFileStore';
 import { EncodingFileStore } from '../core/files/encodingFileStore';
+import type { Lang } from '../core/lang';
 
 export interface ComposeOptions {
   roots: string[];
@@ -32,7 +33,7 @@ export interface ComposeOptions {
   thresholdBytes: number;
   saveAfterEdit(): SaveAfterEdit;
   /** Tool descriptions and messages: 'zh' when VS Code runs in Chinese. */
-  lang: 'en' | 'zh';
+  lang: Lang;
   log: LogOutputChannel;
   /** be-read's default mode, the auto threshold, page and overview budgets (settings `betterEditTools.context.*`). */
   context?: ContextModeSettings;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipStore } from '../core/chips/store';
-import { workspaceKey } from '../core/chips/paths';
+import { workspaceKey } from '../core/util/workspaceKey';
 import { MemoryRegistry } from '../core/memory/registry';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';

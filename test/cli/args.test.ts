@@ -3,7 +3,8 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCli, USAGE } from '../../src/cli/args';
-import { defaultMemoryDir, stateInsideRoots, workspaceKey } from '../../src/core/chips/paths';
+import { defaultMemoryDir, stateInsideRoots } from '../../src/core/files/statePaths';
+import { workspaceKey } from '../../src/core/util/workspaceKey';
 import { resolveRoots } from '../../src/cli/roots';
 import { encodingRulesResolver, parseEncodingRule } from '../../src/core/files/encodingRules';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MemoryRegistry } from '../../src/core/memory/registry';
-import { workspaceKey } from '../../src/core/chips/paths';
+import { workspaceKey } from '../../src/core/util/workspaceKey';
 import { memoryObserver, truncateMiddle } from '../../src/mcp/memoryObserver';
 import { promises as fs } from 'node:fs';
 import { call, callError, httpSetup, stdioClient, tmpWorkspace, type Workspace } from './helpers';

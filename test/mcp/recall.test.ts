@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { defaultMemoryDir } from '../../src/core/chips/paths';
+import { defaultMemoryDir } from '../../src/core/files/statePaths';
 import { recallFileName } from '../../src/core/memory/recallStore';
 import { getTokenizer } from '../../src/core/memory/tokenizer';
 import { buildCli, call, callError, childEnv, CLI, stdioClient, tmpWorkspace, type Workspace } from './helpers';

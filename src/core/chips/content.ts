@@ -1,5 +1,6 @@
 /** What a chip stands for, and the one-line preview a list shows. */
 import * as path from 'node:path';
+import { pathOfFileRange, tryParseFileRange } from '../text/range';
 import type { ChipKind, ChipRecord } from './types';
 
 export const PREVIEW_MAX_CHARS = 80;
@@ -48,13 +49,14 @@ export function failedCallPreview(tool: string, args: Record<string, unknown>, e
  * (`/abs/a.go`, `/abs/a.go:5`, `/abs/a.go:5-15`, `/abs/a.go:ALL`).
  */
 export function locationOfArgs(args: Record<string, unknown>): { file?: string; range?: { start: number; end: number } } {
-  const spec = typeof args.file === 'string' ? args.file : undefined;
-  if (!spec) return {};
-  const m = /^(.*?):(?:(\d+)(?:-(\d+))?|ALL)$/i.exec(spec);
-  const file = m ? m[1]! : spec;
+  const text = typeof args.file === 'string' ? args.file : undefined;
+  if (!text) return {};
+  const fr = tryParseFileRange(text);
+  // A range the tools refused (the call may have failed on it) still names the file.
+  const file = fr?.path ?? pathOfFileRange(text);
   if (!path.isAbsolute(file)) return {};
-  if (!m || m[2] === undefined) return { file };
-  const start = Number(m[2]);
-  const end = m[3] !== undefined ? Number(m[3]) : start;
-  return { file, range: { start, end } };
+  const spec = fr?.spec;
+  if (spec?.kind === 'line') return { file, range: { start: spec.line, end: spec.line } };
+  if (spec?.kind === 'span') return { file, range: { start: spec.start, end: spec.end } };
+  return { file };
 }

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { ToolError } from '../errors';
-import { errnoCode, errorText } from './atomicFile';
-import { fileTypeName, readStateFile } from './regularFile';
+import { errnoCode, errorText, ToolError } from '../errors';
+import { fileKind } from '../files/regularFile';
+import { readStateFile } from '../files/stateFile';
 
 export interface DirLockOptions {
   timeoutMs?: number;
@@ -77,7 +77,7 @@ async function removeIfNotALockFile(lockPath: string, log: ((m: string) => void)
     return false; // released meanwhile
   }
   if (st.isFile()) return false;
-  const what = fileTypeName(st);
+  const what = fileKind(st);
   try {
     if (st.isDirectory()) await fs.rmdir(lockPath);
     else await fs.unlink(lockPath);
@@ -123,15 +123,4 @@ function processAlive(pid: number): boolean {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Serialises async work inside one process (so a process does not spin on its own lock file). */
-export class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn, fn);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
 }

@@ -3,7 +3,8 @@ export { ChipStore, chipEvictionWarning, DEFAULT_CHIP_CAPACITY, DEFAULT_CHIP_THR
 export type { ChipStoreOptions } from './store';
 export { renderChip, commentSyntax } from './render';
 export type { CommentSyntax } from './render';
-export { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir, workspaceKey, APP_DIR_NAME } from './paths';
+export { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir, APP_DIR_NAME } from '../files/statePaths';
+export { workspaceKey } from '../util/workspaceKey';
 export { chipKind, originalTextOf, previewOf } from './content';
 export { boundErrorText, boundChipArgs, headOfArg, ARG_HEAD_CHARS, MAX_ERROR_CHARS } from './bound';
 export type { Disposable } from '../emitter';

@@ -17,15 +17,18 @@ import { Buffer } from 'node:buffer';
 import { promises as fs, watch as watchDir, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
-import { ToolError } from '../errors';
-import { errnoCode, errorText, writeFileAtomic } from './atomicFile';
+import { errnoCode, errorText, ToolError } from '../errors';
+import { writeFileAtomic } from '../files/atomicWrite';
 import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from './bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
-import { readStateFile } from './regularFile';
-import { withDirLock, Mutex } from './dirLock';
+import { createStateDir } from '../files/stateDir';
+import { readStateFile } from '../files/stateFile';
+import { withDirLock } from './dirLock';
+import { Mutex } from '../util/mutex';
 import { Emitter, type Disposable } from '../emitter';
-import { CHIP_ID_PATTERN, newShortId } from './ids';
+import { CHIP_ID_PATTERN } from './ids';
+import { newShortId } from '../util/ids';
 import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
 import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from './types';
 
@@ -102,14 +105,7 @@ export class ChipStore implements ChipSink {
   }
 
   static async open(opts: ChipStoreOptions): Promise<ChipStore> {
-    if (!path.isAbsolute(opts.dir)) {
-      throw new ToolError('invalid_argument', `The chip directory must be an absolute path, got "${opts.dir}".`);
-    }
-    try {
-      await fs.mkdir(opts.dir, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      throw new ToolError('io', `Cannot create the chip directory ${opts.dir}: ${errorText(err)}.`);
-    }
+    await createStateDir(opts.dir, 'chip');
     const store = new ChipStore(opts);
     await store.removeStaleTempFiles();
     await store.scan();

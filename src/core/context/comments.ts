@@ -4,6 +4,7 @@
  * skipped whole (a `//` inside a URL is no comment) and kept; every blanked character becomes a space and every
  * newline stays, so offsets and line numbers are unchanged.
  */
+import { tagRules, type TagRules } from '../text/languages';
 
 const C_LIKE = String.raw`\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)`;
 const HASH = String.raw`#[^\n]*`;
@@ -11,51 +12,20 @@ const DOCSTRING = String.raw`"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)`;
 const QUOTED = String.raw`"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'`;
 const BACKTICK = String.raw`\x60(?:\\.|[^\x60\\])*\x60`;
 
-/** Per language: the tokens to blank (first alternative group) and the strings to step over. */
+/** Per comment style of the registry (text/languages.ts TagRules): the comments to blank and the strings to step over. */
+const STYLES: Record<TagRules['comments'], { comments: string; strings: string }> = {
+  c: { comments: C_LIKE, strings: QUOTED },
+  'c-backtick': { comments: C_LIKE, strings: `${QUOTED}|${BACKTICK}` },
+  hash: { comments: HASH, strings: QUOTED },
+  python: { comments: `${DOCSTRING}|${HASH}`, strings: QUOTED },
+  php: { comments: `${C_LIKE}|${HASH}`, strings: QUOTED },
+  lua: { comments: String.raw`--\[\[[\s\S]*?(?:\]\]|$)|--[^\n]*`, strings: QUOTED },
+};
+
 function scanner(languageId: string): { blank: RegExp; comment: RegExp } | undefined {
-  let comments: string;
-  let strings = QUOTED;
-  switch (languageId) {
-    case 'python':
-      comments = `${DOCSTRING}|${HASH}`;
-      break;
-    case 'ruby':
-    case 'shellscript':
-    case 'perl':
-    case 'r':
-      comments = HASH;
-      break;
-    case 'php':
-      comments = `${C_LIKE}|${HASH}`;
-      break;
-    case 'lua':
-      comments = String.raw`--\[\[[\s\S]*?(?:\]\]|$)|--[^\n]*`;
-      break;
-    case 'typescript':
-    case 'typescriptreact':
-    case 'javascript':
-    case 'javascriptreact':
-    case 'go':
-    case 'vue':
-    case 'svelte':
-    case 'kotlin':
-    case 'scala':
-    case 'swift':
-    case 'dart':
-      comments = C_LIKE;
-      strings = `${QUOTED}|${BACKTICK}`;
-      break;
-    case 'rust':
-    case 'java':
-    case 'c':
-    case 'cpp':
-    case 'csharp':
-    case 'fsharp':
-      comments = C_LIKE;
-      break;
-    default:
-      return undefined;
-  }
+  const style = tagRules(languageId)?.comments;
+  if (!style) return undefined;
+  const { comments, strings } = STYLES[style];
   // Comments come first among the alternatives only where they start earlier; strings are matched to be skipped.
   return { blank: new RegExp(`${comments}|${strings}`, 'g'), comment: new RegExp(`^(?:${comments})`) };
 }

@@ -3,6 +3,7 @@
  * of the grammars in @vscode/tree-sitter-wasm 0.3.1 (C: tree-sitter-wasms 0.1.13) (checked against the fixtures in test/fixtures/context).
  */
 import type { Node } from '@vscode/tree-sitter-wasm';
+import { languageById } from '../text/languages';
 import { TEST_BLOCK_RULES } from './testBlocks';
 import type { SymbolKind } from './types';
 
@@ -35,6 +36,18 @@ export interface LanguageSpec {
   docstrings?: boolean;
   /** Ruby: top-level `require 'x'` calls are the imports. */
   requireCalls?: boolean;
+}
+
+/**
+ * Rules that only give a kind, as `{ kind: 'node_type another_type' }`: `leaves` are symbols, `containers` also
+ * hold members.
+ */
+// (keyed by string, not SymbolKind: TypeScript takes a literal's inherited `constructor` for the kind `constructor`)
+function byKind(leaves: Readonly<Record<string, string>>, containers: Readonly<Record<string, string>> = {}): Record<string, NodeRule> {
+  const rules: Record<string, NodeRule> = {};
+  for (const [kind, types] of Object.entries(leaves)) for (const t of types.split(' ')) rules[t] = { kind: kind as SymbolKind };
+  for (const [kind, types] of Object.entries(containers)) for (const t of types.split(' ')) rules[t] = { kind: kind as SymbolKind, container: true };
+  return rules;
 }
 
 function firstOfType(n: Node, types: string[]): Node | undefined {
@@ -199,15 +212,10 @@ const RUST: LanguageSpec = {
 };
 
 const JAVA: LanguageSpec = {
-  rules: {
-    class_declaration: { kind: 'class', container: true },
-    record_declaration: { kind: 'class', container: true },
-    interface_declaration: { kind: 'interface', container: true },
-    annotation_type_declaration: { kind: 'interface' },
-    enum_declaration: { kind: 'enum', container: true },
-    method_declaration: { kind: 'method' },
-    constructor_declaration: { kind: 'constructor' },
-  },
+  rules: byKind(
+    { interface: 'annotation_type_declaration', method: 'method_declaration', constructor: 'constructor_declaration' },
+    { class: 'class_declaration record_declaration', interface: 'interface_declaration', enum: 'enum_declaration' },
+  ),
   wrappers: new Set(),
   transparent: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations']),
   imports: new Set(['import_declaration']),
@@ -250,19 +258,15 @@ const CPP: LanguageSpec = {
 };
 
 const CSHARP: LanguageSpec = {
-  rules: {
-    namespace_declaration: { kind: 'module', container: true },
-    file_scoped_namespace_declaration: { kind: 'module', container: true },
-    class_declaration: { kind: 'class', container: true },
-    record_declaration: { kind: 'class', container: true },
-    struct_declaration: { kind: 'struct', container: true },
-    record_struct_declaration: { kind: 'struct', container: true },
-    interface_declaration: { kind: 'interface', container: true },
-    enum_declaration: { kind: 'enum' },
-    method_declaration: { kind: 'method' },
-    constructor_declaration: { kind: 'constructor' },
-    delegate_declaration: { kind: 'type' },
-  },
+  rules: byKind(
+    { enum: 'enum_declaration', method: 'method_declaration', constructor: 'constructor_declaration', type: 'delegate_declaration' },
+    {
+      module: 'namespace_declaration file_scoped_namespace_declaration',
+      class: 'class_declaration record_declaration',
+      struct: 'struct_declaration record_struct_declaration',
+      interface: 'interface_declaration',
+    },
+  ),
   wrappers: new Set(),
   transparent: new Set(['declaration_list']),
   imports: new Set(['using_directive']),
@@ -290,12 +294,10 @@ const RUBY: LanguageSpec = {
 
 const PHP: LanguageSpec = {
   rules: {
-    namespace_definition: { kind: 'module', container: true },
-    class_declaration: { kind: 'class', container: true },
-    interface_declaration: { kind: 'interface', container: true },
-    trait_declaration: { kind: 'interface', container: true },
-    enum_declaration: { kind: 'enum', container: true },
-    function_definition: { kind: 'function' },
+    ...byKind(
+      { function: 'function_definition' },
+      { module: 'namespace_definition', class: 'class_declaration', interface: 'interface_declaration trait_declaration', enum: 'enum_declaration' },
+    ),
     method_declaration: {
       kind: (n) => (n.childForFieldName('name')?.text === '__construct' ? 'constructor' : 'method'),
     },
@@ -313,24 +315,27 @@ const BASH: LanguageSpec = {
   comments: new Set(['comment']),
 };
 
-const SPECS: Record<string, LanguageSpec> = {
+/**
+ * Outline rules by tree-sitter grammar stem: node types belong to a grammar, and which language a grammar parses
+ * is the registry's to say (text/languages.ts), so typescript, tsx and javascript share the JS rules through it.
+ */
+const SPECS_BY_GRAMMAR: Record<string, LanguageSpec> = {
   typescript: JS,
-  typescriptreact: JS,
+  tsx: JS,
   javascript: JS,
-  javascriptreact: JS,
   python: PYTHON,
   go: GO,
   rust: RUST,
   java: JAVA,
   c: C,
   cpp: CPP,
-  csharp: CSHARP,
+  'c-sharp': CSHARP,
   ruby: RUBY,
   php: PHP,
-  shellscript: BASH,
+  bash: BASH,
 };
 
 export function languageSpec(languageId: string): LanguageSpec | undefined {
-  return SPECS[languageId];
+  const grammar = languageById(languageId)?.grammar;
+  return grammar === undefined ? undefined : SPECS_BY_GRAMMAR[grammar];
 }
-

@@ -3,7 +3,7 @@
  * (with counts), its relative imports, and a ≤30-character summary. Tree-sitter gives better outlines
  * but is 4–12× slower (measured on the bench repositories); the map only needs names, and must handle a million lines in seconds.
  */
-import { isCodeLanguage } from '../text/languages';
+import { isCodeLanguage, tagRules } from '../text/languages';
 import { clip } from './extract';
 import { blankComments } from './comments';
 
@@ -45,7 +45,8 @@ const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|in
 
 export function extractTags(text: string, languageId: string): FileTags {
   const tags: FileTags = { defs: [], refs: new Map(), imports: [], summary: summarize(text, languageId), exported: [] };
-  if (!isCodeLanguage(languageId)) return tags;
+  const rules = tagRules(languageId);
+  if (!rules) return tags;
   text = blankComments(text, languageId); // a word in a comment or docstring is neither a definition nor a use
 
   const defs = new Set<string>();
@@ -59,10 +60,10 @@ export function extractTags(text: string, languageId: string): FileTags {
     }
     defs.add(m[2]!);
   }
-  if (/^(typescript|typescriptreact|javascript|javascriptreact|java|csharp|php|kotlin|scala|dart|swift)$/.test(languageId)) {
+  if (rules.methods) {
     for (const m of text.matchAll(METHOD_RE)) if (!KEYWORDS.has(m[1]!)) defs.add(m[1]!);
   }
-  if (languageId === 'c' || languageId === 'cpp') {
+  if (rules.cFunctions) {
     for (const m of text.matchAll(C_FUNC_RE)) {
       const name = m[1]!.split('::').pop()!;
       if (!KEYWORDS.has(name)) defs.add(name);

@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Language, Parser } from '@vscode/tree-sitter-wasm';
+import { grammarStems } from '../text/languages';
 
 /** The npm packages holding .wasm files, by the folder (relative to the package) they keep them in. */
 export const GRAMMAR_PACKAGES = {
@@ -31,26 +32,19 @@ export interface GrammarFile {
   file: string;
 }
 
-const vscode = (stem: string): GrammarFile => ({ from: 'vscode', file: `tree-sitter-${stem}.wasm` });
+/** C is not in VS Code's set of grammars: it comes from tree-sitter-wasms. */
+const FROM_WASMS = new Set(['c']);
 
-/** VS Code language id → the grammar file and the package it comes from. */
-/** (a null-prototype table: `constructor` or `toString` is no language) */
-export const GRAMMAR_FILES: Record<string, GrammarFile> = Object.assign(Object.create(null) as Record<string, GrammarFile>, {
-  typescript: vscode('typescript'),
-  typescriptreact: vscode('tsx'),
-  javascript: vscode('javascript'),
-  javascriptreact: vscode('javascript'), // the javascript grammar includes JSX
-  python: vscode('python'),
-  go: vscode('go'),
-  rust: vscode('rust'),
-  java: vscode('java'),
-  c: { from: 'wasms', file: 'tree-sitter-c.wasm' },
-  cpp: vscode('cpp'),
-  csharp: vscode('c-sharp'),
-  ruby: vscode('ruby'),
-  php: vscode('php'),
-  shellscript: vscode('bash'),
-});
+/**
+ * VS Code language id → the grammar file and the package it comes from, for every language the registry
+ * (text/languages.ts) gives a grammar. A null-prototype table: `constructor` or `toString` is no language.
+ */
+export const GRAMMAR_FILES: Record<string, GrammarFile> = Object.assign(
+  Object.create(null) as Record<string, GrammarFile>,
+  Object.fromEntries(
+    Object.entries(grammarStems()).map(([id, stem]): [string, GrammarFile] => [id, { from: FROM_WASMS.has(stem) ? 'wasms' : 'vscode', file: `tree-sitter-${stem}.wasm` }]),
+  ),
+);
 
 /** The runtime's own .wasm, in the @vscode/tree-sitter-wasm package. */
 export const RUNTIME_FILE: GrammarFile = { from: 'vscode', file: 'tree-sitter.wasm' };

@@ -69,6 +69,25 @@ export function ignoredBy(scopes: Scope[], rel: string, isDir: boolean): boolean
   return ignored;
 }
 
+/**
+ * One folder's entries as the walk takes them, in name order (so results do not depend on the file system's):
+ * the subfolders to descend into and the files to list, without the skipped and the ignored.
+ */
+function splitEntries(entries: Dirent[], dirAbs: string, dirRel: string, scopes: Scope[]): { subdirs: string[]; found: { abs: string; rel: string }[] } {
+  const subdirs: string[] = [];
+  const found: { abs: string; rel: string }[] = [];
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name) && !ignoredBy(scopes, rel, true)) subdirs.push(join(dirAbs, e.name));
+    } else if (e.isFile() && !SKIP_FILES.has(e.name) && !isBinaryName(e.name) && !ignoredBy(scopes, rel, false)) {
+      found.push({ abs: join(dirAbs, e.name), rel });
+    }
+  }
+  return { subdirs, found };
+}
+
 /** All candidate text files under `root`, in a stable order. */
 export async function walkFiles(root: string, opts: { maxFiles?: number } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
   const files: WalkedFile[] = [];
@@ -92,35 +111,26 @@ export async function walkFiles(root: string, opts: { maxFiles?: number } = {}):
         // unreadable .gitignore: ignore it
       }
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
+    const { subdirs, found } = splitEntries(entries, dirAbs, dirRel, here);
     const stats: Promise<void>[] = [];
-    for (const e of entries) {
-      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (SKIP_DIRS.has(e.name) || ignoredBy(here, rel, true)) continue;
-        subdirs.push(join(dirAbs, e.name));
-      } else if (e.isFile()) {
-        if (SKIP_FILES.has(e.name) || isBinaryName(e.name) || ignoredBy(here, rel, false)) continue;
-        if (files.length >= maxFiles) {
-          truncated = true;
-          continue;
-        }
-        const abs = join(dirAbs, e.name);
-        const slot = files.length;
-        files.push({ abs, rel, size: 0, mtimeMs: 0 });
-        stats.push(
-          fsp.lstat(abs).then(
-            (st) => {
-              files[slot]!.size = st.isFile() ? st.size : -1; // replaced by a link or a FIFO since the readdir
-              files[slot]!.mtimeMs = st.mtimeMs;
-            },
-            () => {
-              files[slot]!.size = -1; // vanished between readdir and stat
-            },
-          ),
-        );
+    for (const f of found) {
+      if (files.length >= maxFiles) {
+        truncated = true;
+        continue;
       }
+      const slot = files.length;
+      files.push({ ...f, size: 0, mtimeMs: 0 });
+      stats.push(
+        fsp.lstat(f.abs).then(
+          (st) => {
+            files[slot]!.size = st.isFile() ? st.size : -1; // replaced by a link or a FIFO since the readdir
+            files[slot]!.mtimeMs = st.mtimeMs;
+          },
+          () => {
+            files[slot]!.size = -1; // vanished between readdir and stat
+          },
+        ),
+      );
     }
     await Promise.all(stats);
     for (const d of subdirs) await visit(d, here);
@@ -154,26 +164,17 @@ export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): {
         // unreadable .gitignore: ignore it
       }
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (SKIP_DIRS.has(e.name) || ignoredBy(here, rel, true)) continue;
-        subdirs.push(join(dirAbs, e.name));
-      } else if (e.isFile()) {
-        if (SKIP_FILES.has(e.name) || isBinaryName(e.name) || ignoredBy(here, rel, false)) continue;
-        if (files.length >= maxFiles) {
-          truncated = true;
-          continue;
-        }
-        const abs = join(dirAbs, e.name);
-        try {
-          const st = lstatSync(abs);
-          if (st.isFile()) files.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
-        } catch {
-          // vanished between readdir and stat
-        }
+    const { subdirs, found } = splitEntries(entries, dirAbs, dirRel, here);
+    for (const f of found) {
+      if (files.length >= maxFiles) {
+        truncated = true;
+        continue;
+      }
+      try {
+        const st = lstatSync(f.abs);
+        if (st.isFile()) files.push({ ...f, size: st.size, mtimeMs: st.mtimeMs });
+      } catch {
+        // vanished between readdir and stat
       }
     }
     for (const d of subdirs) visit(d, here);

@@ -8,7 +8,8 @@
 import { syntaxFor } from '../text/languages';
 import { scanText, Tok, TOKEN_CHARS, type ScanResult, type TagPair, type UnbalancedItem } from '../text/scan';
 import { matchBrackets, type Matching } from './matchBrackets';
-import { quickBalanceMessages, type Lang } from './messages';
+import type { Lang } from '../lang';
+import { quickBalanceMessages } from './messages';
 
 export type { UnbalancedItem } from '../text/scan';
 

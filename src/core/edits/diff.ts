@@ -4,7 +4,8 @@
  * line shows as exactly one `+` line instead of upstream's position-by-position comparison.
  */
 import { diffArrays } from 'diff';
-import { listingHeader, type Lang } from './messages';
+import type { Lang } from '../lang';
+import { listingHeader } from './messages';
 
 export interface DiffWindow {
   /** 1-based file line number of `lines[0]` (for an empty window: where it would start). */
@@ -52,7 +53,7 @@ export function renderDiff(
   before: DiffWindow,
   after: DiffWindow,
   format: 'plain' | 'diff',
-  lang: DiffLang = 'en',
+  lang: Lang = 'en',
 ): string {
   return format === 'diff' ? renderUnified(before, after) : renderPlain(before, after, lang);
 }

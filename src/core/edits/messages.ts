@@ -3,7 +3,9 @@
  * warnings, conflict explanations and the short lines of a result. English by default; the lines upstream shows
  * in Chinese follow `lang` 'zh'. The operations decide *what* happened; this module only words it.
  */
-export type Lang = 'en' | 'zh';
+import type { Lang } from '../lang';
+
+export type { Lang };
 
 /** An excerpt of an argument the agent sent, cut so an error never repeats a huge value back. */
 function excerpt(value: string, max = 200): string {

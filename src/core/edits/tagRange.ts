@@ -3,6 +3,7 @@
  * (core/text/scan/markup.ts), so tags split across lines, multi-line comments, CDATA, `<!…>`, `<?…?>`,
  * `>` inside quoted attributes, void elements, self-closing tags and script/style contents are handled.
  */
+import { languageById } from '../text/languages';
 import { scanText } from '../text/scan';
 
 export interface TagRange {
@@ -18,7 +19,7 @@ export interface TagRange {
  * Self-closing JSX elements count when they span lines. Other languages are scanned as HTML (templates).
  */
 export function findTagRange(text: string, line: number, languageId = 'html'): TagRange | undefined {
-  const id = /^(xml|xsl|svg|vue|svelte|astro|javascript|javascriptreact|typescript|typescriptreact)$/i.test(languageId) ? languageId : 'html';
+  const id = hasOwnTagRules(languageId) ? languageId : 'html';
   const { tagPairs } = scanText(text, id);
   let best: TagRange | undefined;
   let bestOffset = -1;
@@ -29,4 +30,10 @@ export function findTagRange(text: string, line: number, languageId = 'html'): T
     }
   }
   return best;
+}
+
+/** Markup languages (HTML, XML, Vue, Svelte, Astro, SVG) and the JS/TS family are scanned with their own rules. */
+function hasOwnTagRules(languageId: string): boolean {
+  const syntax = languageById(languageId.toLowerCase())?.syntax;
+  return syntax !== undefined && (syntax.kind === 'markup' || syntax.template);
 }

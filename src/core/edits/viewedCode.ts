@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
 import { sha256Parts } from './hasher';
+import { sha256Hex } from '../util/sha256';
 import type { TextBuffer } from '../text/lines';
 
 export interface ViewedRecord {
@@ -38,10 +39,6 @@ export interface ViewedRegistryOptions {
   maxKeptLineBytes?: number; // keep `lines` for ranges up to this many bytes (default 64 KiB)
 }
 
-export function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
 /** 4 bytes of the prefix sha256: a changed file passes by chance once in 4e9 edits (and then only if its range hash also matches). */
 const PREFIX_HEX = 8;
 const RANGE_HEX = 6;
@@ -66,7 +63,7 @@ export async function prefixDigest(doc: TextBuffer, end: number): Promise<string
 /** The range hash as stored in an id; '' for an empty file or range. */
 export function rangeDigest(doc: TextBuffer, start: number, end: number): string {
   if (doc.lineCount === 0 || start < 1 || end < start || end > doc.lineCount) return '';
-  return sha256(doc.bytes.subarray(doc.lineStart(start), doc.lineEnd(end))).slice(0, RANGE_HEX);
+  return sha256Hex(doc.bytes.subarray(doc.lineStart(start), doc.lineEnd(end))).slice(0, RANGE_HEX);
 }
 
 /** The tag of a file's display name as stored in an id. */

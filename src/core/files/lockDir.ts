@@ -5,7 +5,7 @@
  * environment and home directory in.
  */
 import * as path from 'node:path';
-import { defaultChipDir } from '../chips/paths';
+import { defaultChipDir } from './statePaths';
 
 export function defaultLockDir(env: Record<string, string | undefined>, platform: string, homedir: string): string {
   const chips = defaultChipDir(env, platform, homedir);

@@ -15,12 +15,12 @@ import * as path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolError } from '../errors';
 import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
-import { FileLocks } from './fileLock';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
-import { sweepDeadTemps, tempBaseName } from './tempFiles';
+import { sweepDeadTemps } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
+import { KeyedMutex } from '../util/mutex';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
@@ -44,11 +44,6 @@ function ioError(op: string, p: string, e: unknown): ToolError {
     default:
       return new ToolError('io', `${op} ${p}: ${err.message}`);
   }
-}
-
-/** A temp name for `target` in its folder (kept for callers of the old helper). */
-export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), tempBaseName(path.basename(target)));
 }
 
 function tooLarge(absPath: string, size: number, limit: number): ToolError {
@@ -88,7 +83,7 @@ const SPARE_SLACK = 1024 * 1024;
 const SWEEP_EVERY_MS = 60_000;
 
 export class NodeFileStore implements FileStore {
-  private readonly inProcess = new FileLocks();
+  private readonly inProcess = new KeyedMutex();
   private readonly crossProcess?: CrossProcessLocks;
   /** The paths whose lock the current async call chain holds (a write inside `lock` must not take it again). */
   private readonly held = new AsyncLocalStorage<ReadonlySet<string>>();

@@ -11,7 +11,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+/** Read-only, never through a link at the last name, never blocking on a FIFO swapped in after the lstat. */
+export const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 /** The error for "exists but is not a regular file" (BSD's errno name for an inappropriate file type). */
 export class NotRegularFileError extends Error {
@@ -37,7 +38,8 @@ export class OutsideError extends Error {
   }
 }
 
-export function fileKind(st: fs.Stats): string {
+/** What a file system entry is, in words for a message: `a directory`, `a FIFO (named pipe)`, … */
+export function fileKind(st: Pick<fs.Stats, 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket'>): string {
   if (st.isFile()) return 'a regular file';
   if (st.isDirectory()) return 'a directory';
   if (st.isSymbolicLink()) return 'a symbolic link';
@@ -68,13 +70,18 @@ async function readAll(fh: fs.promises.FileHandle, size: number): Promise<Buffer
 
 /** The whole file, when `p` is a regular file (not a link to one). ENOENT when missing, NotRegularFileError else. */
 export async function readRegularFile(p: string): Promise<Buffer> {
+  return withRegularFile(p, (fh, st) => readAll(fh, st.size));
+}
+
+/** Opens `p` only if it is a regular file (lstat, then O_NOFOLLOW | O_NONBLOCK, then fstat) and runs `use` on it. */
+async function withRegularFile<T>(p: string, use: (fh: fs.promises.FileHandle, st: fs.Stats) => Promise<T>): Promise<T> {
   const before = await fs.promises.lstat(p);
   if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
-  const fh = await fs.promises.open(p, OPEN_FLAGS).catch((e: unknown) => eloopAsNotRegular(p, e));
+  const fh = await fs.promises.open(p, READ_FLAGS).catch((e: unknown) => eloopAsNotRegular(p, e));
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
-    return await readAll(fh, st.size);
+    return await use(fh, st);
   } finally {
     await fh.close().catch(() => undefined);
   }
@@ -86,7 +93,7 @@ export function readRegularFileSync(p: string): Buffer {
   if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
   let fd: number;
   try {
-    fd = fs.openSync(p, OPEN_FLAGS);
+    fd = fs.openSync(p, READ_FLAGS);
   } catch (e) {
     eloopAsNotRegular(p, e);
   }
@@ -122,16 +129,9 @@ async function openedPath(fh: fs.promises.FileHandle, p: string, st: fs.Stats): 
  * replaced by a link to somewhere else): OutsideError, nothing returned.
  */
 export async function readConfinedFile(p: string, allowed: (real: string) => boolean): Promise<Buffer> {
-  const before = await fs.promises.lstat(p);
-  if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
-  const fh = await fs.promises.open(p, OPEN_FLAGS).catch((e: unknown) => eloopAsNotRegular(p, e));
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+  return withRegularFile(p, async (fh, st) => {
     const real = await openedPath(fh, p, st);
     if (!allowed(real)) throw new OutsideError(p, real);
-    return await readAll(fh, st.size);
-  } finally {
-    await fh.close().catch(() => undefined);
-  }
+    return readAll(fh, st.size);
+  });
 }

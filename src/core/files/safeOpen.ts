@@ -14,31 +14,20 @@
 import { promises as fsp, constants as fsc, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../errors';
+import { syncDirHandle } from './dirSync';
+import { fileKind, READ_FLAGS } from './regularFile';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
 const O_DIRECTORY = fsc.O_DIRECTORY ?? 0;
 
-export const READ_FLAGS = fsc.O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 export const CREATE_FLAGS = fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW;
-
-/** What a non-regular file is, for messages. */
-export function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 export function notRegularError(op: string, absPath: string, st: Stats): ToolError {
   if (st.isDirectory()) return new ToolError('invalid_argument', `${op} ${absPath}: is a directory, expected a file`);
   return new ToolError(
     'invalid_argument',
-    `${op} ${absPath}: it is ${kindOf(st)}, not a regular file; these tools only open regular files. Nothing was read or changed.`,
-    { kind: kindOf(st) },
+    `${op} ${absPath}: it is ${fileKind(st)}, not a regular file; these tools only open regular files. Nothing was read or changed.`,
+    { kind: fileKind(st) },
   );
 }
 
@@ -144,11 +133,7 @@ export class PinnedDir {
   }
 
   async sync(): Promise<void> {
-    try {
-      await this.fh?.sync();
-    } catch {
-      // some platforms/file systems cannot fsync a directory; the file itself is already synced
-    }
+    await syncDirHandle(this.fh);
   }
 
   async close(): Promise<void> {

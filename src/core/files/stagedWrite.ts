@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { ToolError } from '../errors';
 import type { FileStat, WriteOptions } from './fileStore';
-import { CREATE_FLAGS, notRegularError, PinnedDir, READ_FLAGS, swappedError } from './safeOpen';
+import { READ_FLAGS } from './regularFile';
+import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
 import { tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 

@@ -3,6 +3,8 @@
  * so a crash in the middle of a write leaves one in the workspace. Their names say whose they are,
  * `.<name>.be-<pid>-<start>-<random>.tmp`, so the next write in that folder, or the next start of a server,
  * can tell a dead owner's leftover from a live writer's work in progress and remove only the former.
+ * State files (chips, snapshots, sessions) live in private directories of their own: their temps keep the
+ * older `.tmp-` form (stateTempPath), which their stores sweep.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +17,19 @@ const MAX_BASE_BYTES = 100;
 // `start` is base 36; the second form is the name this store used before start times were recorded.
 const TEMP_RE = /^\..*\.be-(\d+)-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/s;
 const OLD_TEMP_RE = /^\..*\.be-(\d+)-[0-9a-f]{12}\.tmp$/s;
+
+/** A temp path for `target` in its folder, in the owner-recording form above (workspace files, lock records). */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), tempBaseName(path.basename(target)));
+}
+
+/**
+ * A temp path for a state file (a chip, a snapshot, a saved session): `.tmp-<name>.<pid>.<random>`. The stores
+ * sweep their own directories by that `.tmp-` prefix, so directory scans never mistake one for a record.
+ */
+export function stateTempPath(target: string): string {
+  return path.join(path.dirname(target), `.tmp-${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+}
 
 export function tempBaseName(targetName: string, owner: ProcessOwner = currentOwner()): string {
   const base = Buffer.byteLength(targetName) > MAX_BASE_BYTES ? shorten(targetName) : targetName;

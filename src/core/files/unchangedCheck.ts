@@ -5,8 +5,9 @@
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import { ToolError } from '../errors';
-import { kindOf, READ_FLAGS } from './safeOpen';
+import { fileKind, READ_FLAGS } from './regularFile';
 import type { WriteOptions } from './fileStore';
+import { lineAtByte } from '../text/lineCount';
 
 const CHUNK = 1024 * 1024;
 
@@ -33,7 +34,7 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
     return;
   }
   if (!st) throw conflict(absPath, 'it was deleted', {});
-  if (!st.isFile()) throw conflict(absPath, `it is ${kindOf(st)} now`, { kind: kindOf(st) });
+  if (!st.isFile()) throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
   if (expected === undefined) {
     if (st.mtimeMs !== opts.expectedMtimeMs) {
       throw conflict(absPath, `modified at ${new Date(st.mtimeMs).toISOString()}`, {
@@ -52,7 +53,7 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
   }
   const at = await firstDifference(entry, expected, Buffer.allocUnsafe(Math.min(CHUNK, expected.length + 1)));
   if (at !== undefined) {
-    const line = lineOf(expected, at);
+    const line = lineAtByte(expected, at);
     throw conflict(absPath, `same size, but the content differs from line ${line} on`, {
       firstDifferentLine: line,
       firstDifferentByte: at,
@@ -83,12 +84,4 @@ async function firstDifference(entry: string, expected: Uint8Array, scratch: Buf
   } finally {
     await fh.close().catch(() => undefined);
   }
-}
-
-function lineOf(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  let i = -1;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  while ((i = buf.indexOf(10, i + 1)) !== -1 && i < offset) line++;
-  return line;
 }

@@ -7,5 +7,6 @@ export {
   INLINE_REMOVED_MAX,
 } from './store';
 export type { HistoryStoreOptions } from './store';
-export { spliceBetween, applyInverse, sha256Hex } from './splice';
+export { spliceBetween, applyInverse } from './splice';
+export { sha256Hex } from '../util/sha256';
 export type { Splice } from './splice';

@@ -8,7 +8,8 @@ import type { EditAuthor } from './author';
 import type { RollbackSandbox } from './rollbackTarget';
 import type { EditRecordInput, RecordResult } from './types';
 
-export interface QueueEntry {
+/** The fields of a snapshot that its record on disk (store.ts SnapshotFile) and a queue entry share. */
+export interface SnapshotFields {
   id: string;
   seq: number;
   tool: string;
@@ -21,9 +22,14 @@ export interface QueueEntry {
   after_hash: string;
   after_size: number;
   created_ms: number;
+  /** the MCP session and client that made the edit (absent in older records) */
   session?: string;
   client?: string;
+  /** the chip that holds the text this edit deleted */
   chip_id?: string;
+}
+
+export interface QueueEntry extends SnapshotFields {
   loadRemoved(): Promise<Buffer>;
 }
 

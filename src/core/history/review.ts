@@ -13,7 +13,9 @@ import { describeAuthor } from './author';
 import type { QueueAccess, QueueEntry } from './queueAccess';
 import type { OtherSessionEdit } from './types';
 import { confirmTarget, removeConfirmed, sameTarget } from './rollbackTarget';
-import { applyInverse, sha256Hex } from './splice';
+import { applyInverse } from './splice';
+import { sha256Hex } from '../util/sha256';
+import { lineAtByte } from '../text/lineCount';
 
 export type Rebased = { offset: number } | { blockedBy: QueueEntry };
 
@@ -160,17 +162,11 @@ export function currentSpans(q: QueueAccess, file: string, current: Uint8Array):
   mine.forEach((e, i) => {
     const at = rebase(e, mine.slice(i + 1));
     if (!('offset' in at)) return;
-    const startLine = lineAt(current, at.offset);
-    const endLine = e.inserted_length === 0 ? startLine - 1 : lineAt(current, at.offset + e.inserted_length - 1);
+    const startLine = lineAtByte(current, at.offset);
+    const endLine = e.inserted_length === 0 ? startLine - 1 : lineAtByte(current, at.offset + e.inserted_length - 1);
     spans.push({ id: e.id, startLine, endLine });
   });
   return spans;
-}
-
-function lineAt(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 10) line++;
-  return line;
 }
 
 /**

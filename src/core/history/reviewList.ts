@@ -6,7 +6,9 @@
  */
 import { Buffer } from 'node:buffer';
 import type { QueueAccess, QueueEntry } from './queueAccess';
-import { applyInverse, sha256Hex } from './splice';
+import { applyInverse } from './splice';
+import { sha256Hex } from '../util/sha256';
+import { countLinesOfBytes, lineAtByte } from '../text/lineCount';
 
 export interface ReviewItem {
   id: string;
@@ -38,11 +40,11 @@ export async function reviewList(q: QueueAccess): Promise<ReviewItem[]> {
     for (const e of [...edits].reverse()) {
       const removed = await e.loadRemoved().catch(() => Buffer.alloc(0));
       const inserted = !stale && bytes ? bytes.subarray(e.offset, e.offset + e.inserted_length) : undefined;
-      const startLine = !stale && bytes ? lineAt(bytes, e.offset) : 1;
-      const added = inserted ? lineSpan(inserted) : 0;
+      const startLine = !stale && bytes ? lineAtByte(bytes, e.offset) : 1;
+      const added = inserted ? countLinesOfBytes(inserted) : 0;
       items.push({
         id: e.id, seq: e.seq, file, tool: e.tool, summary: e.summary, created_ms: e.created_ms, startLine, endLine: startLine + added - 1,
-        added, removed: e.created ? 0 : lineSpan(removed), stale,
+        added, removed: e.created ? 0 : countLinesOfBytes(removed), stale,
         ...(e.session ? { session: e.session } : {}), ...(e.client ? { client: e.client } : {}), ...(e.chip_id ? { chip_id: e.chip_id } : {}),
       });
       if (!stale && bytes) {
@@ -56,18 +58,4 @@ export async function reviewList(q: QueueAccess): Promise<ReviewItem[]> {
     }
   }
   return items.sort((a, b) => b.seq - a.seq);
-}
-
-/** Lines a run of bytes touches: its newlines, plus one for a last line without one. */
-function lineSpan(bytes: Uint8Array): number {
-  if (bytes.length === 0) return 0;
-  let n = 0;
-  for (const b of bytes) if (b === 10) n++;
-  return bytes[bytes.length - 1] === 10 ? n : n + 1;
-}
-
-function lineAt(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 10) line++;
-  return line;
 }

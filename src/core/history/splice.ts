@@ -3,7 +3,6 @@
  * edits (compute the splice from old and new bytes) and for rollback (apply it backwards).
  */
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
 
 export interface Splice {
   /** byte offset of the change in the old bytes */
@@ -12,10 +11,6 @@ export interface Splice {
   removed: Buffer;
   /** how many new bytes stand at offset in the new bytes */
   insertedLength: number;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 const CHUNK = 64 * 1024;

@@ -18,19 +18,20 @@ import { Buffer } from 'node:buffer';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
-import { ToolError, isToolError } from '../errors';
+import { errnoCode, errorText, isToolError, ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { errnoCode, errorText, writeFileAtomic } from '../chips/atomicFile';
-import { Mutex } from '../chips/dirLock';
-import { newShortId } from '../chips/ids';
-import { workspaceKey } from '../chips/paths';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { Mutex } from '../util/mutex';
+import { newShortId } from '../util/ids';
+import { workspaceKey } from '../util/workspaceKey';
 import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
 import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
-import { applyInverse, sha256Hex } from './splice';
+import { applyInverse } from './splice';
+import { sha256Hex } from '../util/sha256';
 import type { EditHistory, EditRecordInput, OtherSessionEdit, RecordResult, RollbackResult, SnapshotSummary } from './types';
 import { describeAuthor, type EditAuthors } from './author';
-import type { QueueAccess, QueueEntry } from './queueAccess';
+import type { QueueAccess, QueueEntry, SnapshotFields } from './queueAccess';
 import { explainConflict, otherSessions, reviewAction } from './review';
 
 export interface HistoryStoreOptions {
@@ -64,32 +65,15 @@ export function workspaceHistoryDir(base: string, roots: readonly string[]): str
   return path.join(base, workspaceKey(roots));
 }
 
-interface SnapshotFile {
+interface SnapshotFile extends SnapshotFields {
   /** 2: carries `workspace`. 1 (older servers): no workspace, adopted when its file lies inside our roots. */
   v: 1 | 2;
   /** workspaceKey() of the roots of the server that recorded it */
   workspace?: string;
-  id: string;
-  seq: number;
-  tool: string;
-  file: string;
-  summary: string;
-  created: boolean;
-  offset: number;
-  inserted_length: number;
-  after_hash: string;
-  after_size: number;
-  removed_length: number;
   removed_b64?: string;
   removed_file?: string;
   created_at: number;
-  created_ms: number;
   group?: string;
-  /** the MCP session and client that made the edit (absent in older records) */
-  session?: string;
-  client?: string;
-  /** the chip that holds the text this edit deleted */
-  chip_id?: string;
 }
 
 /** Snapshots of one file undone in memory, written once. */

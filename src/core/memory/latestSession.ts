@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readStateFile } from '../chips/regularFile';
+import { readStateFile } from '../files/stateFile';
 import { ChatMemory, type ChatMemoryJSON } from './chatMemory';
 import { MAX_SESSION_FILE_BYTES, sessionFileName } from './registry';
 

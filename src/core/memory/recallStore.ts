@@ -10,9 +10,10 @@
  */
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode } from '../chips/atomicFile';
-import { writeFileAtomic } from '../chips/atomicFile';
-import { fileTypeName, readStateFile } from '../chips/regularFile';
+import { errnoCode } from '../errors';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { readStateFile } from '../files/stateFile';
+import { fileKind } from '../files/regularFile';
 import { systemClock, type Clock } from '../clock';
 import type { Disposable } from '../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
@@ -285,7 +286,7 @@ function parseIf(line: string, id: string): RecalledMessage | undefined {
 async function sizeOf(file: string): Promise<number> {
   try {
     const st = await fs.lstat(file);
-    if (!st.isFile()) throw new Error(`${file} is ${fileTypeName(st)}, not a regular file; recall archive not written`);
+    if (!st.isFile()) throw new Error(`${file} is ${fileKind(st)}, not a regular file; recall archive not written`);
     return st.size;
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return 0;
@@ -298,7 +299,7 @@ async function appendRegular(file: string, data: string): Promise<void> {
   const handle = await fs.open(file, APPEND_FLAGS, 0o600);
   try {
     const st = await handle.stat();
-    if (!st.isFile()) throw new Error(`${file} became ${fileTypeName(st)}; recall archive not written`);
+    if (!st.isFile()) throw new Error(`${file} became ${fileKind(st)}; recall archive not written`);
     await handle.chmod(0o600);
     await handle.writeFile(data);
   } finally {

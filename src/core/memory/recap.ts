@@ -98,12 +98,19 @@ async function takeWithin(from: MemoryMessage[], budget: number, count: CountTok
   return { taken, used };
 }
 
+/** A recap call's budget (at least MIN_RECAP_TOKENS) and how it counts tokens (the memory's tokenizer by default). */
+function budgetAndCounter(memory: ChatMemory, opts: { budgetTokens?: number; count?: CountTokens }): { budget: number; count: CountTokens } {
+  return {
+    budget: Math.max(MIN_RECAP_TOKENS, Math.floor(opts.budgetTokens ?? DEFAULT_RECAP_TOKENS)),
+    count: opts.count ?? ((t: string) => memory.countTokensAsync(t)),
+  };
+}
+
 export async function buildWindowRecap(
   memory: ChatMemory,
   opts: { recent: number; budgetTokens?: number; count?: CountTokens },
 ): Promise<WindowRecap> {
-  const budget = Math.max(MIN_RECAP_TOKENS, Math.floor(opts.budgetTokens ?? DEFAULT_RECAP_TOKENS));
-  const count = opts.count ?? ((t: string) => memory.countTokensAsync(t));
+  const { budget, count } = budgetAndCounter(memory, opts);
   // The fixed parts are short by construction (12 fingerprints, `recent` one-line entries, the stats).
   const fingerprints = memory.fingerprints().slice(-12).map(fingerprintLine);
   const recent = memory.recent(opts.recent).map(messageLine);
@@ -155,8 +162,7 @@ export async function listPins(
   memory: ChatMemory,
   opts: { offset: number; budgetTokens?: number; count?: CountTokens },
 ): Promise<PinsPage> {
-  const budget = Math.max(MIN_RECAP_TOKENS, Math.floor(opts.budgetTokens ?? DEFAULT_RECAP_TOKENS));
-  const count = opts.count ?? ((t: string) => memory.countTokensAsync(t));
+  const { budget, count } = budgetAndCounter(memory, opts);
   const pins = pinnedInOrder(memory);
   const offset = Math.max(0, Math.floor(opts.offset));
   const rest = pins.slice(offset);

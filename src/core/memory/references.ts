@@ -3,22 +3,21 @@
  * `path:S-E` or `path:ALL` (the upstream grammar); any string argument in that form, or under a
  * path-like key (`file`, `path`, `files`, `paths`), becomes a reference.
  */
+import { formatSpec, tryParseFileRange, type LineSpec } from '../text/range';
 import type { FileReference } from './types';
 
-const RANGE = /^(.+?):(?:(\d+)(?:-(\d+))?|(ALL))$/;
 const PATH_KEYS = new Set(['file', 'path', 'files', 'paths', 'filepath', 'file_path', 'target', 'source']);
 const MAX_REFERENCES = 20;
 
 export function parseFileReference(value: string): FileReference | undefined {
   const text = value.trim();
   if (text.length === 0 || text.length > 1024 || /[\n\r]/.test(text)) return undefined;
-  const m = RANGE.exec(text);
-  if (m) {
-    if (m[4]) return { path: m[1]!, all: true };
-    const start = Number(m[2]);
-    const end = m[3] !== undefined ? Number(m[3]) : start;
-    return { path: m[1]!, start, end };
-  }
+  const fr = tryParseFileRange(text);
+  if (!fr) return undefined;
+  const spec = fr.spec;
+  if (spec.kind === 'all') return { path: fr.path, all: true };
+  if (spec.kind === 'line') return { path: fr.path, start: spec.line, end: spec.line };
+  if (spec.kind === 'span') return { path: fr.path, start: spec.start, end: spec.end };
   return undefined;
 }
 
@@ -57,7 +56,11 @@ function looksLikePath(value: string): boolean {
 }
 
 export function formatReference(ref: FileReference): string {
-  if (ref.all) return `${ref.path}:ALL`;
-  if (ref.start === undefined) return ref.path;
-  return ref.end !== undefined && ref.end !== ref.start ? `${ref.path}:${ref.start}-${ref.end}` : `${ref.path}:${ref.start}`;
+  return ref.path + formatSpec(specOf(ref));
+}
+
+function specOf(ref: FileReference): LineSpec {
+  if (ref.all) return { kind: 'all' };
+  if (ref.start === undefined) return { kind: 'none' };
+  return ref.end !== undefined && ref.end !== ref.start ? { kind: 'span', start: ref.start, end: ref.end } : { kind: 'line', line: ref.start };
 }

@@ -5,8 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../chips/atomicFile';
-import { readStateFile } from '../chips/regularFile';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { readStateFile } from '../files/stateFile';
 import { systemClock, type Clock } from '../clock';
 import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';
 import { Emitter, type Disposable } from '../emitter';

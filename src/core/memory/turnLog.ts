@@ -6,8 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../chips/atomicFile';
-import { readStateFile } from '../chips/regularFile';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { readStateFile } from '../files/stateFile';
 import { Emitter, type Disposable } from '../emitter';
 import type { ChatMemory } from './chatMemory';
 import type { PromptTokens } from './promptAssembly';

@@ -12,6 +12,7 @@ import { commonPrefixLength, commonSuffixLength, decodeText, encodeText } from '
 import type * as Jschardet from 'jschardet';
 import { ToolError } from '../errors';
 import { vendor } from './vendor';
+import { lineAtByte, lineAtIndex } from './lineCount';
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */
 const ALIASES: Record<string, string> = {
@@ -109,12 +110,6 @@ export function isLegacy(encoding: string | undefined): encoding is string {
   return encoding !== undefined && encoding !== 'utf8';
 }
 
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 /** `bytes` in `encoding` → UTF-8, refusing a file that would not be written back byte for byte. */
 export async function decodeLossless(bytes: Uint8Array, encoding: string, label: string): Promise<Buffer> {
   const text = await decodeText(bytes, encoding);
@@ -146,7 +141,7 @@ async function representable(text: string, encoding: string, label: string, firs
   const cp = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
   throw new ToolError(
     'encoding',
-    `${label}: "${ch}" (U+${cp}, line ${firstLine - 1 + lineOf(text, i)}) cannot be written in ${encoding}, the file's encoding; ` +
+    `${label}: "${ch}" (U+${cp}, line ${firstLine - 1 + lineAtIndex(text, i)}) cannot be written in ${encoding}, the file's encoding; ` +
       'nothing was written. Use characters the encoding has (or an escape such as \\u' + cp + ' where the language allows).',
     { encoding, codePoint: cp },
   );
@@ -175,8 +170,7 @@ export async function encodeEdited(oldRaw: Uint8Array | null, oldUtf8: Buffer | 
   if (!raw.subarray(0, head.length).equals(head) || head.length + tail.length > raw.length || !raw.subarray(raw.length - tail.length).equals(tail)) {
     throw new ToolError('encoding', `${label}: the unchanged lines would not keep their bytes in ${encoding}; nothing was written.`, { encoding });
   }
-  let firstLine = 1;
-  for (let i = oldUtf8.indexOf(10); i !== -1 && i < p; i = oldUtf8.indexOf(10, i + 1)) firstLine++;
+  const firstLine = lineAtByte(oldUtf8, p);
   const middle = await representable(newUtf8.toString('utf8', p, newUtf8.length - s), encoding, label, firstLine);
   return Buffer.concat([head, middle, tail]);
 }

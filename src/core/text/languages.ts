@@ -11,6 +11,17 @@ export interface CommentSyntax {
   close: string;
 }
 
+/** How the repository map's regex tag scan (context/tags.ts, context/comments.ts) reads a language. */
+export interface TagRules {
+  /** The comments blanked before the scan (strings are stepped over): `//`+`/* *\/` (`c`; `c-backtick` also steps
+   *  over backtick strings), `#` (`hash`), Python's `#` and docstrings, PHP's `//`, `/* *\/` and `#`, Lua's `--`. */
+  comments: 'c' | 'c-backtick' | 'hash' | 'python' | 'php' | 'lua';
+  /** indented `name(...) {` lines are methods (languages with class bodies) */
+  methods?: boolean;
+  /** column-0 `type name(...) {` lines are functions (C, C++) */
+  cFunctions?: boolean;
+}
+
 export interface Language {
   id: string;
   /** file extensions (lowercase, no dot) */
@@ -23,9 +34,9 @@ export interface Language {
   syntax?: Syntax;
   /** undefined: `// ` (upstream's only chip header) */
   comment?: CommentSyntax;
-  /** the repository map extracts regex tags (definitions, references, imports) */
-  code: boolean;
-  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`) */
+  /** the repository map extracts regex tags (definitions, references, imports) from it, read this way */
+  tags?: TagRules;
+  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`; context/treeSitter.ts knows the package it comes from) */
   grammar?: string;
 }
 
@@ -45,7 +56,7 @@ interface Row {
   alias?: string;
   syntax?: Syntax;
   comment?: CommentSyntax;
-  code?: boolean;
+  tags?: TagRules;
   grammar?: string;
 }
 
@@ -60,17 +71,27 @@ const LISP = def({ lineComments: [';'], blockComments: [['#|', '|#']], strings: 
 const XML_SYNTAX = def({ ...MARKUP, xml: true });
 const PLAIN = def({ kind: 'plain', lineComments: [], blockComments: [], strings: [], quoteChecks: false });
 
+const TAGS_C: TagRules = { comments: 'c' };
+const TAGS_C_BT: TagRules = { comments: 'c-backtick' };
+const TAGS_C_METHODS: TagRules = { comments: 'c', methods: true };
+const TAGS_C_BT_METHODS: TagRules = { comments: 'c-backtick', methods: true };
+const TAGS_C_FUNCTIONS: TagRules = { comments: 'c', cFunctions: true };
+const TAGS_HASH: TagRules = { comments: 'hash' };
+const TAGS_PY: TagRules = { comments: 'python' };
+const TAGS_PHP_METHODS: TagRules = { comments: 'php', methods: true };
+const TAGS_LUA: TagRules = { comments: 'lua' };
+
 const ROWS: Record<string, Row> = {
-  javascript: { ext: 'js mjs cjs', alias: 'js mjs', syntax: JS, code: true, grammar: 'javascript' },
+  javascript: { ext: 'js mjs cjs', alias: 'js mjs', syntax: JS, tags: TAGS_C_BT_METHODS, grammar: 'javascript' },
   // the javascript grammar includes JSX
-  javascriptreact: { ext: 'jsx', alias: 'jsx', syntax: JS, code: true, grammar: 'javascript' },
-  typescript: { ext: 'ts mts cts', alias: 'ts', syntax: TS, code: true, grammar: 'typescript' },
-  typescriptreact: { ext: 'tsx', alias: 'tsx', syntax: JS, code: true, grammar: 'tsx' },
+  javascriptreact: { ext: 'jsx', alias: 'jsx', syntax: JS, tags: TAGS_C_BT_METHODS, grammar: 'javascript' },
+  typescript: { ext: 'ts mts cts', alias: 'ts', syntax: TS, tags: TAGS_C_BT_METHODS, grammar: 'typescript' },
+  typescriptreact: { ext: 'tsx', alias: 'tsx', syntax: JS, tags: TAGS_C_BT_METHODS, grammar: 'tsx' },
   json: { ext: 'json', syntax: JSON_SYNTAX },
   jsonc: { ext: 'jsonc', syntax: JSON_SYNTAX },
   json5: { ext: 'json5', syntax: def({}) },
-  c: { ext: 'c h zig d v proto', alias: 'zig d', syntax: C, code: true, grammar: 'c' },
-  cpp: { ext: 'cc cpp cxx hpp hh hxx ino', alias: 'c++', syntax: CPP, code: true, grammar: 'cpp' },
+  c: { ext: 'c h zig d v proto', alias: 'zig d', syntax: C, tags: TAGS_C_FUNCTIONS, grammar: 'c' },
+  cpp: { ext: 'cc cpp cxx hpp hh hxx ino', alias: 'c++', syntax: CPP, tags: TAGS_C_FUNCTIONS, grammar: 'cpp' },
   'cuda-cpp': { ext: 'cu', syntax: CPP },
   'objective-c': { ext: 'm', alias: 'objc', syntax: C },
   'objective-cpp': { ext: 'mm', syntax: def({ preprocessor: true, cppRaw: true, typePrefixLines: true }) },
@@ -78,21 +99,21 @@ const ROWS: Record<string, Row> = {
     ext: 'cs',
     alias: 'cs c#',
     syntax: def({ preprocessor: true, csharpVerbatim: true, typePrefixLines: true, bracketAttributes: true, strings: [str('"""', true, ''), str('"', false), str("'", false)] }),
-    code: true,
-    grammar: 'c_sharp',
+    tags: TAGS_C_METHODS,
+    grammar: 'c-sharp',
   },
-  java: { ext: 'java', syntax: def({ typePrefixLines: true, strings: [str('"""', true), str('"', false), str("'", false)] }), code: true, grammar: 'java' },
-  kotlin: { ext: 'kt kts', alias: 'kt', syntax: NESTED_TRIPLE, code: true },
-  scala: { ext: 'scala sc', syntax: NESTED_TRIPLE, code: true },
+  java: { ext: 'java', syntax: def({ typePrefixLines: true, strings: [str('"""', true), str('"', false), str("'", false)] }), tags: TAGS_C_METHODS, grammar: 'java' },
+  kotlin: { ext: 'kt kts', alias: 'kt', syntax: NESTED_TRIPLE, tags: TAGS_C_BT_METHODS },
+  scala: { ext: 'scala sc', syntax: NESTED_TRIPLE, tags: TAGS_C_BT_METHODS },
   groovy: { ext: 'groovy gradle', syntax: def({ strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }) },
-  swift: { ext: 'swift', syntax: def({ nestedComments: true, strings: [str('"""', true), str('"', false)] }), code: true },
-  dart: { ext: 'dart', syntax: def({ strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }), code: true },
-  go: { ext: 'go', alias: 'golang', syntax: def({ strings: [str('`', true, ''), str('"', false), str("'", false)] }), code: true, grammar: 'go' },
-  rust: { ext: 'rs', alias: 'rs', syntax: def({ nestedComments: true, rust: true, charTick: true, strings: [str('"', true)] }), code: true, grammar: 'rust' },
+  swift: { ext: 'swift', syntax: def({ nestedComments: true, strings: [str('"""', true), str('"', false)] }), tags: TAGS_C_BT_METHODS },
+  dart: { ext: 'dart', syntax: def({ strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }), tags: TAGS_C_BT_METHODS },
+  go: { ext: 'go', alias: 'golang', syntax: def({ strings: [str('`', true, ''), str('"', false), str("'", false)] }), tags: TAGS_C_BT, grammar: 'go' },
+  rust: { ext: 'rs', alias: 'rs', syntax: def({ nestedComments: true, rust: true, charTick: true, strings: [str('"', true)] }), tags: TAGS_C, grammar: 'rust' },
   php: {
     ext: 'php',
     syntax: def({ lineComments: ['//', '#'], hashRule: 'notAttribute', heredoc: 'php', strings: [str('"', true), str("'", true), str('`', true)] }),
-    code: true,
+    tags: TAGS_PHP_METHODS,
     grammar: 'php',
   },
   css: { ext: 'css', syntax: def({ lineComments: [] }), comment: BLOCK },
@@ -103,7 +124,7 @@ const ROWS: Record<string, Row> = {
     alias: 'py',
     syntax: def({ ...HASH_CODE, strings: [str('"""', true), str("'''", true), str('"', false), str("'", false)] }),
     comment: HASH,
-    code: true,
+    tags: TAGS_PY,
     grammar: 'python',
   },
   shellscript: {
@@ -112,7 +133,7 @@ const ROWS: Record<string, Row> = {
     alias: 'bash sh zsh shell fish',
     syntax: def({ ...HASH_CODE, hashRule: 'wordStart', heredoc: 'sh', shellStrings: true, shellCase: true, strings: [str('"', true), str("'", true, ''), str('`', true)] }),
     comment: HASH,
-    code: true,
+    tags: TAGS_HASH,
     grammar: 'bash',
   },
   ruby: {
@@ -121,7 +142,7 @@ const ROWS: Record<string, Row> = {
     alias: 'rb',
     syntax: def({ ...HASH_CODE, heredoc: 'ruby', lineStartBlocks: [['=begin', '=end']], endMarkers: ['__END__'], strings: [str('"', true), str("'", true), str('`', true)] }),
     comment: HASH,
-    code: true,
+    tags: TAGS_HASH,
     grammar: 'ruby',
   },
   perl: {
@@ -139,9 +160,9 @@ const ROWS: Record<string, Row> = {
       quoteChecks: false,
     }),
     comment: HASH,
-    code: true,
+    tags: TAGS_HASH,
   },
-  r: { ext: 'r', syntax: def({ ...HASH_CODE, strings: [str('"', true), str("'", true), str('`', true)] }), comment: HASH, code: true },
+  r: { ext: 'r', syntax: def({ ...HASH_CODE, strings: [str('"', true), str("'", true), str('`', true)] }), comment: HASH, tags: TAGS_HASH },
   julia: { ext: 'jl', syntax: def({ ...HASH_CODE, blockComments: [['#=', '=#']], nestedComments: true, strings: [str('"""', true), str('"', true)] }), comment: HASH },
   elixir: { ext: 'ex exs', syntax: def({ ...HASH_CODE, strings: [str('"""', true), str("'''", true), str('"', true), str("'", true)] }), comment: HASH },
   yaml: { ext: 'yaml yml', alias: 'yml', syntax: def({ ...HASH_CODE, hashRule: 'wordStart', yamlQuotes: true, strings: [str('"', true), str("'", true, '', true)] }), comment: HASH },
@@ -159,14 +180,14 @@ const ROWS: Record<string, Row> = {
     syntax: def({ lineComments: ['--'], sqlDollar: true, strings: [str("'", true, '', true), str('"', true, '', true), str('`', false, '')] }),
     comment: DASH,
   },
-  lua: { ext: 'lua', syntax: def({ lineComments: ['--'], blockComments: [], luaLong: true }), comment: DASH, code: true },
+  lua: { ext: 'lua', syntax: def({ lineComments: ['--'], blockComments: [], luaLong: true }), comment: DASH, tags: TAGS_LUA },
   haskell: { ext: 'hs', syntax: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"', false)] }), comment: DASH },
   elm: {
     ext: 'elm',
     syntax: def({ lineComments: ['--'], blockComments: [['{-', '-}']], nestedComments: true, charTick: true, strings: [str('"""', true), str('"', false)] }),
     comment: DASH,
   },
-  fsharp: { ext: 'fs fsx', syntax: def({ blockComments: [['(*', '*)']], nestedComments: true, charTick: true, strings: [str('"""', true, ''), str('"', true)] }), code: true },
+  fsharp: { ext: 'fs fsx', syntax: def({ blockComments: [['(*', '*)']], nestedComments: true, charTick: true, strings: [str('"""', true, ''), str('"', true)] }), tags: TAGS_C },
   ocaml: { syntax: def({ lineComments: [], blockComments: [['(*', '*)']], nestedComments: true, charTick: true, strings: [str('"', true)] }) },
   vb: { syntax: def({ lineComments: ["'"], blockComments: [], strings: [str('"', false, '', true)] }), comment: line("' ") },
   bat: { ext: 'bat cmd', syntax: def({ lineComments: ['::', 'REM ', 'rem ', '@REM ', '@rem '], ...LINE_START_ONLY }), comment: line('REM ') },
@@ -178,8 +199,8 @@ const ROWS: Record<string, Row> = {
   latex: { ext: 'tex sty', syntax: PERCENT_ONLY, comment: PCT },
   tex: { syntax: PERCENT_ONLY, comment: PCT },
   html: { ext: 'html htm xhtml', alias: 'htm xhtml', syntax: MARKUP, comment: XML },
-  vue: { ext: 'vue', syntax: MARKUP, comment: XML, code: true },
-  svelte: { ext: 'svelte', syntax: MARKUP, comment: XML, code: true },
+  vue: { ext: 'vue', syntax: MARKUP, comment: XML, tags: TAGS_C_BT },
+  svelte: { ext: 'svelte', syntax: MARKUP, comment: XML, tags: TAGS_C_BT },
   astro: { ext: 'astro', syntax: MARKUP },
   xml: { ext: 'xml xsd svg plist csproj', syntax: XML_SYNTAX, comment: XML },
   xsl: { ext: 'xsl xslt', syntax: XML_SYNTAX, comment: XML },
@@ -211,7 +232,7 @@ for (const [id, row] of Object.entries(ROWS)) {
     aliases: words(row.alias),
     syntax: row.syntax,
     comment: row.comment,
-    code: row.code ?? false,
+    tags: row.tags,
     grammar: row.grammar,
   };
   BY_ID.set(id, lang);
@@ -259,9 +280,14 @@ export function commentSyntax(idOrAlias: string): CommentSyntax {
   return resolveLanguage(idOrAlias)?.comment ?? SLASH;
 }
 
+/** How the repository map's tag scan reads files of this id, or undefined when it extracts no tags from them. */
+export function tagRules(id: string): TagRules | undefined {
+  return languageById(id)?.tags;
+}
+
 /** The repository map extracts regex tags from files of this id. */
 export function isCodeLanguage(id: string): boolean {
-  return languageById(id)?.code ?? false;
+  return languageById(id)?.tags !== undefined;
 }
 
 /** Language id → tree-sitter grammar stem, for every language that has a grammar (no prototype: `toString` is none). */

@@ -47,16 +47,34 @@ function parseLineNumber(text: string, what: string, input: string): number {
   return n;
 }
 
-export function parseFileRange(input: string): FileRange {
+/** A reading of the grammar: the path always, and the range or why it is refused. */
+type Reading = { ok: true; range: FileRange } | { ok: false; path: string; error: ToolError };
+
+function read(input: string): Reading {
   const s = input.trim();
-  if (s === '') throw new ToolError('invalid_argument', 'file is empty: expected a path such as src/a.ts or src/a.ts:5-15.');
+  if (s === '') return refused('', 'file is empty: expected a path such as src/a.ts or src/a.ts:5-15.');
   const from = rangeSearchStart(s);
   const colon = s.lastIndexOf(':');
-  if (colon < from) return { path: s, spec: { kind: 'none' } };
+  if (colon < from) return { ok: true, range: { path: s, spec: { kind: 'none' } } };
   const suffix = s.slice(colon + 1);
   const path = s.slice(0, colon);
-  if (/^all$/i.test(suffix)) return finish(path, { kind: 'all' }, input);
-  if (suffix !== '' && !/^\s*[\d-]/.test(suffix)) return { path: s, spec: { kind: 'none' } };
+  if (suffix !== '' && !/^all$/i.test(suffix) && !/^\s*[\d-]/.test(suffix)) return { ok: true, range: { path: s, spec: { kind: 'none' } } };
+  let spec: LineSpec;
+  try {
+    spec = parseSuffix(suffix, input);
+  } catch (e) {
+    return { ok: false, path, error: e as ToolError };
+  }
+  if (path.trim() === '') return refused(path, `missing path before the line range in "${input}".`);
+  return { ok: true, range: { path, spec } };
+}
+
+function refused(path: string, message: string): Reading {
+  return { ok: false, path, error: new ToolError('invalid_argument', message) };
+}
+
+function parseSuffix(suffix: string, input: string): LineSpec {
+  if (/^all$/i.test(suffix)) return { kind: 'all' };
   if (suffix === '') {
     throw new ToolError(
       'invalid_argument',
@@ -64,27 +82,38 @@ export function parseFileRange(input: string): FileRange {
     );
   }
   const dash = suffix.indexOf('-');
-  if (dash === -1) return finish(path, { kind: 'line', line: parseLineNumber(suffix, 'line number', input) }, input);
+  if (dash === -1) return { kind: 'line', line: parseLineNumber(suffix, 'line number', input) };
   const start = parseLineNumber(suffix.slice(0, dash), 'start line', input);
   const end = parseLineNumber(suffix.slice(dash + 1), 'end line', input);
   if (end < start) {
     throw new ToolError('invalid_argument', `end line (${end}) must be >= start line (${start}) in "${input}".`);
   }
-  return finish(path, { kind: 'span', start, end }, input);
+  return { kind: 'span', start, end };
 }
 
-function finish(path: string, spec: LineSpec, input: string): FileRange {
-  if (path.trim() === '') throw new ToolError('invalid_argument', `missing path before the line range in "${input}".`);
-  return { path, spec };
+/** The path and line range of `input`; throws an invalid_argument ToolError that says what was expected. */
+export function parseFileRange(input: string): FileRange {
+  const r = read(input);
+  if (!r.ok) throw r.error;
+  return r.range;
+}
+
+/** The same reading for a string that may not be a file argument at all: undefined where parseFileRange throws. */
+export function tryParseFileRange(input: string): FileRange | undefined {
+  const r = read(input);
+  return r.ok ? r.range : undefined;
+}
+
+/** The path part of `input`, even when its range is refused (to name the file of a call that failed on it). */
+export function pathOfFileRange(input: string): string {
+  const r = read(input);
+  return r.ok ? r.range.path : r.path;
 }
 
 /** Upstream's HasFileRange: does the string end in a range? */
 export function hasFileRange(input: string): boolean {
-  try {
-    return parseFileRange(input).spec.kind !== 'none';
-  } catch {
-    return false;
-  }
+  const fr = tryParseFileRange(input);
+  return fr !== undefined && fr.spec.kind !== 'none';
 }
 
 export function formatSpec(spec: LineSpec): string {

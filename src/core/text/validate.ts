@@ -5,6 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { ToolError } from '../errors';
+import { lineAtByte, lineAtIndex } from './lineCount';
 
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -19,17 +20,6 @@ export function bomLength(bytes: Uint8Array): number {
 function isSuspiciousControl(b: number): boolean {
   // tab, LF, VT, FF, CR and ESC (ANSI colours in logs) are normal in text files
   return (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f;
-}
-
-/** 1-based line of a byte offset (counts LF bytes before it). */
-export function lineOfOffset(bytes: Buffer, offset: number): number {
-  let line = 1;
-  let pos = bytes.indexOf(10, 0);
-  while (pos !== -1 && pos < offset) {
-    line++;
-    pos = bytes.indexOf(10, pos + 1);
-  }
-  return line;
 }
 
 /** Offset of the first byte that does not start a valid UTF-8 sequence (only called once we know there is one). */
@@ -75,7 +65,7 @@ export function assertText(bytes: Buffer, label: string): void {
   if (nul !== -1) {
     throw new ToolError(
       'binary_file',
-      `${label} looks like a binary file (NUL byte at offset ${nul}, line ${lineOfOffset(bytes, nul)}); ` +
+      `${label} looks like a binary file (NUL byte at offset ${nul}, line ${lineAtByte(bytes, nul)}); ` +
         'these tools edit UTF-8 text only. Use a dedicated tool for binary files.',
       { offset: nul },
     );
@@ -93,7 +83,7 @@ export function assertText(bytes: Buffer, label: string): void {
   }
   if (!isUtf8(bytes)) {
     const bad = firstInvalidUtf8(bytes);
-    const line = lineOfOffset(bytes, bad);
+    const line = lineAtByte(bytes, bad);
     const hex = bad >= 0 ? bytes[bad].toString(16).padStart(2, '0') : '??';
     throw new ToolError(
       'encoding',
@@ -133,8 +123,7 @@ export function firstLoneSurrogate(text: string): number {
 export function assertWellFormedText(text: string, label: string): void {
   const at = firstLoneSurrogate(text);
   if (at === -1) return;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  const line = lineAtIndex(text, at);
   const unit = text.charCodeAt(at).toString(16).toUpperCase();
   throw new ToolError(
     'encoding',

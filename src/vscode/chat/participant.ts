@@ -16,6 +16,7 @@ import type { TurnLog } from '../../core/memory/turnLog';
 import type { ServerDeps } from '../../mcp/server';
 import { chatModelPort } from './lmModel';
 import type { ToolSession } from '../../mcp/toolSession';
+import type { Lang } from '../../core/lang';
 
 export const PARTICIPANT_ID = 'betterEditTools.chat';
 /** Chat sessions are named so in the registry (and the Token Window's session list). */
@@ -29,7 +30,7 @@ export interface ParticipantDeps {
   /** Share of the model's input kept free for the answer (setting betterEditTools.memory.reserveRatio). */
   reserveRatio(): number;
   log: vscode.LogOutputChannel;
-  lang: 'en' | 'zh';
+  lang: Lang;
 }
 
 interface ResultMetadata {

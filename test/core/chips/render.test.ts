@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { commentSyntax, renderChip } from '../../../src/core/chips/render';
-import { defaultChipDir } from '../../../src/core/chips/paths';
+import { defaultChipDir } from '../../../src/core/files/statePaths';
 import type { ChipRecord } from '../../../src/core/chips/types';
 
 const base = (over: Partial<ChipRecord>): ChipRecord => ({

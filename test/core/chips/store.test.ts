@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../../../src/core/errors';
-import { workspaceChipDir } from '../../../src/core/chips/paths';
+import { workspaceChipDir } from '../../../src/core/files/statePaths';
 import { ChipStore, chipEvictionWarning } from '../../../src/core/chips/store';
 import type { ChipChangeEvent } from '../../../src/core/chips/types';
 import { FakeClock, tempDir } from './helpers';

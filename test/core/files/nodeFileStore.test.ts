@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileStore, tempNameFor } from '../../../src/core/files/nodeFileStore';
+import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
+import { tempPathFor } from '../../../src/core/files/tempFiles';
 import { ToolError } from '../../../src/core/errors';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -143,8 +144,8 @@ describe('core/files NodeFileStore', () => {
 
   it('temp names are unique per process and per call, in the target directory', () => {
     const f = path.join(dir, 'x.txt');
-    const a = tempNameFor(f);
-    const b = tempNameFor(f);
+    const a = tempPathFor(f);
+    const b = tempPathFor(f);
     assert.notEqual(a, b);
     assert.equal(path.dirname(a), dir);
     // the owner's pid and start time (base 36) are in the name, so a dead owner's leftovers can be told apart

@@ -5,10 +5,10 @@ import { renderChip } from '../../../src/core/chips/render';
 import type { ChipRecord } from '../../../src/core/chips/types';
 import { languageSpec } from '../../../src/core/context/languages';
 import { extractTags } from '../../../src/core/context/tags';
-import { GRAMMAR_FILES, hasGrammar } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, hasGrammar, packagedWasm } from '../../../src/core/context/treeSitter';
 import { checkBalance } from '../../../src/core/edits/balance';
 import {
-  commentSyntax, isCodeLanguage, knownSyntax, languageById, languageIdFromPath, resolveLanguage, syntaxFor,
+  commentSyntax, isCodeLanguage, tagRules, knownSyntax, languageById, languageIdFromPath, resolveLanguage, syntaxFor,
 } from '../../../src/core/text/languages';
 import { BASE } from '../../../src/core/text/scan/syntax';
 
@@ -72,5 +72,36 @@ describe('language registry', () => {
     const dir = path.resolve(__dirname, '../../../src/core/text');
     const files = ['languages.ts', ...fs.readdirSync(path.join(dir, 'scan')).map((f) => `scan/${f}`)];
     for (const f of files) assert.doesNotMatch(fs.readFileSync(path.join(dir, f), 'utf8'), /from 'node:/, f);
+  });
+
+  it("the tag scan reads each language's comments from the registry: a name in a comment defines nothing", () => {
+    const prefix = { c: '//', 'c-backtick': '//', php: '#', hash: '#', python: '#', lua: '--' } as const;
+    const ids = ['typescript', 'javascript', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'kotlin', 'swift', 'dart', 'scala', 'php', 'python', 'ruby', 'shellscript', 'perl', 'r', 'lua', 'fsharp'];
+    for (const id of ids) {
+      const rules = tagRules(id);
+      assert.ok(rules, `${id} has tag rules`);
+      const defs = extractTags(`${prefix[rules.comments]} class Hidden here\nclass Shown {}\n`, id).defs;
+      assert.ok(!defs.includes('Hidden'), `${id}: a class named in a comment is no definition (${defs.join(', ')})`);
+    }
+    assert.deepEqual(extractTags('x = "#"\n# class Hidden\nclass Shown:\n  pass\n', 'python').defs, ['Shown']);
+    assert.equal(tagRules('markdown'), undefined);
+  });
+
+  it('methods and C functions are found where the registry says', () => {
+    assert.ok(extractTags('class A {\n  run(x) {\n  }\n}\n', 'typescript').defs.includes('run'));
+    assert.ok(!extractTags('class A {\n  run(x) {\n  }\n}\n', 'go').defs.includes('run'));
+    assert.ok(extractTags('int order_total(int a) {\n}\n', 'c').defs.includes('order_total'));
+    assert.ok(!extractTags('int order_total(int a) {\n}\n', 'java').defs.includes('order_total'));
+  });
+
+  it("tree-sitter's grammar table is the registry's: each grammar file is in its package", () => {
+    const withGrammar = Object.keys(GRAMMAR_FILES).sort();
+    assert.deepEqual(withGrammar, ['c', 'cpp', 'csharp', 'go', 'java', 'javascript', 'javascriptreact', 'php', 'python', 'ruby', 'rust', 'shellscript', 'typescript', 'typescriptreact']);
+    for (const id of withGrammar) {
+      assert.equal(GRAMMAR_FILES[id]!.file, `tree-sitter-${languageById(id)!.grammar}.wasm`, id);
+      assert.ok(fs.existsSync(packagedWasm(GRAMMAR_FILES[id]!)), `${id}: ${GRAMMAR_FILES[id]!.file} is in ${GRAMMAR_FILES[id]!.from}`);
+    }
+    assert.equal(GRAMMAR_FILES.c!.from, 'wasms');
+    assert.equal(hasGrammar('toString'), false);
   });
 });

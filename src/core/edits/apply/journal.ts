@@ -5,15 +5,16 @@
  * process at start (recover) finishes the batch when every missing rename still has its temp, else undoes the
  * renames that happened: all old files or all new ones, never a mix. Kept outside the workspace, 0600 in 0700.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode, errorText, writeFileAtomic } from '../../chips/atomicFile';
-import { isToolError, ToolError } from '../../errors';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { errnoCode, errorText, isToolError, ToolError } from '../../errors';
 import type { FileStore, StagedWrite } from '../../files/fileStore';
 import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../files/processIdentity';
 import type { Sandbox } from '../../files/sandbox';
 import { applyInverse, spliceBetween } from '../../history/splice';
+import { sha256Hex } from '../../util/sha256';
 
 interface JournalFileEntry {
   target: string;
@@ -36,7 +37,6 @@ interface JournalFile {
 
 const NAME_RE = /^apply-[0-9a-f]{12}\.json$/;
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 export interface JournalHandle {
   readonly id: string;
@@ -72,8 +72,8 @@ export class ApplyJournal {
       return {
         target: s.target,
         ...(s.tempPath ? { temp: s.tempPath } : {}),
-        before_sha256: s.before === null ? null : sha256(s.before),
-        after_sha256: sha256(s.after),
+        before_sha256: s.before === null ? null : sha256Hex(s.before),
+        after_sha256: sha256Hex(s.after),
         offset: undo.offset,
         inserted_length: undo.insertedLength,
         removed_b64: undo.removed.toString('base64'),
@@ -162,7 +162,7 @@ async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{
     const states: FileState[] = [];
     for (const entry of journal.files) {
       const bytes = await readOrUndefined(files, entry.target);
-      const hash = bytes === undefined ? null : sha256(bytes);
+      const hash = bytes === undefined ? null : sha256Hex(bytes);
       const state = hash === entry.after_sha256 ? 'new' : hash === entry.before_sha256 ? 'old' : 'other';
       states.push({ entry, bytes, state });
     }
@@ -171,7 +171,7 @@ async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{
     let kind: 'completed' | 'undone' = 'completed';
     // finish the batch when every file not renamed yet still has its staged temp, intact
     const temps = await Promise.all(pending.map((s) => (s.entry.temp ? readOrUndefined(files, s.entry.temp).catch(() => undefined) : undefined)));
-    const canFinish = temps.every((t, i) => t !== undefined && sha256(t) === pending[i].entry.after_sha256);
+    const canFinish = temps.every((t, i) => t !== undefined && sha256Hex(t) === pending[i].entry.after_sha256);
     if (pending.length > 0 && canFinish) {
       for (let i = 0; i < pending.length; i++) {
         const s = pending[i];

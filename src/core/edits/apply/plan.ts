@@ -6,10 +6,11 @@
 import { ToolError } from '../../errors';
 import { contentEol, contentToLines } from '../../text/content';
 import { TextBuffer } from '../../text/lines';
-import { parseFileRange, type LineSpec } from '../../text/range';
+import { formatSpec, parseFileRange, type LineSpec } from '../../text/range';
 import { planInsert, planReplace, type ByteSplice } from '../../text/splice';
 import { assertWellFormedText } from '../../text/validate';
-import { renderDiff, type DiffLang } from '../diff';
+import { renderDiff } from '../diff';
+import type { Lang } from '../../lang';
 import { checkOld, checkViewed, editRange, type GuardPorts } from '../guards';
 import type { LoadedText } from '../loadText';
 import type { DiffFormat } from '../types';
@@ -51,11 +52,7 @@ export interface FilePlan {
 
 export const MAX_BATCH_EDITS = 200;
 
-const where = (e: ParsedEdit) => `edit ${e.index} (${e.op} ${e.path}${describeSpec(e.spec)})`;
-
-function describeSpec(spec: LineSpec): string {
-  return spec.kind === 'none' ? '' : spec.kind === 'all' ? ':ALL' : spec.kind === 'line' ? `:${spec.line}` : `:${spec.start}-${spec.end}`;
-}
+const where = (e: ParsedEdit) => `edit ${e.index} (${e.op} ${e.path}${formatSpec(e.spec)})`;
 
 export function parseEdits(edits: readonly ApplyEdit[]): ParsedEdit[] {
   if (!Array.isArray(edits) || edits.length === 0) {
@@ -96,7 +93,7 @@ interface Planned {
 }
 
 export interface PlanPorts extends GuardPorts {
-  lang: DiffLang;
+  lang: Lang;
 }
 
 /** The splices of one existing file's line edits, checked against the file as loaded. */

@@ -10,7 +10,7 @@ import type { Sandbox } from '../../files/sandbox';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../hasher';
 import type { EditHistory } from '../../history/types';
-import type { DiffLang } from '../diff';
+import type { Lang } from '../../lang';
 import { loadText, type LoadedText } from '../loadText';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
@@ -53,7 +53,7 @@ export interface BatchEditorDeps {
   journal: ApplyJournal;
   viewed: ViewedCodeRegistry;
   history?: EditHistory;
-  lang?: DiffLang;
+  lang?: Lang;
   maxFileBytes: number;
   maxAnalyzeBytes: number;
   /** Tests only: fail a step of the commit. */

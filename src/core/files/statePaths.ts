@@ -1,10 +1,10 @@
 /**
- * Where chips live. Pure functions of what the caller passes in (core never reads os.homedir() or cwd).
+ * Where the server's state lives (chips, memory; the locks in lockDir.ts). Pure functions of what the caller
+ * passes in (core never reads os.homedir() or cwd).
  */
-import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { isInside } from '../files/sandbox';
+import { isInside } from './sandbox';
+import { workspaceKey } from '../util/workspaceKey';
 
 export const APP_DIR_NAME = 'better-edit-tools-mcp';
 
@@ -24,24 +24,6 @@ export function defaultChipDir(env: Record<string, string | undefined>, platform
   if (xdg && path.posix.isAbsolute(xdg)) return path.posix.join(xdg, APP_DIR_NAME, 'chips');
   if (homedir) return path.posix.join(homedir, '.cache', APP_DIR_NAME, 'chips');
   return `/tmp/${APP_DIR_NAME}-chips`;
-}
-
-/**
- * A stable key for a set of workspace roots: the first 16 hex of sha256 over the sorted real paths
- * (symlinks resolved when the root exists), so the same workspace opened through a link shares its key.
- */
-export function workspaceKey(roots: readonly string[]): string {
-  const real = roots.map((root) => {
-    // Roots are absolute already; a relative one is kept as given (core never resolves against cwd).
-    const abs = path.isAbsolute(root) ? path.normalize(root) : root;
-    try {
-      return realpathSync.native(abs);
-    } catch {
-      return abs;
-    }
-  });
-  const unique = [...new Set(real)].sort();
-  return createHash('sha256').update(unique.join('\n')).digest('hex').slice(0, 16);
 }
 
 /** `base/<workspaceKey(roots)>`: chips of different workspaces are never mixed (an upstream flaw). */

@@ -5,25 +5,14 @@
  * opened), refuse what is over `maxBytes` without reading it, open with O_NOFOLLOW | O_NONBLOCK (a FIFO swapped
  * in after the lstat does not block the open) and check again with fstat on the open handle.
  */
-import { constants, promises as fs } from 'node:fs';
-import { errnoCode, errorText } from './atomicFile';
+import { promises as fs } from 'node:fs';
+import { errnoCode, errorText } from '../errors';
+import { fileKind, READ_FLAGS } from './regularFile';
 
 export type StateFileRead =
   | { ok: true; text: string }
   /** `missing`: ENOENT (deleted meanwhile); `skipped`: not a regular file or too large; `error`: I/O error. */
   | { ok: false; kind: 'missing' | 'skipped' | 'error'; reason: string };
-
-/** What lstat says a path is, in words for a warning. */
-export function fileTypeName(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
-  if (st.isFile()) return 'a regular file';
-  if (st.isDirectory()) return 'a directory';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isSocket()) return 'a socket';
-  return 'a device or other special file';
-}
-
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export async function readStateFile(file: string, maxBytes: number): Promise<StateFileRead> {
   let st;
@@ -34,13 +23,13 @@ export async function readStateFile(file: string, maxBytes: number): Promise<Sta
       ? { ok: false, kind: 'missing', reason: 'it no longer exists' }
       : { ok: false, kind: 'error', reason: `cannot stat it (${errorText(err)})` };
   }
-  if (!st.isFile()) return { ok: false, kind: 'skipped', reason: `it is ${fileTypeName(st)}, not a regular file; it was not opened` };
+  if (!st.isFile()) return { ok: false, kind: 'skipped', reason: `it is ${fileKind(st)}, not a regular file; it was not opened` };
   if (st.size > maxBytes) return { ok: false, kind: 'skipped', reason: tooLarge(st.size, maxBytes) };
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(file, OPEN_FLAGS);
+    handle = await fs.open(file, READ_FLAGS);
     const hst = await handle.stat();
-    if (!hst.isFile()) return { ok: false, kind: 'skipped', reason: `it became ${fileTypeName(hst)}; it was not read` };
+    if (!hst.isFile()) return { ok: false, kind: 'skipped', reason: `it became ${fileKind(hst)}; it was not read` };
     if (hst.size > maxBytes) return { ok: false, kind: 'skipped', reason: tooLarge(hst.size, maxBytes) };
     // Read at most maxBytes + 1: a file growing under us is caught, never read without bound.
     const buf = Buffer.allocUnsafe(Math.min(hst.size, maxBytes) + 1);

@@ -1,0 +1,34 @@
+/**
+ * A whole-or-nothing write of a state file (a chip, a snapshot, a saved memory session, a journal): a temp file
+ * in the same directory, then a rename.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fsyncDir } from './dirSync';
+import { stateTempPath } from './tempFiles';
+
+export interface AtomicWriteOptions {
+  mode: number;
+  /** fsync the data before the rename (durable), and the directory after it. */
+  fsync: boolean;
+}
+
+export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
+  const tmp = stateTempPath(target);
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(tmp, 'wx', opts.mode);
+    await handle.writeFile(data);
+    // open()'s mode is filtered by the umask; chips and snapshots hold file contents, so force it.
+    await handle.chmod(opts.mode);
+    if (opts.fsync) await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(tmp, target);
+  } catch (err) {
+    if (handle) await handle.close().catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  if (opts.fsync) await fsyncDir(path.dirname(target));
+}
