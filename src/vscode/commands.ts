@@ -2,35 +2,17 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipRecord } from '../core/chips/types';
-import type { MemoryRegistry } from '../core/memory/registry';
-import type { ServerDeps } from '../mcp/deps';
 import { toolTable } from '../mcp/tools/index';
 import { chipPreviewUri, chipText } from './chipPreview';
 import type { ChipSource } from './chipSource';
 import { newestFirst } from './chipSource';
-import type { ChipTreeProvider } from './chipTree';
 import { claudeCodeCommand, mcpServersJson, stdioLaunch } from './clientConfig';
 import { launcherPath } from './cliLauncher';
-import type { McpHostController } from './mcpHost';
 import { relativeTime } from './relativeTime';
 import type { DemoOptions } from './demo';
-import type { UiTools } from './uiTools';
+import type { CommandContext } from './commandContext';
 
-export interface CommandContext {
-  services(): { deps: ServerDeps; chips: ChipSource };
-  host: McpHostController;
-  tree: ChipTreeProvider;
-  log: vscode.LogOutputChannel;
-  extensionPath: string;
-  globalStorage: vscode.Uri;
-  roots(): string[];
-  chipDir(): string;
-  lastTextEditor(): vscode.TextEditor | undefined;
-  /** The be-* tools through the MCP server (strict arguments, chips of failed calls), as agents call them. */
-  tools: UiTools;
-  /** The sessions' ChatMemory (the demo gives its session a small budget). */
-  memory?: Pick<MemoryRegistry, 'peek'>;
-}
+export type { CommandContext } from './commandContext';
 
 /**
  * Inserts a chip so that its text starts at the cursor line of the active editor: be-insert-chip with
@@ -82,6 +64,7 @@ async function pickChip(ctx: CommandContext, placeHolder: string): Promise<ChipR
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const chips = () => ctx.services().chips;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the callback type of vscode.commands.registerCommand
   const reg = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   const preview = async (chip: ChipRecord) => {

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_VERSION } from '../mcp/server';
-import type { CommandContext } from './commands';
+import type { CommandContext } from './commandContext';
 
 export interface DemoOptions {
   /** false: no confirmation (tests). */

@@ -52,6 +52,7 @@ export class UiTools {
     if (this.caller) return this.caller;
     // Loaded on the first command, not at activation (the tool table and its schemas are a good part of the
     // bundle's evaluation); by require(), which the bundle keeps lazy and the tests (run as CommonJS) resolve.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (above)
     const { createToolCaller } = require('../mcp/callPipeline') as typeof import('../mcp/callPipeline');
     this.caller = createToolCaller(this.deps, { sessionId: UI_SESSION, log: this.opts.log, reply: 'json' /* read as data, not by a model */ });
     return this.caller;

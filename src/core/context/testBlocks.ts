@@ -4,7 +4,7 @@
  * whose last argument is a function. `describe` blocks hold the tests inside them.
  */
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { NodeRule } from './languages';
+import type { NodeRule } from './nodeRule';
 
 const SUITE = /^(describe|suite|context|fdescribe|xdescribe)$/;
 const TEST = /^(it|test|specify|fit|xit|bench)$/;
