@@ -44,7 +44,7 @@ describe('core/context containment of invalidated paths', () => {
     assert.equal(map.root, path.parse(root).root);
     ctx.invalidate(file);
     // the map's pending invalidations (walking `/` to observe the re-read is not a unit test)
-    const pending = (map as unknown as { invalidated: Set<string> }).invalidated;
+    const pending = (map as unknown as { list: { invalidated: Set<string> } }).list.invalidated;
     assert.ok(pending.has(file), 'the invalidation reached the map of the root');
   });
 });
