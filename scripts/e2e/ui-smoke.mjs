@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
+import { lap, launchBrowser, norm, palette, quickOpen, workbenchUrl } from './common.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = process.env.SHOTS_DIR || path.join(ROOT, '.e2e', 'screenshots');
@@ -17,25 +17,6 @@ const shot = async (name) => {
   await page.screenshot({ path: path.join(SHOTS, name) });
   lap(`screenshot ${name}`);
 };
-
-async function palette(title, { run = true } = {}) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill('>' + title);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
-  if (run) await page.keyboard.press('Enter');
-}
-
-async function quickOpen(text) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(text);
-  return input;
-}
 
 /** The editor's visible lines in visual order (view-lines are absolutely positioned). */
 async function editorLines() {
@@ -86,13 +67,13 @@ try {
   });
 
   await step('open src/notes.txt with the cursor on line 3', async () => {
-    await quickOpen('notes.txt');
+    await quickOpen(page, 'notes.txt');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
     // Enter only once the go-to-line row offers line 3, then wait for the status bar: on a loaded machine an early
     // Enter left the input open and the cursor on line 1 (the chip then went to the top)
-    await quickOpen(':3');
+    await quickOpen(page, ':3');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 3' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
     await page.locator('.statusbar-item', { hasText: /Ln 3, Col 1/ }).first().waitFor({ timeout: 15000 });
@@ -118,7 +99,7 @@ try {
   await shot('insert-at-cursor.png');
 
   await step('palette: "Better Edit: Recover Chip…" lists the chips', async () => {
-    await palette('Better Edit: Recover Chip');
+    await palette(page, 'Better Edit: Recover Chip');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 5' }).first().waitFor({ timeout: 15000 });
   });
   await shot('recover-chip.png');
@@ -131,13 +112,13 @@ try {
   await shot('status-actions.png');
 
   await step('MCP: List Servers shows "Better Edit Tools"', async () => {
-    await palette('MCP: List Servers');
+    await palette(page, 'MCP: List Servers');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Better Edit Tools' }).first().waitFor({ timeout: 20000 });
   });
   await shot('mcp-servers.png');
 
   await step('palette: "Better Edit: Show Token Window" shows the session of layer 1 (restored from disk)', async () => {
-    await palette('Better Edit: Show Token Window');
+    await palette(page, 'Better Edit: Show Token Window');
     // Webviews live in nested iframes overlaid on the part; look through every frame for the rendered view.
     const deadline = Date.now() + 30000;
     for (;;) {
@@ -202,7 +183,7 @@ try {
   if (!(await chipsExpanded())) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
 
   await step('palette: "Better Edit: Run Demo" (confirmed) runs a scripted session: chips appear, Insert at Cursor fills the demo file, the Token Window shows it', async () => {
-    await palette('Better Edit: Run Demo');
+    await palette(page, 'Better Edit: Run Demo');
     const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run Demo$/ }).first();
     if (await confirm.waitFor({ timeout: 10000 }).then(() => true, () => false)) await confirm.click();
     // Insert at Cursor of the failed call's content, in the demo file the demo opened.
@@ -235,7 +216,7 @@ try {
 
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
   await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
-    await palette('Developer: Reload Window');
+    await palette(page, 'Developer: Reload Window');
     await page.waitForTimeout(3000);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
     const again = await chipsView();
