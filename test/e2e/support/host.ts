@@ -44,6 +44,10 @@ export function beTool(name: string): vscode.LanguageModelToolInformation | unde
  */
 export async function serverTools(timeoutMs = 60000): Promise<void> {
   if (beTool('be-read')) return;
+  // Extension-provided collections activate lazily: the List Servers picker activates them (reference §9).
+  vscode.commands.executeCommand('workbench.mcp.listServer').then(undefined, () => undefined);
+  await sleep(2000);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true }).then(undefined, () => undefined);
   await until('the be-* tools in vscode.lm.tools', () => beTool('be-read'), timeoutMs);
 }
