@@ -148,8 +148,9 @@ export function minimalEdit(doc: vscode.TextDocument, newText: string): { range:
 
 /**
  * The encoding VS Code would use for a file: an open document's own (TextDocument.encoding, VS Code 1.98+, feature
- * detected), else `files.encoding` for the file and its language as VS Code names it (`[lang]` overrides). UTF-8 counts as "not
- * configured": a UTF-8 file needs no decoding, and one that is not valid UTF-8 is better guessed than corrupted.
+ * detected), else `files.encoding` for the file and its language as VS Code names it (`[lang]` overrides,
+ * languageOfPath.ts). UTF-8 counts as "not configured": a UTF-8 file needs no decoding, and one that is not valid
+ * UTF-8 is better guessed than corrupted.
  */
 export function vscodeEncodingFor(absPath: string): string | undefined {
   const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && samePath(d.uri.fsPath, absPath));
