@@ -25,6 +25,28 @@ async function editorLines() {
       .sort((a, b) => a.top - b.top).map((l) => l.text));
 }
 
+/**
+ * The line numbers whose gutter shows our Agent Edits mark in the visible editor: margin elements painted with
+ * media/agent-edit-gutter.svg (the decoration type's gutter icon), matched to the line number beside them.
+ */
+async function agentGutterLines() {
+  return page.evaluate(() => {
+    const editor = [...document.querySelectorAll('.editor-instance .monaco-editor')].find((e) => e.offsetParent !== null);
+    if (!editor) return null;
+    const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')]
+      .map((n) => ({ line: Number(n.textContent), box: n.getBoundingClientRect() }));
+    const lines = new Set();
+    for (const el of editor.querySelectorAll('.margin *')) {
+      if (!getComputedStyle(el).backgroundImage.includes('agent-edit-gutter')) continue;
+      const box = el.getBoundingClientRect();
+      const mid = (box.top + box.bottom) / 2;
+      const n = numbers.find((x) => mid >= x.box.top && mid < x.box.bottom);
+      if (n) lines.add(n.line);
+    }
+    return [...lines].sort((a, b) => a - b);
+  });
+}
+
 async function chipsView() {
   // The activity-bar container, by its title. Clicking the active container hides the side bar, so click only
   // while the Chips view is not showing, and give a restored side bar time to appear first.
@@ -256,6 +278,42 @@ try {
     lap(`diff tab: "${norm(await tab.textContent())}"`);
   });
   await shot('agent-edits.png');
+
+  await step('the gutter marks the lines of an agent\'s pending edit (review-gutter.txt, from layer 1); Revert Edit removes the marks', async () => {
+    await quickOpen(page, 'review-gutter.txt');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'review-gutter.txt' }).first().waitFor({ timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'review-gutter.txt' }).first().waitFor({ timeout: 15000 });
+    const want = async (lines, what) => {
+      const deadline = Date.now() + 20000;
+      for (let got; ; await page.waitForTimeout(300)) {
+        got = await agentGutterLines();
+        if (JSON.stringify(got) === JSON.stringify(lines)) return lap(`gutter: ${what}: lines ${JSON.stringify(got)}`);
+        if (Date.now() > deadline) throw new Error(`gutter: want ${what} ${JSON.stringify(lines)}, got ${JSON.stringify(got)}`);
+      }
+    };
+    await want([6, 7], 'the inserted lines marked, nothing else');
+    await shot('agent-edits-gutter.png');
+    // The edit is listed under layer 1's session, below the rows in view (the tree renders only what it shows):
+    // give the tree the side bar's height, then scroll it until the row is there.
+    for (const name of [/chips/i, /token window/i]) {
+      const h = page.locator('.part.sidebar .pane-header', { hasText: name }).first();
+      if ((await h.getAttribute('aria-expanded').catch(() => null)) === 'true') await h.click({ timeout: 5000 }).catch(() => undefined);
+    }
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: 'review-gutter.txt:6-7' }).first();
+    const tree = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /agent edits/i }) }).locator('.monaco-list').first();
+    for (let i = 0; i < 30 && !(await row.isVisible().catch(() => false)); i++) {
+      await tree.hover({ timeout: 5000 });
+      await page.mouse.wheel(0, 120);
+      await page.waitForTimeout(250);
+    }
+    await row.waitFor({ timeout: 10000 });
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Revert Edit"]').click({ timeout: 10000 });
+    await want([], 'no mark after the revert');
+    const lines = await editorLines();
+    if (lines.includes('five-a') || lines[5] !== 'six') throw new Error(`the revert did not restore review-gutter.txt: ${JSON.stringify(lines)}`);
+  });
 
   lap(`UI PASS: ${steps.length} steps`);
   await close();
