@@ -157,7 +157,8 @@ export function vscodeEncodingFor(absPath: string): string | undefined {
   const own = (doc as { encoding?: unknown } | undefined)?.encoding;
   if (typeof own === 'string' && own !== '') return own === 'utf8' || own === 'utf8bom' ? undefined : own;
   const uri = vscode.Uri.file(absPath);
-  // the language of a closed file costs 0.5-2 ms to look up (figure in legacy-encoding.e2e.ts): only when some `[lang]` sets an encoding
+  // the language of a closed file costs 0.5-2 ms to look up (figure in legacy-encoding.e2e.ts): looked up only
+  // when some `[lang]` sets an encoding
   const overridden = vscode.workspace.getConfiguration('files', uri).inspect('encoding')?.languageIds?.length;
   const languageId = doc?.languageId ?? (overridden ? vscodeLanguageOf(absPath) : undefined);
   const configured = vscode.workspace.getConfiguration('files', languageId ? { uri, languageId } : uri).get<string>('encoding');
