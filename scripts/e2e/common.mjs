@@ -46,3 +46,20 @@ export async function launchBrowser() {
 export const NOISE = /\[(ChatModelSelection|AgentHost|AccountPolicyGate)|Service Worker|Creating a socket|Resolv(ing|ed) connection token|builtin extensions cache|authentication provider|open-vsx|gallery|ENOTFOUND/;
 
 export const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+
+/** Types `text` into the quick input (F1). With a leading '>' it is a command search. Returns the input locator. */
+export async function quickOpen(page, text) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(text);
+  return input;
+}
+
+/** Runs the command `title` from the command palette once the palette lists it (run: false only finds it). */
+export async function palette(page, title, { run = true } = {}) {
+  await quickOpen(page, '>' + title);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  if (run) await page.keyboard.press('Enter');
+}

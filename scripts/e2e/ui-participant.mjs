@@ -3,27 +3,17 @@
 // Env: PORT, WS, SHOTS_DIR (default .e2e/screenshots: test output, see scripts/screenshots.mjs), FAILSHOT.
 import fs from 'node:fs';
 import path from 'node:path';
-import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
+import { lap, launchBrowser, norm, palette, workbenchUrl } from './common.mjs';
 
 const SHOTS = process.env.SHOTS_DIR || path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', '.e2e', 'screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
 const { page, close } = await launchBrowser();
 
-async function palette(title) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill('>' + title);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
-  await page.keyboard.press('Enter');
-}
-
 try {
   await page.goto(workbenchUrl(process.env.WS));
   await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
   await page.locator('.statusbar-item', { hasText: /BE\s*\d+/ }).first().waitFor({ timeout: 90000 });
-  await palette('Better Edit: Show Token Window');
+  await palette(page, 'Better Edit: Show Token Window');
   const deadline = Date.now() + 45000;
   let turns;
   for (;;) {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lap, launchBrowser, norm, workbenchUrl } from './common.mjs';
+import { lap, launchBrowser, norm, palette, quickOpen, workbenchUrl } from './common.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = process.env.SHOTS_DIR || path.join(ROOT, '.e2e', 'screenshots');
@@ -18,30 +18,33 @@ const shot = async (name) => {
   lap(`screenshot ${name}`);
 };
 
-async function palette(title, { run = true } = {}) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill('>' + title);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
-  if (run) await page.keyboard.press('Enter');
-}
-
-async function quickOpen(text) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(text);
-  return input;
-}
-
 /** The editor's visible lines in visual order (view-lines are absolutely positioned). */
 async function editorLines() {
   return page.$$eval('.editor-instance .monaco-editor .view-lines .view-line', (els) =>
     els.map((e) => ({ top: parseFloat(e.style.top || '0'), text: (e.textContent || '').replace(/\u00a0/g, ' ') }))
       .sort((a, b) => a.top - b.top).map((l) => l.text));
+}
+
+/**
+ * The line numbers whose gutter shows our Agent Edits mark in the visible editor: margin elements painted with
+ * media/agent-edit-gutter.svg (the decoration type's gutter icon), matched to the line number beside them.
+ */
+async function agentGutterLines() {
+  return page.evaluate(() => {
+    const editor = [...document.querySelectorAll('.editor-instance .monaco-editor')].find((e) => e.offsetParent !== null);
+    if (!editor) return null;
+    const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')]
+      .map((n) => ({ line: Number(n.textContent), box: n.getBoundingClientRect() }));
+    const lines = new Set();
+    for (const el of editor.querySelectorAll('.margin *')) {
+      if (!getComputedStyle(el).backgroundImage.includes('agent-edit-gutter')) continue;
+      const box = el.getBoundingClientRect();
+      const mid = (box.top + box.bottom) / 2;
+      const n = numbers.find((x) => mid >= x.box.top && mid < x.box.bottom);
+      if (n) lines.add(n.line);
+    }
+    return [...lines].sort((a, b) => a - b);
+  });
 }
 
 async function chipsView() {
@@ -86,13 +89,13 @@ try {
   });
 
   await step('open src/notes.txt with the cursor on line 3', async () => {
-    await quickOpen('notes.txt');
+    await quickOpen(page, 'notes.txt');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 15000 });
     // Enter only once the go-to-line row offers line 3, then wait for the status bar: on a loaded machine an early
     // Enter left the input open and the cursor on line 1 (the chip then went to the top)
-    await quickOpen(':3');
+    await quickOpen(page, ':3');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 3' }).first().waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
     await page.locator('.statusbar-item', { hasText: /Ln 3, Col 1/ }).first().waitFor({ timeout: 15000 });
@@ -118,7 +121,7 @@ try {
   await shot('insert-at-cursor.png');
 
   await step('palette: "Better Edit: Recover Chip…" lists the chips', async () => {
-    await palette('Better Edit: Recover Chip');
+    await palette(page, 'Better Edit: Recover Chip');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'line 5' }).first().waitFor({ timeout: 15000 });
   });
   await shot('recover-chip.png');
@@ -131,13 +134,13 @@ try {
   await shot('status-actions.png');
 
   await step('MCP: List Servers shows "Better Edit Tools"', async () => {
-    await palette('MCP: List Servers');
+    await palette(page, 'MCP: List Servers');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Better Edit Tools' }).first().waitFor({ timeout: 20000 });
   });
   await shot('mcp-servers.png');
 
   await step('palette: "Better Edit: Show Token Window" shows the session of layer 1 (restored from disk)', async () => {
-    await palette('Better Edit: Show Token Window');
+    await palette(page, 'Better Edit: Show Token Window');
     // Webviews live in nested iframes overlaid on the part; look through every frame for the rendered view.
     const deadline = Date.now() + 30000;
     for (;;) {
@@ -202,7 +205,7 @@ try {
   if (!(await chipsExpanded())) await chipsHeader.click({ timeout: 5000 }).catch(() => undefined);
 
   await step('palette: "Better Edit: Run Demo" (confirmed) runs a scripted session: chips appear, Insert at Cursor fills the demo file, the Token Window shows it', async () => {
-    await palette('Better Edit: Run Demo');
+    await palette(page, 'Better Edit: Run Demo');
     const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run Demo$/ }).first();
     if (await confirm.waitFor({ timeout: 10000 }).then(() => true, () => false)) await confirm.click();
     // Insert at Cursor of the failed call's content, in the demo file the demo opened.
@@ -235,7 +238,7 @@ try {
 
   // The web workbench has no "Restart Extension Host" in the palette; a reload starts a new extension host too.
   await step('chips survive "Developer: Reload Window" (a new extension host)', async () => {
-    await palette('Developer: Reload Window');
+    await palette(page, 'Developer: Reload Window');
     await page.waitForTimeout(3000);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
     const again = await chipsView();
@@ -275,6 +278,42 @@ try {
     lap(`diff tab: "${norm(await tab.textContent())}"`);
   });
   await shot('agent-edits.png');
+
+  await step('the gutter marks the lines of an agent\'s pending edit (review-gutter.txt, from layer 1); Revert Edit removes the marks', async () => {
+    await quickOpen(page, 'review-gutter.txt');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'review-gutter.txt' }).first().waitFor({ timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'review-gutter.txt' }).first().waitFor({ timeout: 15000 });
+    const want = async (lines, what) => {
+      const deadline = Date.now() + 20000;
+      for (let got; ; await page.waitForTimeout(300)) {
+        got = await agentGutterLines();
+        if (JSON.stringify(got) === JSON.stringify(lines)) return lap(`gutter: ${what}: lines ${JSON.stringify(got)}`);
+        if (Date.now() > deadline) throw new Error(`gutter: want ${what} ${JSON.stringify(lines)}, got ${JSON.stringify(got)}`);
+      }
+    };
+    await want([6, 7], 'the inserted lines marked, nothing else');
+    await shot('agent-edits-gutter.png');
+    // The edit is listed under layer 1's session, below the rows in view (the tree renders only what it shows):
+    // give the tree the side bar's height, then scroll it until the row is there.
+    for (const name of [/chips/i, /token window/i]) {
+      const h = page.locator('.part.sidebar .pane-header', { hasText: name }).first();
+      if ((await h.getAttribute('aria-expanded').catch(() => null)) === 'true') await h.click({ timeout: 5000 }).catch(() => undefined);
+    }
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: 'review-gutter.txt:6-7' }).first();
+    const tree = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /agent edits/i }) }).locator('.monaco-list').first();
+    for (let i = 0; i < 30 && !(await row.isVisible().catch(() => false)); i++) {
+      await tree.hover({ timeout: 5000 });
+      await page.mouse.wheel(0, 120);
+      await page.waitForTimeout(250);
+    }
+    await row.waitFor({ timeout: 10000 });
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Revert Edit"]').click({ timeout: 10000 });
+    await want([], 'no mark after the revert');
+    const lines = await editorLines();
+    if (lines.includes('five-a') || lines[5] !== 'six') throw new Error(`the revert did not restore review-gutter.txt: ${JSON.stringify(lines)}`);
+  });
 
   lap(`UI PASS: ${steps.length} steps`);
   await close();

@@ -8,7 +8,8 @@ import { ToolError } from '../core/errors';
 import { commonAffixes } from './commonAffixes';
 import { createHash } from 'node:crypto';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from '../core/files/fileStore';
-import { languageIdFromPath } from '../core/text/language';
+import { encodeEdited, isLegacy, normalizeEncoding } from '../core/text/encoding';
+import { vscodeLanguageOf } from './languageOfPath';
 
 export type SaveAfterEdit = 'always' | 'whenNotDirty' | 'never';
 
@@ -70,6 +71,7 @@ export class VscodeFileStore implements FileStore {
     }
     let text = Buffer.from(bytes).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // the editor keeps the BOM itself
+    await refuseUnencodable(doc, text, absPath);
     const wasDirty = doc.isDirty;
     const edit = minimalEdit(doc, text);
     if (edit) {
@@ -146,16 +148,30 @@ export function minimalEdit(doc: vscode.TextDocument, newText: string): { range:
 
 /**
  * The encoding VS Code would use for a file: an open document's own (TextDocument.encoding, VS Code 1.98+, feature
- * detected), else `files.encoding` for the file and its language (`[lang]` overrides). UTF-8 counts as "not
- * configured": a UTF-8 file needs no decoding, and one that is not valid UTF-8 is better guessed than corrupted.
+ * detected), else `files.encoding` for the file and its language as VS Code names it (`[lang]` overrides,
+ * languageOfPath.ts). UTF-8 counts as "not configured": a UTF-8 file needs no decoding, and one that is not valid
+ * UTF-8 is better guessed than corrupted.
  */
 export function vscodeEncodingFor(absPath: string): string | undefined {
   const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && samePath(d.uri.fsPath, absPath));
   const own = (doc as { encoding?: unknown } | undefined)?.encoding;
   if (typeof own === 'string' && own !== '') return own === 'utf8' || own === 'utf8bom' ? undefined : own;
   const uri = vscode.Uri.file(absPath);
-  const configured = vscode.workspace.getConfiguration('files', { uri, languageId: doc?.languageId ?? languageIdFromPath(absPath) }).get<string>('encoding');
+  // the language of a closed file costs 0.5-2 ms to look up (figure in legacy-encoding.e2e.ts): looked up only
+  // when some `[lang]` sets an encoding
+  const overridden = vscode.workspace.getConfiguration('files', uri).inspect('encoding')?.languageIds?.length;
+  const languageId = doc?.languageId ?? (overridden ? vscodeLanguageOf(absPath) : undefined);
+  const configured = vscode.workspace.getConfiguration('files', languageId ? { uri, languageId } : uri).get<string>('encoding');
   return configured && configured !== 'utf8' && configured !== 'utf8bom' ? configured : undefined;
+}
+
+/**
+ * VS Code saves a document in its own encoding and puts a substitute for what that encoding lacks: text a legacy
+ * encoding cannot hold is refused before the edit, as the disk store refuses it (nothing changes, not even the buffer).
+ */
+async function refuseUnencodable(doc: vscode.TextDocument, text: string, label: string): Promise<void> {
+  const encoding = normalizeEncoding((doc as { encoding?: unknown }).encoding as string | undefined);
+  if (isLegacy(encoding)) await encodeEdited(null, null, Buffer.from(text, 'utf8'), encoding, label);
 }
 
 function samePath(a: string, b: string): boolean {

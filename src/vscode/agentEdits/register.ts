@@ -1,18 +1,20 @@
 /**
  * Wires the Agent Edits review: the tree beside Chips, the before/after documents, Keep / Revert / Revert Session
  * (through the be-trx tool, the agents' own path: UiTools), gutter marks on the lines recorded edits left in the
- * files now open, and a watch on the history folder (agents in other processes record there too).
+ * files now open (gutter.ts; until the edit is kept or reverted), and a watch on the history folder (agents in other
+ * processes record there too).
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../core/history/store';
-import { currentSpans, editVersions } from '../../core/history/review';
+import { currentSpans, editVersions, type LineSpan } from '../../core/history/review';
 import { reviewList } from '../../core/history/reviewList';
 import { ToolCallError, type UiTools } from '../uiTools';
 import { AgentEditsTree, type AgentEditNode, type AgentEditsSource } from './tree';
 import { EditVersionsProvider, openEditDiff, REVIEW_SCHEME, type VersionsSource } from './diff';
+import { gutterLines } from './gutter';
 
-type Source = AgentEditsSource & VersionsSource & { spans(file: string, bytes: Uint8Array): Promise<{ startLine: number; endLine: number }[]>; dir: string };
+type Source = AgentEditsSource & VersionsSource & { spans(file: string, bytes: Uint8Array): Promise<LineSpan[]>; dir: string };
 
 export function historySource(history: HistoryStore | undefined): Source | undefined {
   if (!history) return undefined;
@@ -30,6 +32,8 @@ export interface AgentEdits {
   setHistory(history: HistoryStore | undefined): void;
   /** Re-reads the list and the gutter marks (after an edit); resolves when both are done. */
   refresh(): Promise<void>;
+  /** The lines the gutter marks in the visible editors of `uri` now (0-based, whole lines; [] when none). */
+  marks(uri: vscode.Uri): readonly vscode.Range[];
 }
 
 export function registerAgentEdits(context: vscode.ExtensionContext, o: { history: HistoryStore | undefined; tools: UiTools; log: vscode.LogOutputChannel }): AgentEdits {
@@ -44,12 +48,24 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
 
+  // What the gutter shows now, per document: set with the decorations, read back by `marks` (the public API).
+  const marked = new Map<string, vscode.Range[]>();
+  let pass = 0;
   const mark = async () => {
+    const mine = ++pass;
+    const shown = new Map<string, vscode.Range[]>();
     for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document.uri.scheme !== 'file' || !source) continue;
-      const spans = await source.spans(editor.document.uri.fsPath, Buffer.from(editor.document.getText(), 'utf8')).catch(() => []);
-      editor.setDecorations(gutter, spans.filter((s) => s.endLine >= s.startLine).map((s) => new vscode.Range(s.startLine - 1, 0, s.endLine - 1, 0)));
+      const doc = editor.document;
+      if (doc.uri.scheme !== 'file' || !source) continue;
+      const ranges = shown.get(doc.uri.toString()) ?? gutterLines(await source.spans(doc.uri.fsPath, Buffer.from(doc.getText(), 'utf8')).catch(() => []), tree.items)
+        .map((l) => new vscode.Range(l.start, 0, l.end, 0));
+      // a later pass started meanwhile (another edit, another refresh): its marks are the newer ones
+      if (mine !== pass) return;
+      shown.set(doc.uri.toString(), ranges);
+      editor.setDecorations(gutter, ranges);
     }
+    marked.clear();
+    for (const [uri, ranges] of shown) marked.set(uri, ranges);
   };
   const refresh = async () => {
     tree.refresh();
@@ -124,6 +140,7 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
   return {
     tree,
     refresh,
+    marks: (uri) => marked.get(uri.toString()) ?? [],
     setHistory(history) {
       source = historySource(history);
       watch();

@@ -6,41 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DemoResult } from '../../../src/vscode/demo';
 import type { ExtensionApi } from '../../../src/vscode/extension';
-
-const EXT_ID = 'better-edit-tools.better-edit-tools';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function ws(rel: string): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'a workspace folder is open');
-  return path.join(folder.uri.fsPath, rel);
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
-}
-
-function beTool(name: string): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${name}`));
-}
-
-async function invoke(name: string, input: object): Promise<{ text: string; threw: boolean }> {
-  const tool = beTool(name);
-  assert.ok(tool, `${name} is among vscode.lm.tools`);
-  try {
-    const res = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
-    const text = res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p))).join('');
-    return { text, threw: false };
-  } catch (err) {
-    return { text: err instanceof Error ? err.message : String(err), threw: true };
-  }
-}
+import { EXT_ID, invoke, sleep, until, ws } from '../support/host';
 
 let api: ExtensionApi;
 

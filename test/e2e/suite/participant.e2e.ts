@@ -6,10 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/vscode/extension';
+import { EXT_ID, until } from '../support/host';
 
-const EXT_ID = 'better-edit-tools.better-edit-tools';
 const PIN = 'PINNED-E2E: never edit README.md';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface SeenRequest {
   tokens: number;
@@ -18,16 +17,6 @@ interface SeenRequest {
   last: string;
   lastIsToolResult: boolean;
   tools: string[];
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
 }
 
 function stream(out: string[]): vscode.ChatResponseStream {

@@ -6,25 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/vscode/extension';
 import type { AgentEditNode, EditNode, SessionNode } from '../../../src/vscode/agentEdits/tree';
-
-const EXT_ID = 'better-edit-tools.better-edit-tools';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
-}
-
-async function invoke(name: string, input: object): Promise<string> {
-  const tool = await until(`${name} in vscode.lm.tools`, () => vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${name}`)), 60000);
-  const res = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
-  return res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
+import { EXT_ID, invokeOk as invoke, until, ws } from '../support/host';
 
 describe('Agent Edits review', () => {
   let api: ExtensionApi;
@@ -38,12 +20,12 @@ describe('Agent Edits review', () => {
   });
   after(() => fs.rmSync(file, { force: true }));
 
-  async function editNodes(): Promise<{ session: SessionNode; edits: EditNode[] }[]> {
+  async function editNodes(of = file): Promise<{ session: SessionNode; edits: EditNode[] }[]> {
     await api.agentEdits.refresh();
     const sessions = (await api.agentEdits.tree.getChildren()) as SessionNode[];
     const out = [];
     for (const s of sessions) {
-      const edits = ((await api.agentEdits.tree.getChildren(s)) as AgentEditNode[]).filter((n): n is EditNode => n.kind === 'edit' && n.item.file === file);
+      const edits = ((await api.agentEdits.tree.getChildren(s)) as AgentEditNode[]).filter((n): n is EditNode => n.kind === 'edit' && n.item.file === of);
       if (edits.length) out.push({ session: s, edits });
     }
     return out;
@@ -98,5 +80,26 @@ describe('Agent Edits review', () => {
     await vscode.commands.executeCommand('betterEditTools.agentEdits.revert', older);
     assert.deepEqual(fs.readFileSync(file), before, 'the refused revert left the file as it was');
     assert.ok((await editNodes()).flatMap((g) => g.edits).some((n) => n.item.id === older.item.id), 'the edit is still listed');
+  });
+
+  // Layer 2 (scripts/e2e/ui-smoke.mjs) opens this file in a new window: the insertion stays, marked, for it to find
+  // in the DOM and revert with the mouse.
+  it('marks the lines agents changed in the gutter of the open editor; Revert removes the mark of the reverted edit', async function () {
+    this.timeout(120000);
+    const gutterFile = ws('review-gutter.txt');
+    fs.writeFileSync(gutterFile, ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].join('\n') + '\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(gutterFile));
+    const uri = editor.document.uri;
+    const shown = () => api.agentEdits.marks(uri).map((r) => `${r.start.line + 1}-${r.end.line + 1}`).sort().join(' ');
+    await invoke('be-replace', { file: 'review-gutter.txt:2', content: 'TWO' });
+    await invoke('be-insert', { file: 'review-gutter.txt:5', content: 'five-a\nfive-b' });
+    await until('both edits marked (lines 2, and 6-7)', () => shown() === '2-2 6-7' || undefined, 20000)
+      .catch((e) => assert.fail(`${e}; marked: "${shown()}"`));
+    const replace = (await editNodes(gutterFile)).flatMap((g) => g.edits).find((n) => n.item.tool === 'be-replace');
+    assert.ok(replace, 'the be-replace is listed');
+    await vscode.commands.executeCommand('betterEditTools.agentEdits.revert', replace);
+    assert.equal(editor.document.lineAt(1).text, 'two', 'reverted');
+    await until('only the insertion marked', () => shown() === '6-7' || undefined, 20000)
+      .catch((e) => assert.fail(`${e}; marked: "${shown()}"`));
   });
 });
