@@ -26,7 +26,7 @@ function sourcesOf(dir: string): string {
 }
 
 const SAMPLES: Record<string, string> = {
-  python: 'class A:\n    """doc "x" (""\"\n    def f(self, x=[1, 2]):\n        return {"k": \'v\', "t": (x, f"{x}")}  # (\n\n',
+  python: 'class A:\n    """doc "x" ("""\n    def f(self, x=[1, 2]):\n        return {"k": \'v\', "t": (x, f"{x}")}  # (\n\n',
   shellscript: 'f() {\n  case "$1" in\n    a) echo "$(ls \'x\')" `pwd` ;;\n  esac\n  cat <<EOF\n ( [ {\nEOF\n}\n',
   ruby: 'def f(x)\n  y = "a#{x}b" # (\n  [1, 2].each { |v| puts \'v\' }\nend\n=begin\n(\n=end\n',
   c: '#include <x.h>\n#define M(a) (a)\nstatic int f(const char *s) {\n  /* ( */ return s[0] == \'"\' ? 1 : "\\")"[0];\n}\n',

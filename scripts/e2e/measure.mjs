@@ -85,7 +85,10 @@ const cli = [];
 for (let i = 0; i <= runs; i++) {
   const b = await firstLine(['-e', 'process.stdout.write("ready\\n")']);
   const c = await firstLine([path.join(root, 'dist/cli.js'), '--root', ws], init);
-  if (i > 0) (bare.push(b), cli.push(c));
+  if (i > 0) {
+    bare.push(b);
+    cli.push(c);
+  }
 }
 figure(`bare node -e start to first output (median of ${runs})`, median(bare), 'ms');
 figure(`CLI spawn to first reply (median of ${runs})`, median(cli), 'ms', GOALS.cliFirstReplyMs);

@@ -90,6 +90,7 @@ let modulePromise: Promise<TreeSitterModule> | undefined;
 function runtime(grammars: GrammarLocator): Promise<TreeSitterModule> {
   // Cache the promise, not the value: concurrent first callers share one init.
   modulePromise ??= (async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the bundle keeps it lazy
     const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
     // Bytes, not a path: given a path, the runtime reads it through import('fs/promises'), which the CLI's
     // code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
