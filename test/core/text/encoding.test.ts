@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
 import { decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
+import { stopGuessWorker } from '../../../src/core/text/guessWorker';
 import { EncodingFileStore } from '../../../src/core/files/encodingFileStore';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
@@ -47,6 +48,15 @@ describe('core/text/encoding', () => {
     assert.equal(await detectEncoding(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80])), undefined, 'binary is not guessed');
     assert.equal(normalizeEncoding('Shift-JIS'), 'shift_jis');
     assert.equal(normalizeEncoding('klingon'), undefined);
+  });
+
+  it('guesses on a worker thread that ends when stopped and starts again on the next guess', async () => {
+    const gbk = iconv.encode('// 中文注释，这是一个函数\nint main() { return 0; }\n', 'gbk');
+    const [a, b] = await Promise.all([detectEncoding(gbk), detectEncoding(iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5'))]);
+    assert.deepEqual([a, b], ['gbk', 'big5'], 'two guesses in flight at once get their own answers');
+    await stopGuessWorker();
+    assert.equal(await detectEncoding(gbk), 'gbk');
+    await stopGuessWorker();
   });
 
   for (const enc of Object.keys(ALPHABETS)) {
