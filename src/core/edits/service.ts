@@ -52,6 +52,7 @@ import type {
 import { sha256Parts } from './hasher';
 import { ViewedCodeRegistry } from './viewedCode';
 import { checkOld, checkViewed, editRange } from './guards';
+import { explainStaleRead } from '../history/review';
 import { checkFileSize, loadText, type LoadedText } from './loadText';
 import { readBack } from './readBack';
 
@@ -386,7 +387,7 @@ export class EditService {
   }
 
   private checkViewed(id: string, ld: Loaded, start: number, end: number): Promise<void> {
-    return checkViewed({ viewed: this.viewed, maxAnalyzeBytes: this.limits.maxAnalyzeBytes }, id, ld, start, end);
+    return checkViewed({ viewed: this.viewed, maxAnalyzeBytes: this.limits.maxAnalyzeBytes }, id, ld, start, end).catch(async (e: unknown) => { throw await explainStaleRead(this.history, e, ld.abs); });
   }
 
   private checkOld(ld: Loaded, start: number, end: number, old: string): void {

@@ -9,6 +9,7 @@ import type { FileStat, FileStore } from '../../files/fileStore';
 import type { Sandbox } from '../../files/sandbox';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../hasher';
+import { explainStaleRead } from '../../history/review';
 import type { EditHistory, EditRecordInput, GroupRecordResult } from '../../history/types';
 import type { DiffLang } from '../diff';
 import { loadText, type LoadedText } from '../loadText';
@@ -81,7 +82,9 @@ export class BatchEditor {
           ld,
           fileEdits,
           args.format ?? 'plain',
-        );
+        ).catch(async (e: unknown) => {
+          throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
+        });
         if (plan) plans.push(plan);
       }
       const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: [] };
