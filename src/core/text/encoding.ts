@@ -8,7 +8,7 @@
  * (jschardet, as files.autoGuessEncoding, run on a worker thread: guessWorker.ts) among the encodings below.
  */
 import { isUtf8 } from 'node:buffer';
-import { commonPrefixLength, commonSuffixLength, decodeText, encodeText } from './codec';
+import { commonPrefixLength, commonSuffixLength, decodeText, encodeText, encodeUtf8 } from './codec';
 import { ToolError } from '../errors';
 import { detectAllOffThread } from './guessWorker';
 
@@ -163,8 +163,8 @@ export async function encodeEdited(oldRaw: Uint8Array | null, oldUtf8: Buffer | 
   let s = commonSuffixLength(oldUtf8, newUtf8, max - p);
   // the suffix starts on a character boundary of the old text
   while (s > 0 && (oldUtf8[oldUtf8.length - s] & 0xc0) === 0x80) s--;
-  const head = await encodeText(oldUtf8.toString('utf8', 0, p), encoding);
-  const tail = await encodeText(oldUtf8.toString('utf8', oldUtf8.length - s), encoding);
+  const head = await encodeUtf8(oldUtf8.subarray(0, p), encoding);
+  const tail = await encodeUtf8(oldUtf8.subarray(oldUtf8.length - s), encoding);
   if (!raw.subarray(0, head.length).equals(head) || head.length + tail.length > raw.length || !raw.subarray(raw.length - tail.length).equals(tail)) {
     throw new ToolError('encoding', `${label}: the unchanged lines would not keep their bytes in ${encoding}; nothing was written.`, { encoding });
   }

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
 import { SUPPORTED_ENCODINGS, decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
 import { stopGuessWorker } from '../../../src/core/text/guessWorker';
+import { encodeUtf8 } from '../../../src/core/text/codec';
 import { EncodingFileStore } from '../../../src/core/files/encodingFileStore';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
@@ -93,6 +94,19 @@ describe('core/text/encoding', () => {
 
   it('covers every supported encoding but UTF-8 (edited as UTF-8, with or without a BOM: test/core/edits/properties.test.ts)', () => {
     assert.deepEqual(SUPPORTED_ENCODINGS.filter((e) => e !== 'utf8' && !(e in ALPHABETS)), []);
+  });
+
+  it('encodeUtf8 over many 128 KiB pieces equals one encode, wherever a character or a surrogate pair falls (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...Object.keys(ALPHABETS)), fc.nat(300), async (enc, pad) => {
+        // the alphabets mix 1-, 2-, 3- and 4-byte UTF-8 (😀 in UTF-16): pieces start inside characters
+        const text = 'a'.repeat(pad) + ALPHABETS[enc]!.repeat(Math.ceil((400 * 1024) / ALPHABETS[enc]!.length));
+        const utf8 = Buffer.from(text, 'utf8');
+        assert.ok(utf8.length > 3 * 128 * 1024, 'several pieces');
+        assert.ok((await encodeUtf8(utf8, enc)).equals(iconv.encode(text, enc)), enc);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('refuses content the encoding cannot represent, naming the character', async () => {
