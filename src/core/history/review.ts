@@ -11,7 +11,7 @@ import { Buffer } from 'node:buffer';
 import { ToolError, isToolError } from '../errors';
 import { describeAuthor } from './author';
 import type { QueueAccess, QueueEntry } from './queueAccess';
-import type { OtherSessionEdit } from './types';
+import type { EditHistory, OtherSessionEdit } from './types';
 import { confirmTarget, removeConfirmed, sameTarget } from './rollbackTarget';
 import { applyInverse } from './splice';
 import { sha256Hex } from '../util/sha256';
@@ -205,6 +205,16 @@ export async function explainConflict(
     await new Promise((r) => setTimeout(r, EXPLAIN_WAIT_MS));
   }
   return note ? new ToolError('conflict', err.message + note, err.details) : err;
+}
+
+/**
+ * A stale viewed_code_id refused because the file's content changed since it was read (the guard's conflict that
+ * carries `details.viewed`), with the session that changed it named; any other error (an unknown id, lines outside
+ * the read) as it is, since no edit explains it.
+ */
+export async function explainStaleRead(history: Pick<EditHistory, 'explainConflict'> | undefined, err: unknown, file: string): Promise<unknown> {
+  const changed = isToolError(err) && err.code === 'conflict' && typeof err.details === 'object' && err.details !== null && 'viewed' in err.details;
+  return changed ? ((await history?.explainConflict?.(err, file)) ?? err) : err;
 }
 
 /** be-trx keep / revert: one edit by `id`, or (revert) all of a `session`'s edits, newest first, stopping at a refusal. */

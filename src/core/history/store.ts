@@ -1,8 +1,9 @@
 /**
  * HistoryStore: the be-trx undo log. One snapshot = an inverse byte splice of one edit, stored as
- * `snap-<seq>-<id>.json` (metadata + removed bytes in base64) plus `snap-<seq>-<id>.bin` when the
- * removed bytes are large. The seq is zero-padded in the name so a readdir sorts the queue; it is
- * monotonic (kept in `.seq` when the newest snapshots go away), never a wall-clock second.
+ * `snap-<seq>-<id>.json` (+ `.bin`, snapshotFile.ts). The seq is zero-padded in the name so a readdir sorts
+ * the queue; it is monotonic (kept in `.seq` when the newest snapshots go away), never a wall-clock second.
+ * The queue's limit counts steps (steps.ts): a be-apply batch is one step whatever its file count, recorded
+ * together (recordGroup) and evicted whole.
  *
  * record() is on every edit's hot path: it writes its files whole (temp + rename) but does not fsync
  * (the edit itself is durable; the undo log is best-effort durable) and never re-reads stored snapshots
@@ -11,14 +12,14 @@
  *
  * Each snapshot names its workspace (the key of the sandbox roots): servers of different projects that share
  * one directory see, undo and commit only their own. Rollback resolves every path through the sandbox at the
- * moment it reads and again at the moment it writes (rollbackTarget.ts), then goes through the FileStore.
+ * moment it reads and again at the moment it writes (rollback.ts, rollbackTarget.ts).
  * Files in the directory are read only when they are regular files (a FIFO there must not hang startup).
  */
 import { Buffer } from 'node:buffer';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../clock';
-import { errnoCode, errorText, isToolError, ToolError } from '../errors';
+import { errnoCode, errorText, ToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
 import { writeFileAtomic } from '../files/atomicWrite';
 import { Mutex } from '../util/mutex';
@@ -26,12 +27,13 @@ import { newShortId } from '../util/ids';
 import { workspaceKey } from '../util/workspaceKey';
 import { readRegularFile } from '../files/regularFile';
 import { isInside } from '../files/sandbox';
-import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
-import { applyInverse } from './splice';
-import { sha256Hex } from '../util/sha256';
-import type { EditHistory, EditRecordInput, OtherSessionEdit, RecordResult, RollbackResult, SnapshotSummary } from './types';
+import type { RollbackSandbox } from './rollbackTarget';
+import { rollbackEntries } from './rollback';
+import { FILE_PATTERN, INLINE_REMOVED_MAX, loadRemoved, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from './snapshotFile';
+import { countSteps, oldestStepLength, snapshotsInSteps } from './steps';
+import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from './types';
 import { describeAuthor, type EditAuthors } from './author';
-import type { QueueAccess, QueueEntry, SnapshotFields } from './queueAccess';
+import type { QueueAccess, QueueEntry } from './queueAccess';
 import { explainConflict, otherSessions, reviewAction } from './review';
 
 export interface HistoryStoreOptions {
@@ -41,6 +43,7 @@ export interface HistoryStoreOptions {
   files: FileStore;
   /** Resolves every path a rollback touches; its roots name the workspace the snapshots belong to. */
   sandbox: RollbackSandbox;
+  /** history steps kept (a be-apply batch is one step) */
   maxCount?: number;
   maxBytes?: number;
   clock?: Clock;
@@ -51,11 +54,7 @@ export interface HistoryStoreOptions {
 
 export const DEFAULT_MAX_SNAPSHOTS = 30;
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 100 * 1024 * 1024;
-/** Removed bytes up to this size go inline (base64) in the JSON; larger ones in a sidecar .bin file. */
-export const INLINE_REMOVED_MAX = 64 * 1024;
-
-/** 12 digits zero-padded; more once the seq outgrows them (up to Number.MAX_SAFE_INTEGER, 16 digits). */
-const FILE_PATTERN = /^snap-(\d{12,16})-([0-9a-f]{6}|[0-9a-f]{12})\.(json|bin)$/;
+export { INLINE_REMOVED_MAX };
 const SEQ_FILE = '.seq';
 /** A crashed writer's temp file is removed by commit once it is this old (a younger one may be in flight). */
 const STALE_TEMP_MS = 60_000;
@@ -63,35 +62,6 @@ const STALE_TEMP_MS = 60_000;
 /** `base/<first 16 hex of sha256 of the sorted real roots>` (no git subprocess, unlike upstream). */
 export function workspaceHistoryDir(base: string, roots: readonly string[]): string {
   return path.join(base, workspaceKey(roots));
-}
-
-interface SnapshotFile extends SnapshotFields {
-  /** 2: carries `workspace`. 1 (older servers): no workspace, adopted when its file lies inside our roots. */
-  v: 1 | 2;
-  /** workspaceKey() of the roots of the server that recorded it */
-  workspace?: string;
-  removed_b64?: string;
-  removed_file?: string;
-  created_at: number;
-  group?: string;
-}
-
-/** Snapshots of one file undone in memory, written once. */
-interface FileBatch {
-  file: string;
-  /** what stood at `file` when it was read; the write goes ahead only if the same still stands there */
-  target: TargetState;
-  existed: boolean;
-  mtimeMs?: number;
-  bytes: Buffer | undefined;
-  done: { entry: Entry; action: 'restored' | 'deleted' }[];
-}
-
-interface Entry {
-  meta: Omit<SnapshotFile, 'removed_b64'>;
-  jsonName: string;
-  binName?: string;
-  bytes: number;
 }
 
 export class HistoryStore implements EditHistory {
@@ -141,70 +111,93 @@ export class HistoryStore implements EditHistory {
   }
 
   async record(input: EditRecordInput): Promise<RecordResult> {
-    if (!path.isAbsolute(input.file)) {
-      throw new ToolError('invalid_argument', `Snapshot paths must be absolute, got "${input.file}".`);
-    }
+    checkAbsolute(input);
     return this.mutex.run(() => this.recordUnlocked(input));
   }
 
-  private async recordUnlocked(input: EditRecordInput): Promise<RecordResult> {
-    {
-      // A readdir (only unknown names are parsed) so the seq follows snapshots other processes of this
-      // workspace recorded, and eviction counts them. Two processes recording in the same instant can
-      // still pick one seq; both snapshots are kept (names carry the id), the tie is broken by time, and
-      // the hash check at rollback turns a wrong order on one file into a conflict, never into damage.
-      await this.refresh().catch((err) => this.log(`snapshot directory scan failed: ${errorText(err)}`));
-      const taken = new Set(this.entries.map((e) => e.meta.id));
-      const id = newShortId((candidate) => taken.has(candidate));
-      const seq = ++this.lastSeq;
-      const now = this.clock.now();
-      const base = `snap-${String(seq).padStart(12, '0')}-${id}`;
-      const removed = Buffer.isBuffer(input.removed) ? input.removed : Buffer.from(input.removed as Uint8Array);
-      const inline = removed.length <= INLINE_REMOVED_MAX;
-      const binName = inline ? undefined : `${base}.bin`;
-      const meta: SnapshotFile = {
-        v: 2,
-        workspace: this.workspace,
-        id,
-        seq,
-        tool: input.tool,
-        file: input.file,
-        summary: input.summary,
-        created: input.created,
-        offset: input.offset,
-        inserted_length: input.insertedLength,
-        after_hash: input.afterHash,
-        after_size: input.afterSize,
-        removed_length: removed.length,
-        ...(inline ? { removed_b64: removed.toString('base64') } : { removed_file: binName }),
-        created_at: Math.floor(now / 1000),
-        created_ms: now,
-        ...(input.group ? { group: input.group } : {}),
-        ...authorFields(input.author ?? this.authors?.current()),
-        ...(input.chipId ? { chip_id: input.chipId } : {}),
-      };
-      const json = JSON.stringify(meta);
-      try {
-        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
-        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
-      } catch (err) {
-        if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
-        throw new ToolError(
-          'io',
-          `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
-            `be-trx rollback cannot undo this edit.`,
-        );
-      }
-      const { removed_b64: _inline, ...kept } = meta;
-      this.entries.push({
-        meta: kept,
-        jsonName: `${base}.json`,
-        ...(binName ? { binName } : {}),
-        bytes: Buffer.byteLength(json) + (binName ? removed.length : 0),
-      });
+  /**
+   * One be-apply batch: every snapshot written under one hold of the lock (so they stand together in the queue),
+   * then one eviction, which counts the batch as one step and never drops a part of it.
+   */
+  async recordGroup(inputs: readonly EditRecordInput[]): Promise<GroupRecordResult> {
+    inputs.forEach(checkAbsolute);
+    return this.mutex.run(async () => {
+      await this.scan();
+      const ids: string[] = [];
+      for (const input of inputs) ids.push(await this.writeSnapshot(input));
       const queue_full = await this.evict();
-      return queue_full ? { id, queue_full } : { id };
+      return queue_full ? { ids, queue_full } : { ids };
+    });
+  }
+
+  private async recordUnlocked(input: EditRecordInput): Promise<RecordResult> {
+    await this.scan();
+    const id = await this.writeSnapshot(input);
+    const queue_full = await this.evict();
+    return queue_full ? { id, queue_full } : { id };
+  }
+
+  /**
+   * A readdir (only unknown names are parsed) so the seq follows snapshots other processes of this workspace
+   * recorded, and eviction counts them. Two processes recording in the same instant can still pick one seq; both
+   * snapshots are kept (names carry the id), the tie is broken by time, and the hash check at rollback turns a
+   * wrong order on one file into a conflict, never into damage.
+   */
+  private scan(): Promise<void> {
+    return this.refresh().catch((err) => this.log(`snapshot directory scan failed: ${errorText(err)}`));
+  }
+
+  /** Writes one snapshot's files and appends it to the queue (no eviction); returns its id. */
+  private async writeSnapshot(input: EditRecordInput): Promise<string> {
+    const taken = new Set(this.entries.map((e) => e.meta.id));
+    const id = newShortId((candidate) => taken.has(candidate));
+    const seq = ++this.lastSeq;
+    const now = this.clock.now();
+    const base = snapshotBase(seq, id);
+    const removed = Buffer.isBuffer(input.removed) ? input.removed : Buffer.from(input.removed as Uint8Array);
+    const inline = removed.length <= INLINE_REMOVED_MAX;
+    const binName = inline ? undefined : `${base}.bin`;
+    const meta: SnapshotFile = {
+      v: 2,
+      workspace: this.workspace,
+      id,
+      seq,
+      tool: input.tool,
+      file: input.file,
+      summary: input.summary,
+      created: input.created,
+      offset: input.offset,
+      inserted_length: input.insertedLength,
+      after_hash: input.afterHash,
+      after_size: input.afterSize,
+      removed_length: removed.length,
+      ...(inline ? { removed_b64: removed.toString('base64') } : { removed_file: binName }),
+      created_at: Math.floor(now / 1000),
+      created_ms: now,
+      ...(input.group ? { group: input.group } : {}),
+      ...authorFields(input.author ?? this.authors?.current()),
+      ...(input.chipId ? { chip_id: input.chipId } : {}),
+    };
+    const json = JSON.stringify(meta);
+    try {
+      if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
+      await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
+    } catch (err) {
+      if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
+      throw new ToolError(
+        'io',
+        `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
+          `be-trx rollback cannot undo this edit.`,
+      );
     }
+    const { removed_b64: _inline, ...kept } = meta;
+    this.entries.push({
+      meta: kept,
+      jsonName: `${base}.json`,
+      ...(binName ? { binName } : {}),
+      bytes: Buffer.byteLength(json) + (binName ? removed.length : 0),
+    });
+    return id;
   }
 
   explainConflict(err: unknown, file: string): Promise<unknown> {
@@ -244,33 +237,21 @@ export class HistoryStore implements EditHistory {
   async rollback(step: number, force: boolean): Promise<RollbackResult> {
     return this.mutex.run(async () => {
       await this.refresh();
-      const count = this.snapshotsInSteps(Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)));
-      const result: RollbackResult = { status: 'ok', rolled_back: 0, restored: [] };
-      const fail = (err: unknown): void => {
-        result.status = 'partial';
-        (result.errors ??= []).push(errorText(err));
-        if (isToolError(err) && err.code === 'conflict' && err.details && !result.conflict) {
-          result.conflict = err.details as NonNullable<RollbackResult['conflict']>;
-        }
-      };
-      // Consecutive snapshots of one file are undone in memory and written once (one read, one write).
-      let batch: FileBatch | undefined;
-      const targets = count > 0 ? this.entries.slice(-count).reverse() : []; // newest first; flush() shrinks this.entries
-      for (const entry of targets) {
-        if (batch && batch.file !== entry.meta.file) {
-          if (!(await this.flush(batch, result, fail))) break;
-          batch = undefined;
-        }
-        try {
-          batch ??= await this.openBatch(entry);
-          const action = await this.undoInMemory(entry, batch, force);
-          batch.done.push({ entry, action });
-        } catch (err) {
-          fail(err); // older snapshots depend on this one: never undo past it
-          break;
-        }
-      }
-      if (batch) await this.flush(batch, result, fail);
+      const count = snapshotsInSteps(this.entries, Math.max(1, Math.floor(Number.isFinite(step) ? step : 1)));
+      const targets = count > 0 ? this.entries.slice(-count).reverse() : []; // newest first; forget() shrinks this.entries
+      const result = await rollbackEntries(
+        {
+          files: this.files,
+          sandbox: this.sandbox,
+          loadRemoved: (entry) => this.loadRemoved(entry),
+          forget: async (entry) => {
+            this.entries.splice(this.entries.indexOf(entry), 1);
+            await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
+          },
+        },
+        targets,
+        force,
+      );
       if (result.rolled_back > 0) await this.writeCounter();
       return result;
     });
@@ -319,7 +300,7 @@ export class HistoryStore implements EditHistory {
     return this.mutex.run(async () => {
       await this.refresh();
       return {
-        queue: { used: this.entries.length, max: this.maxCount, bytes: this.totalBytes(), max_bytes: this.maxBytes },
+        queue: { used: countSteps(this.entries), max: this.maxCount, bytes: this.totalBytes(), max_bytes: this.maxBytes },
         snapshots: this.entries
           .map((e) => ({
             id: e.meta.id,
@@ -341,126 +322,23 @@ export class HistoryStore implements EditHistory {
 
   // ---------------------------------------------------------------- internals
 
-  /** How many of the newest snapshots make up `steps` steps (a run of one group's snapshots is one step). */
-  private snapshotsInSteps(steps: number): number {
-    let n = 0;
-    for (let taken = 0; taken < steps && n < this.entries.length; taken++) {
-      const group = this.entries[this.entries.length - 1 - n].meta.group;
-      n++;
-      while (group && n < this.entries.length && this.entries[this.entries.length - 1 - n].meta.group === group) n++;
-    }
-    return n;
+  private loadRemoved(entry: Entry): Promise<Buffer> {
+    return loadRemoved(this.dir, entry);
   }
 
-  private async openBatch(entry: Entry): Promise<FileBatch> {
-    const file = entry.meta.file;
-    if (!path.isAbsolute(file)) {
-      throw new ToolError('invalid_argument', `Rollback stopped: the snapshot path "${file}" is not absolute.`);
-    }
-    const target = await confirmTarget(this.sandbox, file, labelOf(entry));
-    if (!target.exists) return { file, target, existed: false, bytes: undefined, done: [] };
-    try {
-      const content = await this.files.read(file);
-      // Bytes read while a link stood on the path for a moment are never used (nor hashed into a decision): the
-      // file must be the same before and after, and what was read must carry its mtime (not another file's).
-      const after = await confirmTarget(this.sandbox, file, labelOf(entry));
-      if (!sameTarget(after, target) || content.stat.mtimeMs !== target.mtimeMs) {
-        throw new ToolError('conflict', `Rollback stopped at ${labelOf(entry)}: ${file} was replaced while it was being read. Nothing was written; try again.`);
-      }
-      return { file, target, existed: true, mtimeMs: content.stat.mtimeMs, bytes: content.bytes, done: [] };
-    } catch (err) {
-      if (isToolError(err) && err.code === 'not_found') return { file, target: { exists: false }, existed: false, bytes: undefined, done: [] };
-      throw err;
-    }
-  }
-
-  /** Undoes one snapshot on the batch's bytes (undefined = the file does not exist). */
-  private async undoInMemory(entry: Entry, batch: FileBatch, force: boolean): Promise<'restored' | 'deleted'> {
-    const { meta } = entry;
-    const label = labelOf(entry);
-    const current = batch.bytes;
-    if (current === undefined && meta.created) return 'deleted'; // already gone: nothing to undo
-    const actualHash = current === undefined ? undefined : sha256Hex(current);
-    if (actualHash !== meta.after_hash && !force) {
-      const what = current === undefined ? 'was deleted' : 'has changed';
-      throw new ToolError(
-        'conflict',
-        `Rollback stopped at ${label}: ${meta.file} ${what} since that edit, so undoing it would overwrite later changes. ` +
-          `Read the file and fix it by hand, or call be-trx rollback again with force: true to apply the undo anyway.`,
-        { id: meta.id, file: meta.file, expected_hash: meta.after_hash, actual_hash: actualHash ?? null },
-      );
-    }
-    if (meta.created) {
-      batch.bytes = undefined;
-      return 'deleted';
-    }
-    const removed = await this.loadRemoved(entry);
-    try {
-      batch.bytes = applyInverse(current ?? Buffer.alloc(0), { offset: meta.offset, removed, insertedLength: meta.inserted_length });
-    } catch (err) {
-      throw new ToolError('conflict', `Rollback stopped at ${label}: cannot undo it on ${meta.file}: ${errorText(err)}.`, {
-        id: meta.id,
-        file: meta.file,
-        expected_hash: meta.after_hash,
-        actual_hash: actualHash ?? null,
-      });
-    }
-    return 'restored';
-  }
-
-  /** Writes (or removes) the batch's file once, then drops its snapshots. False when the write failed. */
-  private async flush(batch: FileBatch, result: RollbackResult, fail: (err: unknown) => void): Promise<boolean> {
-    if (batch.done.length === 0) return true;
-    try {
-      // the moment of writing: the path is resolved again and must still hold what was read
-      const now = await confirmTarget(this.sandbox, batch.file, labelOf(batch.done[batch.done.length - 1]!.entry));
-      if (!sameTarget(now, batch.target)) {
-        throw new ToolError('conflict', `${batch.file} was replaced or ${now.exists ? 'created' : 'deleted'} while the rollback ran`);
-      }
-      if (batch.bytes === undefined) {
-        if (batch.existed) await removeConfirmed(this.files, batch.file, now, labelOf(batch.done[batch.done.length - 1]!.entry));
-      } else {
-        await this.files.write(batch.file, batch.bytes, batch.existed ? { expectedMtimeMs: batch.mtimeMs } : { mkdirs: true });
-      }
-    } catch (err) {
-      fail(new ToolError(isToolError(err) ? err.code : 'io', `Rollback could not write ${batch.file}: ${errorText(err)}. It was left unchanged.`));
-      return false;
-    }
-    for (const { entry, action } of batch.done) {
-      this.entries.splice(this.entries.indexOf(entry), 1);
-      // a rolled-back deletion names the chip that kept its text (it stays: the user may still want it)
-      result.restored.push({ id: entry.meta.id, file: entry.meta.file, action, ...(entry.meta.chip_id ? { chip_id: entry.meta.chip_id } : {}) });
-      result.rolled_back++;
-      await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
-    }
-    return true;
-  }
-
-  private async loadRemoved(entry: Entry): Promise<Buffer> {
-    try {
-      if (entry.binName) {
-        const bytes = await readRegularFile(path.join(this.dir, entry.binName));
-        if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.binName} has ${bytes.length} bytes, expected ${entry.meta.removed_length}`);
-        return bytes;
-      }
-      const parsed = JSON.parse((await readRegularFile(path.join(this.dir, entry.jsonName))).toString('utf8')) as SnapshotFile;
-      const bytes = Buffer.from(parsed.removed_b64 ?? '', 'base64');
-      if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.jsonName} holds ${bytes.length} removed bytes, expected ${entry.meta.removed_length}`);
-      return bytes;
-    } catch (err) {
-      throw new ToolError('io', `Rollback stopped at snapshot ${entry.meta.id}: its stored data cannot be read (${errorText(err)}).`);
-    }
-  }
-
-  /** Drops the oldest snapshots beyond maxCount or maxBytes (always keeping the newest). */
+  /**
+   * Drops the oldest steps beyond maxCount steps or maxBytes, a batch's snapshots all at once (always keeping the
+   * newest step, however large).
+   */
   private async evict(): Promise<string | undefined> {
     let byCount = false;
     let byBytes = false;
-    while (this.entries.length > 1 && (this.entries.length > this.maxCount || this.totalBytes() > this.maxBytes)) {
-      if (this.entries.length > this.maxCount) byCount = true;
+    for (let steps = countSteps(this.entries); steps > 1 && (steps > this.maxCount || this.totalBytes() > this.maxBytes); steps--) {
+      if (steps > this.maxCount) byCount = true;
       else byBytes = true;
-      const oldest = this.entries.shift()!;
-      await this.deleteFiles(oldest).catch((err) => this.log(`evicting snapshot ${oldest.meta.id}: ${errorText(err)}`));
+      for (const oldest of this.entries.splice(0, oldestStepLength(this.entries))) {
+        await this.deleteFiles(oldest).catch((err) => this.log(`evicting snapshot ${oldest.meta.id}: ${errorText(err)}`));
+      }
     }
     const messages: string[] = [];
     if (byCount) {
@@ -533,30 +411,9 @@ export class HistoryStore implements EditHistory {
       if (errnoCode(err) !== 'ENOENT') this.warnOnce(name, `skipping snapshot ${full}: cannot read it (${errorText(err)})`);
       return undefined;
     }
-    let raw: SnapshotFile;
-    try {
-      raw = JSON.parse(text) as SnapshotFile;
-    } catch (err) {
-      this.warnOnce(name, `skipping corrupt snapshot ${full}: invalid JSON (${errorText(err)}); it was left in place`);
-      return undefined;
-    }
-    const ok =
-      raw && (raw.v === 1 || (raw.v === 2 && typeof raw.workspace === 'string')) && raw.id === id && raw.seq === seq && typeof raw.file === 'string' && typeof raw.tool === 'string' &&
-      typeof raw.summary === 'string' && typeof raw.created === 'boolean' && Number.isSafeInteger(raw.offset) &&
-      Number.isSafeInteger(raw.inserted_length) && typeof raw.after_hash === 'string' && Number.isSafeInteger(raw.removed_length) &&
-      (typeof raw.removed_b64 === 'string' || (typeof raw.removed_file === 'string' && present.has(raw.removed_file)));
-    if (!ok) {
-      this.warnOnce(name, `skipping snapshot ${full}: not a valid snapshot record; it was left in place`);
-      return undefined;
-    }
-    const { removed_b64, ...meta } = raw;
-    const binName = removed_b64 === undefined ? raw.removed_file : undefined;
-    return {
-      meta,
-      jsonName: name,
-      ...(binName ? { binName } : {}),
-      bytes: Buffer.byteLength(text) + (binName ? raw.removed_length : 0),
-    };
+    const entry = parseSnapshot(name, id, seq, text, present);
+    if (typeof entry === 'string') this.warnOnce(name, `skipping snapshot ${full}: ${entry}; it was left in place`);
+    return typeof entry === 'string' ? undefined : entry;
   }
 
   private warnOnce(name: string, message: string): void {
@@ -584,10 +441,10 @@ export class HistoryStore implements EditHistory {
   }
 }
 
-function authorFields(a: { session: string; client?: string } | undefined): { session?: string; client?: string } {
-  return a ? { session: a.session, ...(a.client ? { client: a.client } : {}) } : {};
+function checkAbsolute(input: EditRecordInput): void {
+  if (!path.isAbsolute(input.file)) throw new ToolError('invalid_argument', `Snapshot paths must be absolute, got "${input.file}".`);
 }
 
-function labelOf(entry: Entry): string {
-  return `snapshot ${entry.meta.id} (${entry.meta.summary})`;
+function authorFields(a: { session: string; client?: string } | undefined): { session?: string; client?: string } {
+  return a ? { session: a.session, ...(a.client ? { client: a.client } : {}) } : {};
 }

@@ -50,6 +50,12 @@ export interface RecordResult {
   queue_full?: string;
 }
 
+/** recordGroup(): the snapshots of one batch, recorded as one history step. */
+export interface GroupRecordResult {
+  ids: string[];
+  queue_full?: string;
+}
+
 export interface RollbackResult {
   status: 'ok' | 'partial';
   rolled_back: number;
@@ -62,6 +68,8 @@ export interface RollbackResult {
 
 export interface EditHistory {
   record(input: EditRecordInput): Promise<RecordResult>;
+  /** Records one batch's snapshots (all with the same `group`) together, as one step that is evicted whole. */
+  recordGroup?(inputs: readonly EditRecordInput[]): Promise<GroupRecordResult>;
   /** Undo the newest `step` snapshots, newest first; refuses a file changed since its snapshot unless `force`. */
   rollback(step: number, force: boolean): Promise<RollbackResult>;
   commit(): Promise<{ committed: number }>;
@@ -70,6 +78,7 @@ export interface EditHistory {
   /** be-trx keep / revert of one edit (`id`) or revert of a whole `session` (review.ts). */
   review?(args: { action: 'keep' | 'revert'; id?: string; session?: string }): Promise<object>;
   status(): Promise<{
+    /** used and max count history steps (a be-apply batch is one), not snapshots */
     queue: { used: number; max: number; bytes: number; max_bytes: number };
     snapshots: SnapshotSummary[]; // newest first
     /** edits other sessions made to files this session edited too (see review.ts otherSessions) */

@@ -3,6 +3,7 @@
  * decode and encode again in one go (node -e with iconv.decode + iconv.encode on 10.2 MB), far over the 100 ms an
  * event-loop turn may take. Small inputs run in one step, with no yield.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type * as Iconv from 'iconv-lite';
 import { vendor } from './vendor';
 
@@ -36,6 +37,27 @@ export async function encodeText(text: string, encoding: string): Promise<Buffer
     i = end;
     await pause();
   }
+  const tail = encoder.end();
+  if (tail && tail.length) parts.push(tail);
+  return Buffer.concat(parts);
+}
+
+/**
+ * UTF-8 bytes → `encoding`, 128 KiB at a time with a yield in between: the unchanged tail of a 6 MB GBK file made
+ * into one string, then encoded, held the event loop 48-56 ms CPU in one turn (tsx, node 20; 94 ms in the
+ * reliability suite); StringDecoder never splits a character between two pieces.
+ */
+export async function encodeUtf8(utf8: Buffer, encoding: string): Promise<Buffer> {
+  if (utf8.length <= CHUNK) return lib().encode(utf8.toString('utf8'), encoding, { addBOM: false });
+  const text = new StringDecoder('utf8');
+  const encoder = lib().getEncoder(encoding, { addBOM: false });
+  const parts: Buffer[] = [];
+  for (let off = 0; off < utf8.length; off += CHUNK) {
+    parts.push(encoder.write(text.write(utf8.subarray(off, Math.min(utf8.length, off + CHUNK)))));
+    await pause();
+  }
+  const rest = text.end();
+  if (rest) parts.push(encoder.write(rest));
   const tail = encoder.end();
   if (tail && tail.length) parts.push(tail);
   return Buffer.concat(parts);

@@ -5,13 +5,12 @@
  * a file that does not round-trip, or new text the encoding cannot represent, is refused with nothing written.
  *
  * Detection, as VS Code: a BOM (UTF-8, UTF-16LE/BE), then the configured encoding, then valid UTF-8, then a guess
- * (jschardet, as files.autoGuessEncoding) among the encodings below.
+ * (jschardet, as files.autoGuessEncoding, run on a worker thread: guessWorker.ts) among the encodings below.
  */
 import { isUtf8 } from 'node:buffer';
-import { commonPrefixLength, commonSuffixLength, decodeText, encodeText } from './codec';
-import type * as Jschardet from 'jschardet';
+import { commonPrefixLength, commonSuffixLength, decodeText, encodeText, encodeUtf8 } from './codec';
 import { ToolError } from '../errors';
-import { vendor } from './vendor';
+import { detectAllOffThread } from './guessWorker';
 import { lineAtByte, lineAtIndex } from './lineCount';
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */
@@ -48,13 +47,6 @@ const MIN_GUESS_CONFIDENCE = 0.1;
  */
 const GUESS_SAMPLE_BYTES = 4 * 1024;
 
-/** Loaded on the first guess: `require('jschardet')` alone takes ~200 ms, which a server that never meets a legacy file should not pay. */
-let chardet: typeof Jschardet | undefined;
-function detector(): typeof Jschardet {
-  chardet ??= vendor<typeof Jschardet>('jschardet');
-  return chardet;
-}
-
 async function roundTrips(bytes: Uint8Array, encoding: string): Promise<boolean> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (await encodeText(await decodeText(buf, encoding), encoding)).equals(buf);
@@ -63,7 +55,8 @@ async function roundTrips(bytes: Uint8Array, encoding: string): Promise<boolean>
 /** A guess as VS Code's files.autoGuessEncoding makes it (jschardet), kept only when the file round-trips in it. */
 async function guessEncoding(bytes: Uint8Array): Promise<string | undefined> {
   const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, GUESS_SAMPLE_BYTES));
-  const all = detector().detectAll(sample);
+  // on a worker thread: jschardet's first load and detection would hold the event loop for 150 ms and more
+  const all = await detectAllOffThread(sample);
   for (const g of all) {
     const mapped = g.encoding ? GUESSES[g.encoding] : undefined;
     if (!mapped || g.confidence < MIN_GUESS_CONFIDENCE) continue;
@@ -165,8 +158,8 @@ export async function encodeEdited(oldRaw: Uint8Array | null, oldUtf8: Buffer | 
   let s = commonSuffixLength(oldUtf8, newUtf8, max - p);
   // the suffix starts on a character boundary of the old text
   while (s > 0 && (oldUtf8[oldUtf8.length - s] & 0xc0) === 0x80) s--;
-  const head = await encodeText(oldUtf8.toString('utf8', 0, p), encoding);
-  const tail = await encodeText(oldUtf8.toString('utf8', oldUtf8.length - s), encoding);
+  const head = await encodeUtf8(oldUtf8.subarray(0, p), encoding);
+  const tail = await encodeUtf8(oldUtf8.subarray(oldUtf8.length - s), encoding);
   if (!raw.subarray(0, head.length).equals(head) || head.length + tail.length > raw.length || !raw.subarray(raw.length - tail.length).equals(tail)) {
     throw new ToolError('encoding', `${label}: the unchanged lines would not keep their bytes in ${encoding}; nothing was written.`, { encoding });
   }

@@ -9,7 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
-import { decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
+import { SUPPORTED_ENCODINGS, decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
+import { stopGuessWorker } from '../../../src/core/text/guessWorker';
+import { encodeUtf8 } from '../../../src/core/text/codec';
 import { EncodingFileStore } from '../../../src/core/files/encodingFileStore';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
@@ -23,6 +25,9 @@ const ALPHABETS: Record<string, string> = {
   gb18030: 'ab {};中文注释函数返回值测试', gbk: 'ab {};中文注释函数返回值测试', big5: 'ab {};中文註解這是一個函數',
   shift_jis: 'ab {};日本語のコメントテスト', 'euc-kr': 'ab {};한국어주석입니다', 'windows-1252': 'ab {};éèçàüß€“”',
   'iso-8859-1': 'ab {};éèçàüßÿ', utf16le: 'ab {};中文😀é', utf16be: 'ab {};中文😀é',
+  // the superset spellings users configure (VS Code: cp950 for Big5, cp932 for Shift_JIS, cp949 for EUC-KR)
+  big5hkscs: 'ab {};中文註解這是一個函數', cp950: 'ab {};中文註解這是一個函數', cp932: 'ab {};日本語のコメントテスト①',
+  cp949: 'ab {};한국어주석입니다똠',
 };
 
 const lineArb = (enc: string) => fc.array(fc.constantFrom(...ALPHABETS[enc]), { maxLength: 12 }).map((a) => a.join(''));
@@ -47,6 +52,15 @@ describe('core/text/encoding', () => {
     assert.equal(await detectEncoding(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80])), undefined, 'binary is not guessed');
     assert.equal(normalizeEncoding('Shift-JIS'), 'shift_jis');
     assert.equal(normalizeEncoding('klingon'), undefined);
+  });
+
+  it('guesses on a worker thread that ends when stopped and starts again on the next guess', async () => {
+    const gbk = iconv.encode('// 中文注释，这是一个函数\nint main() { return 0; }\n', 'gbk');
+    const [a, b] = await Promise.all([detectEncoding(gbk), detectEncoding(iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5'))]);
+    assert.deepEqual([a, b], ['gbk', 'big5'], 'two guesses in flight at once get their own answers');
+    await stopGuessWorker();
+    assert.equal(await detectEncoding(gbk), 'gbk');
+    await stopGuessWorker();
   });
 
   for (const enc of Object.keys(ALPHABETS)) {
@@ -77,6 +91,23 @@ describe('core/text/encoding', () => {
       );
     });
   }
+
+  it('covers every supported encoding but UTF-8 (edited as UTF-8, with or without a BOM: test/core/edits/properties.test.ts)', () => {
+    assert.deepEqual(SUPPORTED_ENCODINGS.filter((e) => e !== 'utf8' && !(e in ALPHABETS)), []);
+  });
+
+  it('encodeUtf8 over many 128 KiB pieces equals one encode, wherever a character or a surrogate pair falls (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...Object.keys(ALPHABETS)), fc.nat(300), async (enc, pad) => {
+        // the alphabets mix 1-, 2-, 3- and 4-byte UTF-8 (😀 in UTF-16): pieces start inside characters
+        const text = 'a'.repeat(pad) + ALPHABETS[enc]!.repeat(Math.ceil((400 * 1024) / ALPHABETS[enc]!.length));
+        const utf8 = Buffer.from(text, 'utf8');
+        assert.ok(utf8.length > 3 * 128 * 1024, 'several pieces');
+        assert.ok((await encodeUtf8(utf8, enc)).equals(iconv.encode(text, enc)), enc);
+      }),
+      { numRuns: 12 },
+    );
+  });
 
   it('refuses content the encoding cannot represent, naming the character', async () => {
     const raw = iconv.encode('中文\n', 'gbk');
@@ -130,6 +161,40 @@ describe('core/text/encoding through EditService and be-apply (real files)', () 
     assert.equal(w.sha256, sha(disk).slice(0, 16), 'read-back hash of the GBK bytes on disk');
     await edits.trx({ action: 'rollback', step: 1 });
     assert.ok((await fs.readFile(f)).equals(original));
+  });
+
+  it('every encoding, through the real file store (property): encode → be-replace → the disk holds the new text in the same encoding, byte-exact, CRLF and BOM kept', async function () {
+    this.timeout(120_000);
+    const disk = new NodeFileStore();
+    const sandbox = new Sandbox([root]);
+    for (const enc of Object.keys(ALPHABETS)) {
+      const files = new EncodingFileStore(disk, () => enc);
+      const svc = new EditService({ files, sandbox });
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(lineArb(enc), { minLength: 1, maxLength: 6 }),
+          fc.array(lineArb(enc), { minLength: 1, maxLength: 3 }),
+          fc.nat(),
+          fc.nat(),
+          fc.constantFrom('\n', '\r\n'),
+          fc.boolean(),
+          async (lines, repl, a, b, eol, bomWanted) => {
+            const bom = bomWanted && enc.startsWith('utf16');
+            const name = `p-${enc}-${run++}.txt`;
+            await fs.writeFile(path.join(root, name), encodeText(lines, eol, enc, bom));
+            const s = a % lines.length;
+            const e = s + (b % (lines.length - s));
+            await svc.replace({ file: `${name}:${s + 1}-${e + 1}`, content: repl.map((l) => l + eol).join('') });
+            const next = [...lines.slice(0, s), ...repl, ...lines.slice(e + 1)];
+            assert.ok((await fs.readFile(path.join(root, name))).equals(encodeText(next, eol, enc, bom)), `${enc}: byte-exact on disk`);
+            const back = await svc.read({ file: name });
+            assert.equal(back.encoding === undefined ? 'utf8' : back.encoding, enc, 'read back in its own encoding');
+          },
+        ),
+        { numRuns: 12 },
+      );
+    }
   });
 
   it('content the file encoding cannot hold is refused and nothing is written', async () => {

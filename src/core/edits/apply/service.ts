@@ -9,7 +9,8 @@ import type { FileStat, FileStore } from '../../files/fileStore';
 import type { Sandbox } from '../../files/sandbox';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../hasher';
-import type { EditHistory } from '../../history/types';
+import { explainStaleRead } from '../../history/review';
+import type { EditHistory, EditRecordInput, GroupRecordResult } from '../../history/types';
 import type { Lang } from '../../lang';
 import { loadText, type LoadedText } from '../loadText';
 import { readBack } from '../readBack';
@@ -81,7 +82,9 @@ export class BatchEditor {
           ld,
           fileEdits,
           args.format ?? 'plain',
-        );
+        ).catch(async (e: unknown) => {
+          throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
+        });
         if (plan) plans.push(plan);
       }
       const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: [] };
@@ -124,15 +127,16 @@ export class BatchEditor {
     return r;
   }
 
-  /** One snapshot per file, all in one group: a single be-trx rollback step. */
+  /** One snapshot per file, all in one group recorded together: a single be-trx rollback step, whatever the file count. */
   private async record(plans: FilePlan[], result: ApplyResult): Promise<void> {
     const { history } = this.deps;
     if (!history) return;
     const group = randomBytes(6).toString('hex');
     try {
+      const inputs: EditRecordInput[] = [];
       for (const p of plans) {
         const undo = spliceBetween(p.before ?? Buffer.alloc(0), p.after);
-        const rec = await history.record({
+        inputs.push({
           tool: 'be-apply',
           file: p.abs,
           summary: `be-apply: ${p.summary}`,
@@ -144,11 +148,23 @@ export class BatchEditor {
           afterSize: p.after.length,
           group,
         });
-        result.event_id ??= rec.id;
-        if (rec.queue_full) result.queue_full = rec.queue_full;
       }
+      const rec = history.recordGroup ? await history.recordGroup(inputs) : await recordOneByOne(history, inputs);
+      result.event_id = rec.ids[0];
+      if (rec.queue_full) result.queue_full = rec.queue_full;
     } catch (e) {
       (result.warnings ??= []).push(`the batch was written but could not be recorded for be-trx rollback: ${(e as Error).message}`);
     }
   }
+}
+
+/** A history without recordGroup (a test double): the snapshots one at a time, with the same group. */
+async function recordOneByOne(history: EditHistory, inputs: readonly EditRecordInput[]): Promise<GroupRecordResult> {
+  const out: GroupRecordResult = { ids: [] };
+  for (const input of inputs) {
+    const rec = await history.record(input);
+    out.ids.push(rec.id);
+    if (rec.queue_full) out.queue_full = rec.queue_full;
+  }
+  return out;
 }

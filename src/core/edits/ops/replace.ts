@@ -3,6 +3,7 @@ import { ToolError } from '../../errors';
 import { contentEol, contentToLines } from '../../text/content';
 import { parseFileRange, type LineSpec } from '../../text/range';
 import { planInsert, planReplace } from '../../text/splice';
+import { explainStaleRead } from '../../history/review';
 import type { EditContext } from '../context';
 import { editLines, requireRange, unchangedResult, type Planned } from '../editPath';
 import { checkOld, checkViewed, editRange } from '../guards';
@@ -24,12 +25,17 @@ async function planReplaceLines(ctx: EditContext, ld: LoadedText, spec: LineSpec
   const newLines = args.content === undefined ? [] : contentToLines(args.content);
   const eol = contentEol(args.content ?? '');
   const guards = { viewed: ctx.viewed, maxAnalyzeBytes: ctx.limits.maxAnalyzeBytes };
+  // a stale id refused because another session changed the file names that session (and what it did)
+  const viewed = (id: string, s: number, e: number) =>
+    checkViewed(guards, id, ld, s, e).catch(async (err: unknown) => {
+      throw await explainStaleRead(ctx.history, err, ld.abs);
+    });
   if (total === 0) {
     // an empty file: any of :ALL, :0, :1 replaces its (empty) content
     if (!(spec.kind === 'all' || (spec.kind === 'line' && spec.line <= 1))) {
       throw new ToolError('invalid_argument', editMessages.replaceEmptyFile(ld.display), { total });
     }
-    if (args.viewed_code_id) await checkViewed(guards, args.viewed_code_id, ld, 1, 0);
+    if (args.viewed_code_id) await viewed(args.viewed_code_id, 1, 0);
     if (args.old !== undefined && args.old.replace(/\r?\n/g, '') !== '') {
       throw new ToolError('conflict', editMessages.replaceOldOnEmptyFile(ld.display));
     }
@@ -46,7 +52,7 @@ async function planReplaceLines(ctx: EditContext, ld: LoadedText, spec: LineSpec
     };
   }
   const { start, end } = editRange(ld, spec, 'replace');
-  if (args.viewed_code_id) await checkViewed(guards, args.viewed_code_id, ld, start, end);
+  if (args.viewed_code_id) await viewed(args.viewed_code_id, start, end);
   if (args.old !== undefined) checkOld(ld, start, end, args.old);
   const newTotal = total - (end - start + 1) + newLines.length;
   return {
