@@ -5,7 +5,7 @@ export const beBalance = defineTool({
   name: 'be-balance',
   title: 'Check balance',
   description:
-    'Check brackets, tags and quotes balance (comment and string aware).',
+    'Check that brackets, tags and quotes balance.',
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/main.go' },
   unlistedArgs: ['verbose'],

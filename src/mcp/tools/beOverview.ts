@@ -35,7 +35,7 @@ export const beOverview = defineTool({
   name: 'be-overview',
   title: 'Repository overview',
   description:
-    'Repository map: ranked key files with summaries within budget tokens; query ranks matches first.',
+    'Repository map: key files with summaries, query matches first.',
   descriptionZh:
     '工作区或文件夹的概览：模块树、按被引用程度排序的关键文件、每个文件的简短摘要、文件数和行数，不超过 budget 个 token（默认 1024）。' +
     'query 让匹配的文件排在前面。之后用 be-read 的 mode "structure" 查看文件的符号和行范围。',

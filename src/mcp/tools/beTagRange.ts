@@ -5,7 +5,7 @@ export const beTagRange = defineTool({
   name: 'be-tag-range',
   title: 'Tag range',
   description:
-    'Start, end and tag of the markup tag pair around line.',
+    'Range and name of the markup tag pair around line.',
   grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
   example: { file: 'src/App.vue', line: 12 },
   inputSchema: {
