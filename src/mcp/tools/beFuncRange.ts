@@ -12,6 +12,8 @@ export const beFuncRange = defineTool({
     file: z.string(),
     line: z.number().int().min(1),
   },
+  // Small data: kept as structuredContent, described for clients that validate it.
+  outputSchema: { start: z.number().int(), end: z.number().int(), kind: z.string().optional(), name: z.string().optional() },
   annotations: { title: 'Function range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services }) {
     return asRecord(await services.edits.funcRange(args));

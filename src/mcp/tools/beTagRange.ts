@@ -12,6 +12,8 @@ export const beTagRange = defineTool({
     file: z.string(),
     line: z.number().int().min(1),
   },
+  // Small data: kept as structuredContent, described for clients that validate it.
+  outputSchema: { start: z.number().int(), end: z.number().int(), kind: z.string(), tag: z.string() },
   annotations: { title: 'Tag range', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services }) {
     return asRecord(await services.edits.tagRange(args));
