@@ -41,30 +41,32 @@ export interface SymbolRange {
 }
 
 /**
- * The line range of `symbol` in a be-read structure reply. `symbol` is `name` or `Container.name`: the
- * container's line comes first and the member is indented under it. Declarations match the name as a word
- * followed by `(`, `=`, `:`, `<`, space or end (def/func/method/const forms).
+ * The line range of `symbol` in a be-read structure reply. Rows are `S-E signature — doc` (or `S signature`),
+ * indented under their container; `symbol` is `name` or `Container.name`: the container's row comes first and the
+ * member is indented under it. Declarations match the name as a word followed by `(`, `=`, `:`, `<`, `[`, space
+ * or end (def/func/method/const forms). A JSON reply's outline has the same rows.
  */
 export function outlineRange(r: CallToolResult, symbol: string): SymbolRange | undefined {
-  const outline = textOf(r, 'outline').split('\n');
+  const rows = textOf(r, 'outline')
+    .split('\n')
+    .map((l) => /^(\s*)(\d+)(?:-(\d+))? (.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ indent: m[1]!.length, start: Number(m[2]), end: Number(m[3] ?? m[2]), text: m[4]!.replace(/ — .*$/, '') }));
   const parts = symbol.split('.');
   const name = parts.pop()!;
   const container = parts.pop();
-  const indent = (l: string) => /^\s*/.exec(l)![0].length;
-  const declares = (l: string, n: string) =>
-    new RegExp(`(^|[\\s.)*])${n.replace(/[$]/g, '\\$')}(\\s*[(=:<]|\\s|$)`).test(l.replace(/ @L\d+(-\d+)?.*$/, ''));
+  const declares = (text: string, n: string) => new RegExp(`(^|[\\s.)*])${n.replace(/[$]/g, '\\$')}(\\s*[(=:<\\[]|\\s|$)`).test(text);
   let from = 0;
   let minIndent = -1;
   if (container) {
-    from = outline.findIndex((l) => /@L\d+/.test(l) && declares(l, container));
+    from = rows.findIndex((row) => declares(row.text, container));
     if (from < 0) return undefined;
-    minIndent = indent(outline[from]!);
+    minIndent = rows[from]!.indent;
     from++;
   }
-  for (const line of outline.slice(from)) {
-    if (container && indent(line) <= minIndent) break; // left the container
-    const m = /@L(\d+)(?:-(\d+))?/.exec(line);
-    if (m && declares(line, name)) return { start: Number(m[1]), end: Number(m[2] ?? m[1]), line: line.trim() };
+  for (const row of rows.slice(from)) {
+    if (container && row.indent <= minIndent) break; // left the container
+    if (declares(row.text, name)) return { start: row.start, end: row.end, line: row.text };
   }
   return undefined;
 }

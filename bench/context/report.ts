@@ -77,6 +77,10 @@ export function printReport(results: TaskResult[], figures: RepoFigures[], catal
     ['(d) below the oracle (c)', `${(d / sums.c!.tokens).toFixed(2)}× (c)`, '< 1.0×', mark(d < sums.c!.tokens)],
     ['moonshot: (d) vs oracle', `${(d / sums.c!.tokens).toFixed(2)}× (c)`, '≤ 0.8×', mark(d <= 0.8 * sums.c!.tokens)],
     ['answer file in the overview\'s first 3', `${inTop3}/${dResults.length} (${pct(inTop3 / dResults.length)})`, '≥ 90%', mark(inTop3 >= 0.9 * dResults.length)],
+    ...figures.map((f) => {
+      const m = median(f.structureRatios);
+      return [`median structure/full, ${f.repo} (non-test files > 200 lines)`, pct(m), '≤ 15%', mark(m <= 0.15)];
+    }),
     ['our full read vs server-filesystem read, same file', `worst ${worstFull.toFixed(2)}× over ${fullVsFs.length} files`, '≤ 1.0×', mark(worstFull <= 1)],
     ['every edit lands as expected', `${results.filter((r) => r.landed).length}/${results.length}`, 'all', mark(allLanded)],
   ]);

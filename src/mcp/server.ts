@@ -100,9 +100,18 @@ export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang)
     description: describeTool(t, lang),
     inputSchema: schema as Tool['inputSchema'],
     annotations: t.annotations,
+    // Small-data tools describe their structuredContent; other fields may follow (upstream JSON adds some).
+    ...(t.outputSchema ? { outputSchema: outputSchemaOf(t.outputSchema) } : {}),
     // Claude Code cuts a tool result over its default size unless the tool allows more: a full page must arrive whole.
     ...(t.render ? { _meta: { [MAX_RESULT_CHARS_META]: MAX_RESULT_CHARS } } : {}),
   };
+}
+
+function outputSchemaOf(shape: z.ZodRawShape): Tool['outputSchema'] {
+  const schema = z.toJSONSchema(z.looseObject(shape), { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  delete schema.$schema;
+  dropBounds(schema);
+  return schema as Tool['outputSchema'];
 }
 
 /** Removes minimum/maximum (z.int() lists ±2^53) from a listed schema, in place. */

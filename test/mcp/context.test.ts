@@ -59,24 +59,24 @@ describe('mcp context modes (stdio, dist/cli.js)', function () {
     await ws?.dispose();
   });
 
-  it('be-read mode "structure" on a TypeScript file: symbols with exact @L ranges, context_summary, a hint', async () => {
+  it('be-read mode "structure" on a TypeScript file: symbols with exact line ranges first, context_summary, a hint', async () => {
     const r = await call(conn.client, 'be-read', { file: 'src/orders.ts', mode: 'structure' });
     assert.equal(r.mode, 'structure');
     assert.equal(r.data_type, 'context_summary');
     assert.equal(r.total, 17);
     const outline = String(r.outline);
     assert.match(outline, /^imports: money$/m);
-    assert.match(outline, /^class PriceCalculator @L4-11 — Prices order lines$/m);
-    assert.match(outline, /^ {2}constructor\(rate\?: number\) @L5$/m);
-    assert.match(outline, /^ {2}calculate\(price: number, quantity: number\): number @L8-10 — Amount for one line$/m);
-    assert.match(outline, /^function total\(lines: number\[\]\): number @L13-17$/m);
+    assert.match(outline, /^4-11 class PriceCalculator — Prices order lines$/m);
+    assert.match(outline, /^ 5 constructor\(rate\?: number\)$/m);
+    assert.match(outline, /^ 8-10 calculate\(price: number, quantity: number\): number — Amount for one line$/m);
+    assert.match(outline, /^13-17 total\(lines: number\[\]\): number$/m);
     assert.match(String(r.hint), /be-read \{"file":"src\/orders\.ts:\d+-\d+"\} reads \w+/);
   });
 
   it('be-read without a range on a big file answers with the structure (auto), a small one in full', async () => {
     const big = await call(conn.client, 'be-read', { file: 'src/big.ts' });
     assert.equal(big.mode, 'structure');
-    assert.match(String(big.outline), /^function handler39\(input: number\): number @L\d+-\d+$/m);
+    assert.match(String(big.outline), /^\d+-\d+ handler39\(input: number\): number$/m);
     assert.ok(tk.count(JSON.stringify(big)) < big.file_tokens / 2, 'the structure is much smaller than the file');
     const small = await call(conn.client, 'be-read', { file: 'src/money.ts' });
     assert.equal(small.mode, 'full');
@@ -104,7 +104,7 @@ describe('mcp context modes (stdio, dist/cli.js)', function () {
     const s = await conn.client.readResource({ uri: 'betools://structure/src/orders.ts' });
     const text = String((s.contents[0] as { text: string }).text);
     assert.match(text, /^src\/orders\.ts · 17 lines · \d+ tokens\n/);
-    assert.match(text, /calculate\(price: number, quantity: number\): number @L8-10/);
+    assert.match(text, /8-10 calculate\(price: number, quantity: number\): number/);
     assert.equal((s.contents[0]!._meta as { mode: string }).mode, 'structure');
     const ov = await conn.client.readResource({ uri: 'betools://overview' });
     assert.match(String((ov.contents[0] as { text: string }).text), /^overview of \. · 4 files/);

@@ -37,8 +37,8 @@ describe('mcp render: one renderer per result kind', () => {
 
   it('outline and overview: a header line, the text, the hint with the listed tool names', () => {
     assert.equal(
-      renderOutline({ mode: 'structure', file: 'a.py', total: 300, file_tokens: 2400, outline: 'class A @L1-300\n  def f(self) @L3-9', hint: 'be-read "a.py:S-E" for lines' }, noPrefix),
-      'a.py 300 lines, 2400 tokens (structure)\nclass A @L1-300\n  def f(self) @L3-9\nread "a.py:S-E" for lines',
+      renderOutline({ mode: 'structure', file: 'a.py', total: 300, file_tokens: 2400, outline: '1-300 class A\n 3-9 f()', hint: 'be-read "a.py:S-E" for lines' }, noPrefix),
+      'a.py 300 lines, 2400 tokens (structure)\n1-300 class A\n 3-9 f()\nread "a.py:S-E" for lines',
     );
     const ov = { mode: 'overview', path: '.', overview: 'key files\n  a.py 300L — A', files: 4, lines: 500, shown_files: 1, tokens: 20, budget: 1024, hint: 'be-read mode structure' };
     assert.equal(renderOverview(ov, ctx), '. 4 files, 500 lines (1 shown, 20/1024 tokens)\nkey files\n  a.py 300L — A\nbe-read mode structure');

@@ -2,13 +2,17 @@
 import type { TokenCounter } from './types';
 import type { FileStructure, OutlineSymbol } from './types';
 
+/**
+ * A symbol's lines as an outline row starts with them (`12-40 name(…)`, `7 const X`): the numbers first, as in a
+ * numbered page, cost 2 tokens less per row than a trailing ` @L12-40` (o200k_base) and read as the `path:S-E` to ask for.
+ */
 export function rangeTag(s: { start: number; end: number }): string {
-  return s.start === s.end ? `@L${s.start}` : `@L${s.start}-${s.end}`;
+  return s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`;
 }
 
 /** Outline lines stay one line each: longer signatures and doc lines are cut (the range reads the rest). */
-const MAX_SIGNATURE_CHARS = 100;
-const MAX_DOC_CHARS = 48;
+const MAX_SIGNATURE_CHARS = 80;
+const MAX_DOC_CHARS = 40;
 /** Modifiers that say little in an outline (visibility, readonly, export): dropped. `static`, `async` stay. */
 const QUIET_MODIFIERS = /(^|[\s(,])(?:public|private|protected|override|declare|export|default)\s+(?=[\w$@#*[(<{'"])/g;
 /** `readonly` of parameter properties and fields only; `readonly T[]` in a type stays. */
@@ -22,6 +26,8 @@ const QUIET_READONLY = /(^|[(,]\s*)readonly\s+(?=[\w$])/g;
 export function compactSignature(sig: string): string {
   let out = sig;
   for (let i = 0; i < 2; i++) out = out.replace(QUIET_MODIFIERS, '$1').replace(QUIET_READONLY, '$1');
+  const value = valueAssignment(out);
+  if (value) return value;
   out = stripDefaults(out);
   // `const X: T = …`: the type says enough.
   out = out.replace(/^((?:const|let|var|static)\s+[\w$]+\s*:\s*[^=]+?)\s*=\s.*$/, '$1');
@@ -32,7 +38,66 @@ export function compactSignature(sig: string): string {
   if (/^(?:async\s+)?def\s/.test(out)) out = out.replace(/\btyping\.(?=[A-Z])/g, '');
   // `async f(): Promise<T>` says it twice.
   if (/\):\s*Promise</.test(out)) out = out.replace(/(^|\s)async\s+/, '$1');
+  out = dropFunctionKeywords(out);
   return out.length <= MAX_SIGNATURE_CHARS ? out : out.slice(0, MAX_SIGNATURE_CHARS - 1) + '…';
+}
+
+/** Longer values of a constant are cut: the outline names it, the range reads it. */
+const MAX_VALUE_CHARS = 32;
+
+/**
+ * `NAME = value` (Python, JS `const`/`let`, Go `const`/`var`) that is not a function: the name, then the value cut at
+ * MAX_VALUE_CHARS (a regex or a joined table says nothing in an outline). undefined for anything else.
+ */
+function valueAssignment(sig: string): string | undefined {
+  const m = /^((?:(?:const|let|var|static)\s+)?[#\w$.]+)\s*=\s*(?![=>])(.+)$/.exec(sig);
+  if (!m) return undefined;
+  const v = m[2]!.trim();
+  if (/^(?:async\s+)?(?:function\b|(?:<[^=]*?>\s*)?\(.*=>\s*\{?$|[\w$]+\s*=>)/.test(v) || /^lambda\b/.test(v)) return undefined;
+  return `${m[1]} = ${v.length <= MAX_VALUE_CHARS ? v : v.slice(0, MAX_VALUE_CHARS - 1) + '…'}`;
+}
+
+/**
+ * In an outline `name(…)` already says "function": the keyword that introduces one (`def`, `func`, `function`,
+ * `const name = (…) =>`) repeats on most lines and names nothing. Measured on httpx, hono and cobra
+ * (`npm run bench:context`): 1-6 tokens per function line. A Go method keeps its receiver type, not its variable
+ * (`(*Command) Name()`); Python's `-> None` and the `| None` of a parameter marked optional (`x?: T | None`) go
+ * too: the default is None in nearly every such signature.
+ */
+/** Python's data-model methods whose parameters and result the protocol fixes: their name says it all. */
+const FIXED_DUNDERS = new Set(
+  'repr str bytes hash bool len iter aiter next anext reversed contains getitem setitem delitem eq ne lt le gt ge enter exit aenter aexit getstate setstate del format sizeof'
+    .split(' ')
+    .map((n) => `__${n}__`),
+);
+
+function dropFunctionKeywords(sig: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^(async\s+)?def\s+(?=[\w$])/.exec(sig))) {
+    let out = (m[1] ?? '') + sig.slice(m[0].length);
+    const dunder = /^(__[a-z]+__)\(/.exec(out)?.[1];
+    if (dunder && FIXED_DUNDERS.has(dunder)) return dunder;
+    out = out.replace(/\s*->\s*None$/, '');
+    return out.replace(/(\?:\s*[^,()]*?)\s*\|\s*None(?=\s*[,)])/g, '$1');
+  }
+  if ((m = /^func\s+\((?:[\w]+\s+)?([^()]+)\)\s*/.exec(sig))) return `(${m[1]!.trim()}) ${sig.slice(m[0].length)}`;
+  if ((m = /^func\s+(?=[\w$])/.exec(sig))) return sig.slice(m[0].length);
+  if ((m = /^(async\s+)?function\s*(\*?)\s*(?=[\w$])/.exec(sig))) return (m[1] ?? '') + m[2] + sig.slice(m[0].length);
+  // `const f = (a: T): R =>`, `const f = async <T>(a: T) =>`, `#field = (a) =>` (a class field holding a function).
+  m = /^(?:(?:const|let|var|static)\s+)?([#\w$]+)\s*=\s*(async\s+)?(<[^=]*?>)?\s*(\(.*\)(?:\s*:\s*.+?)?)\s*=>\s*\{?$/.exec(sig);
+  if (m && balanced(m[4]!)) return `${m[2] ?? ''}${m[1]}${m[3] ?? ''}${m[4]}`;
+  return sig;
+}
+
+/** Whether a parameter list (with an optional return type after it) opens with `(` and closes that paren. */
+function balanced(params: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < params.length; i++) {
+    const c = params[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return /^(\s*:.*)?$/.test(params.slice(i + 1));
+  }
+  return false;
 }
 
 /** `f(a: T = x, b = 2)` → `f(a?: T, b?)`: defaults inside the first top-level parameter list. */
@@ -89,11 +154,24 @@ export function docClause(doc: string): string {
   return doc.length <= MAX_DOC_CHARS ? doc : doc.slice(0, MAX_DOC_CHARS - 1) + '…';
 }
 
+/**
+ * ` — doc`, without the symbol's own name when the doc opens with it (Go's convention, "`.query()` can get…"):
+ * the line already shows the name. '' when nothing is left.
+ */
+function docAfterName(doc: string, name: string): string {
+  const bare = (name.split('.').pop() ?? name).replace(/^#/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^\`?\\.?${bare}(?:\\(\\))?\`?\\s+(?=\\S)`).exec(doc);
+  const rest = m ? doc.slice(m[0].length) : doc;
+  const clause = docClause(rest);
+  return clause ? ` — ${clause}` : '';
+}
+
 function symbolLines(syms: OutlineSymbol[], depth: number, maxDepth: number, out: string[]): number {
   let hidden = 0;
   for (const s of syms) {
-    const doc = s.doc ? ` — ${docClause(s.doc)}` : '';
-    out.push(`${'  '.repeat(depth)}${compactSignature(s.signature || s.name)} ${rangeTag(s)}${doc}`);
+    const doc = s.doc ? docAfterName(s.doc, s.name) : '';
+    // One space per level: two spaces before a digit cost o200k_base a second token on every nested row.
+    out.push(`${' '.repeat(depth)}${rangeTag(s)} ${compactSignature(s.signature || s.name)}${doc}`);
     if (s.children?.length) {
       if (depth + 1 <= maxDepth) hidden += symbolLines(s.children, depth + 1, maxDepth, out);
       else hidden += countAll(s.children);
@@ -124,7 +202,9 @@ export function renderStructureText(s: FileStructure, opts: RenderOptions = {}):
   const render = (maxDepth: number, keep?: number): string => {
     const head = opts.header === false ? [] : [structureHeader(s)];
     // Relative prefixes (./, ../../) repeat on every import and say little in an outline.
-    if (s.imports.length) head.push(`imports: ${s.imports.map((i) => i.replace(/^(\.\.?\/)+/, '')).join(', ')}`);
+    // So do Python's leading dots (`.._config`); `__future__` is a compiler switch, not a dependency.
+    const imports = s.imports.filter((i) => i !== '__future__').map((i) => i.replace(/^(\.\.?\/)+/, '').replace(/^\.+(?=[\w])/, ''));
+    if (imports.length) head.push(`imports: ${imports.join(', ')}`);
     const body: string[] = [];
     const hidden = symbolLines(s.symbols, 0, maxDepth, body);
     let lines = body;

@@ -337,14 +337,12 @@ async function isDirectory(abs: string): Promise<boolean> {
   return (await fsp.stat(abs).catch(() => undefined))?.isDirectory() === true;
 }
 
-/** "Read one symbol" pointing at the largest callable, plus the full read of the file. */
+/** "Read one symbol" pointing at the largest callable (the full read when there is none). */
 function structureHint(s: FileStructure): string {
   const all: OutlineSymbol[] = [];
   const visit = (xs: OutlineSymbol[] | undefined) => xs?.forEach((x) => (all.push(x), visit(x.children)));
   visit(s.symbols);
   const pick = all.filter((x) => x.kind === 'function' || x.kind === 'method').sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? all[0];
-  const parts: string[] = [];
-  if (pick) parts.push(`be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name} (any @L range)`);
-  parts.push(`mode "full" reads all ${s.lines} lines`);
-  return parts.join('; ');
+  // The example call is enough: the outline rows start with their ranges, and the catalog lists mode "full".
+  return pick ? `be-read {"file":"${s.path}:${pick.start}-${pick.end}"} reads ${pick.name}` : `be-read {"file":"${s.path}","mode":"full"} reads all ${s.lines} lines`;
 }

@@ -1,4 +1,4 @@
-/** A file's structure (be-read mode structure): `file T lines, N tokens`, the outline, then the hint. */
+/** A file's structure (be-read mode structure): `file T lines, N tokens`, the outline (`S-E signature — doc` rows), then the hint. */
 import { join, listedNames } from './common';
 import type { RenderContext } from './types';
 

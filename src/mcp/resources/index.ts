@@ -2,7 +2,7 @@
  * The context levels as MCP resources, for clients that read resources rather than call tools:
  *   betools://overview                 the workspace map (budget from the settings)
  *   betools://overview/{path}          the map of a folder
- *   betools://structure/{path}         a file's structure (symbols with @L ranges)
+ *   betools://structure/{path}         a file's structure (symbols, line ranges first)
  * Registered on the low-level SDK Server: call `registerContextResources(server, deps)` after
  * createServer() and before connect(); it declares the `resources` capability itself.
  */
@@ -47,7 +47,7 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
         uriTemplate: `${STRUCTURE_PREFIX}{path}`,
         name: 'structure',
         title: 'File structure',
-        description: 'Classes, functions and other symbols of a file with one-line signatures and @L line ranges.',
+        description: 'Classes, functions and other symbols of a file with their line ranges and one-line signatures.',
         mimeType: 'text/plain',
       },
       {

@@ -16,11 +16,11 @@ export const beApply = defineTool({
   name: 'be-apply',
   title: 'Apply several edits',
   description:
-    'Edits across files, all or nothing; lines as before the call. Each as be-replace/be-write; op "insert" for path:N.',
+    'Edits across files, all or nothing, lines as before the call; each as be-replace/be-write, op "insert" at path:N.',
   descriptionZh:
     '一次调用跨多个文件的多处修改，全部成功或全部不写；be-trx rollback 一步撤销。行号均指调用前的文件。' +
     '每项 file 的写法同 be-replace / be-insert（op "insert"）/ be-delete / be-write。',
-  unlistedArgs: ['format', 'brief'],
+  unlistedArgs: ['format', 'brief', 'preview'],
   example: { edits: [{ file: 'src/a.ts:3-4', content: 'x\n' }, { file: 'src/b.ts:0', op: 'insert', content: 'y\n' }] },
   inputSchema: {
     edits: z.array(edit), // at least one: the service says so (a minItems would be paid on every turn)

@@ -6,7 +6,7 @@ export const beDelete = lineEditTool({
   name: 'be-delete',
   title: 'Delete lines',
   description:
-    'Delete lines; the text is kept as chip://<id> for be-insert-chip.',
+    'Delete lines; their text is kept as chip://<id>.',
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15' },
   unlistedArgs: ['format', 'brief', 'preview'],

@@ -16,7 +16,7 @@ export const beInsertChip = defineTool({
   name: 'be-insert-chip',
   title: 'Insert chip',
   description:
-    'Insert chip://<id> or file:///abs after line N of to (path:N); no from: list chips.',
+    'Insert chip://<id> or file:///abs after line N of to (path:N); no from: lists chips.',
   grammar: 'from: "chip://<id>" or "file:///abs/path"; to: "path:N" inserts after line N, "path:0" at the top.',
   example: { from: 'chip://a1b2c3', to: 'src/main.go:10' },
   unlistedArgs: ['format', 'preview', 'tool', 'path', 'text'],

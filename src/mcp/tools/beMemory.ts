@@ -19,7 +19,7 @@ export const beMemory = defineTool({
   name: 'be-memory',
   title: 'Chat memory',
   description:
-    'Chat memory: add (content, kind), pin/unpin/evict/set_priority (id), window (recap), pins, recall (id), stats.',
+    'Chat memory: add content; pin, unpin, evict, set_priority, recall an id; window (recap), pins, stats.',
   descriptionZh:
     '管理并读取本会话按 token 预算的对话记忆（工具调用会自动记录）。action：add（content；kind 为 user_query、note 或 constraint；' +
     'constraint = 高优先级、固定、分组 "goal"）、pin / unpin / evict（id）、set_priority（id、priority：high|medium|low）、' +

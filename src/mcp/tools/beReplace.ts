@@ -6,11 +6,11 @@ export const beReplace = lineEditTool({
   name: 'be-replace',
   title: 'Replace lines',
   description:
-    'Replace lines S-E with content (none: delete); old (expected text) or viewed_code_id refuse stale edits.',
+    'Replace lines S-E with content (none: delete); old (expected text) or viewed_code_id refuses a stale edit.',
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15', content: 'new lines\n' },
   aliases: { old_text: 'old' },
-  unlistedArgs: ['format', 'brief'],
+  unlistedArgs: ['format', 'brief', 'preview'],
   inputSchema: {
     file: z.string(),
     content: z.string().optional(),

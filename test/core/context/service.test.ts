@@ -56,7 +56,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
     const big = await ctx.read({ file: 'src/big.ts' });
     assert.equal(big.mode, 'structure');
     assert.equal(big.data_type, 'context_summary');
-    assert.match((big as { outline: string }).outline, /^function handler0\(input: number\): number @L1-4$/m);
+    assert.match((big as { outline: string }).outline, /^1-4 handler0\(input: number\): number$/m);
     assert.match(big.hint, /be-read \{"file":"src\/big\.ts:\d+-\d+"\} reads handler/);
     assert.ok(tk.count(JSON.stringify(big)) < tk.count(readFileSync(ws.file('src/big.ts'), 'utf8')));
   });
@@ -88,8 +88,8 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
 
   it('bad input: a syntax error still gives the structure of what parsed, with a note', async () => {
     const r = await ctx.structure('src/broken.py');
-    assert.match(r.outline, /def ok\(a\) @L1-2/);
-    assert.match(r.outline, /class Fine @L7-9/);
+    assert.match(r.outline, /^1-2 ok\(a\)$/m);
+    assert.match(r.outline, /^7-9 class Fine$/m);
     assert.ok(r.notes?.some((n) => /syntax errors near L\d/.test(n)), JSON.stringify(r.notes));
   });
 
@@ -128,7 +128,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
       const sc = structure.structuredContent as Record<string, unknown>;
       assert.equal(sc.mode, 'structure');
       assert.equal(sc.data_type, 'context_summary');
-      assert.match(String(sc.outline), /class PriceCalculator implements Priced @L21-32/);
+      assert.match(String(sc.outline), /^21-32 class PriceCalculator implements Priced\b/m);
 
       const ov = (await client.callTool({ name: 'be-overview', arguments: { budget: 300 } })) as CallToolResult;
       const oc = ov.structuredContent as Record<string, unknown>;

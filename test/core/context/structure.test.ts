@@ -205,15 +205,16 @@ describe('context/structure', () => {
     assert.equal(findSymbol(py.symbols, 'create_order')[0]!.signature, 'def create_order(user_id: int, items: List[int]) -> Order');
   });
 
-  it('renders a compact text form with @L ranges, imports and size', async () => {
+  it('renders a compact text form with leading line ranges, imports and size; a doc does not repeat the name', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.go'), 'utf8');
     const s = await structure(text, 'go', { parsers, path: 'sample.go', tokenizer: getTokenizer() });
     const out = renderStructureText(s);
     const lines = out.split('\n');
     assert.match(lines[0]!, /^sample\.go · go · 31 lines · \d+ tokens$/);
     assert.equal(lines[1], 'imports: fmt, strings');
-    assert.ok(lines.includes('func (o *Order) Describe() string @L25-27 — Describe formats the order'), out);
-    assert.ok(lines.includes('type Order struct @L12-15 — Order is a customer order'), out);
+    assert.ok(lines.includes('25-27 (*Order) Describe() string — formats the order'), out);
+    assert.ok(lines.includes('12-15 type Order struct — is a customer order'), out);
+    assert.ok(lines.includes('29-31 NewOrder(id string) *Order'), out);
     assert.ok(s.tokens > 50 && !s.tokensEstimated);
   });
 

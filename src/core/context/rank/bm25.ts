@@ -20,7 +20,14 @@ const K1 = 1.2;
 const B = 0.75;
 
 type Bag = Map<string, number>;
-type DocWords = Record<Field, { bag: Bag; length: number }>;
+type DocWords = Record<Field, { bag: Bag; length: number }> & { names: string[][] };
+/**
+ * A defined name made of several query words (`mergePath` for "merging paths", `get_environment_proxies` for
+ * "proxy environment") is what the request describes: such a name adds the idf of each word it shares with the
+ * query beyond the first, times this. Measured on the benchmark (`npm run bench:context`): the answer file moves
+ * into the overview's first 3 for such queries without moving the others.
+ */
+export const NAME_PHRASE_WEIGHT = 1;
 
 /** Per-file stemmed words; a re-read file is a new record, so the entry goes with the old one. */
 const cache = new WeakMap<RankDoc, DocWords>();
@@ -41,8 +48,13 @@ export function docWords(doc: RankDoc): DocWords {
   let d = cache.get(doc);
   if (!d) {
     const defWords: string[] = [];
-    for (const name of doc.tags?.defs ?? []) for (const w of splitWords(name)) defWords.push(w);
-    d = { path: bagOf(pathWords(doc.rel)), defs: bagOf(defWords), summary: bagOf(splitWords(doc.summary)) };
+    const names: string[][] = [];
+    for (const name of doc.tags?.defs ?? []) {
+      const words = splitWords(name).filter((w) => w.length >= 2);
+      defWords.push(...words);
+      if (words.length >= 2) names.push(words.map(stemOf));
+    }
+    d = { path: bagOf(pathWords(doc.rel)), defs: bagOf(defWords), summary: bagOf(splitWords(doc.summary)), names };
     cache.set(doc, d);
   }
   return d;
@@ -96,6 +108,7 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
       const t = tf[j]![i]!;
       if (t > 0) score += (idf[i]! * t * (K1 + 1)) / (t + K1);
     }
+    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!.names, matches, idf);
     if (score > 0) out.set(doc.rel, score);
   });
   return out;
@@ -106,4 +119,17 @@ export function nameMatches(name: string, words: readonly string[]): boolean {
   if (!words.length) return false;
   const qs = words.map(stemOf);
   return splitWords(name).some((w) => qs.some((q) => stemMatch(q, stemOf(w)) > 0));
+}
+
+/** The best defined name's phrase bonus: the idf of the query words it matches fully, the rarest one left out. */
+function namePhrase(names: readonly string[][], matches: ReadonlyMap<string, [number, number][]>, idf: readonly number[]): number {
+  let best = 0;
+  for (const stems of names) {
+    const hit = new Set<number>();
+    for (const st of stems) for (const [i, strength] of matches.get(st) ?? []) if (strength === 1) hit.add(i);
+    if (hit.size < 2) continue;
+    const weights = [...hit].map((i) => idf[i]!).sort((a, b) => b - a);
+    best = Math.max(best, weights.slice(1).reduce((n, w) => n + w, 0));
+  }
+  return best;
 }

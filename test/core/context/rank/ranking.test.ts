@@ -43,6 +43,19 @@ describe('context/rank BM25F relevance', () => {
     assert.ok(s.get('command.go')! < 2 * s.get('group.go')!, JSON.stringify([...s]));
   });
 
+  it('a name made of several query words (mergePath for "merging paths") beats a file with many names matching one word each', () => {
+    const docs = [
+      doc('src/utils/url.ts', ['mergePath', 'getQueryParam', 'routeOf']),
+      doc('src/router/node.ts', ['insertPath', 'routeTable', 'mergeParams', 'matchPath']),
+      ...['a', 'b', 'c', 'd', 'e', 'f'].map((x) => doc(`src/${x}.ts`, [`${x}Handler`])),
+    ];
+    const s = scores(docs, 'merging route paths');
+    assert.ok(s.get('src/utils/url.ts')! > s.get('src/router/node.ts')!, JSON.stringify([...s]));
+    // a name that shares one word only gets no bonus: the same file without mergePath falls behind
+    const without = scores([{ ...docs[0]!, tags: { defs: ['mergeHelper', 'pathOf'] } }, ...docs.slice(1)], 'merging route paths');
+    assert.ok(without.get('src/utils/url.ts')! < without.get('src/router/node.ts')!, JSON.stringify([...without]));
+  });
+
   it('stems: "recovering" finds recovery, "configuration" finds _config, an exact stem beats a shared prefix', () => {
     const docs = [doc('recovery.go'), doc('router.go'), doc('httpx/_config.py'), doc('httpx/_models.py'), doc('configurator.go')];
     assert.deepEqual([...scores(docs, 'recovering').keys()], ['recovery.go']);
