@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ChipStore } from '../core/chips/store';
 import { workspaceKey } from '../core/chips/paths';
 import { MemoryRegistry } from '../core/memory/registry';
+import { getTokenizer } from '../core/memory/tokenizer';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
@@ -125,7 +126,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const memory = await MemoryRegistry.open({
     dir: memoryDir,
     memoryOptions,
-    deps: { summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary) },
+    deps: {
+      tokenizerFor: getTokenizer,
+      summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary),
+    },
     onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
   });
   // Evicted messages stay recallable by id (be-memory recall, @better-edit's own recall).
