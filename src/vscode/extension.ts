@@ -103,6 +103,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     if (uri.scheme === 'file') (current as Composition | undefined)?.context?.invalidate(uri.fsPath);
   };
   context.subscriptions.push(fileWatcher, fileWatcher.onDidChange(invalidate), fileWatcher.onDidCreate(invalidate), fileWatcher.onDidDelete(invalidate));
+  // The overview describes unsaved buffers (VscodeFileStore.unsaved), which the disk watcher never sees change: typing
+  // (or closing a dirty editor unsaved) marks the path for the next overview, a set insertion per change.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeTextDocument((e) => invalidate(e.document.uri)),
+    vscode.workspace.onDidCloseTextDocument((doc) => invalidate(doc.uri)),
+  );
   const composeNow = () => {
     const c = config();
     return compose({
