@@ -19,6 +19,22 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  // Ports, not globals: the core and the MCP layer get their tokenizer from the composition roots (src/cli,
+  // src/vscode, src/mcp/services.ts); only they pick the shared instance. test/core/memory/tokenizerPort.test.ts
+  // checks the same in `npm test`.
+  {
+    files: ['src/core/**/*.ts', 'src/mcp/**/*.ts'],
+    ignores: ['src/core/memory/tokenizer.ts', 'src/mcp/services.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportSpecifier[imported.name='getTokenizer'], CallExpression[callee.name='getTokenizer']",
+          message: 'Take a Tokenizer (or tokenizerFor) as a dependency; only the composition roots call getTokenizer.',
+        },
+      ],
+    },
+  },
   // Webview scripts run in the browser; UI scripts pass functions to the browser (page.evaluate).
   { files: ['media/**/*.js', 'scripts/e2e/ui-*.mjs'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['**/*.cjs', 'test/e2e/**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },

@@ -173,7 +173,7 @@ function main(): void {
   // Ours, tokenization excluded, 100,000 appends (the 10,000-message corpus cycled with fresh ids).
   const ROUNDS = 10;
   const times = new Float64Array(N * ROUNDS);
-  const memory = new ChatMemory({ maxTokens: 40_000 });
+  const memory = new ChatMemory({ maxTokens: 40_000 }, { tokenizerFor: getTokenizer });
   const runStart = performance.now();
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < N; i++) {
@@ -203,7 +203,7 @@ function main(): void {
   if (process.env.BENCH_MEMORY_OURS_ONLY) return; // for profiling the append path
 
   // Ours, tokenization included (the memory counts each message once).
-  const counting = new ChatMemory({ maxTokens: 40_000 });
+  const counting = new ChatMemory({ maxTokens: 40_000 }, { tokenizerFor: getTokenizer });
   const ctimes = new Float64Array(N);
   const cStart = performance.now();
   for (let i = 0; i < N; i++) {

@@ -79,7 +79,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'be-session-')));
   const root = path.join(base, 'repo');
   await copyDir(FIXTURE, root);
-  const registry = await MemoryRegistry.open({ dir: path.join(base, 'memory'), memoryOptions: { recentKeep: o.recentKeep ?? 6 }, debounceMs: 50 });
+  const registry = await MemoryRegistry.open({ dir: path.join(base, 'memory'), deps: { tokenizerFor: getTokenizer }, memoryOptions: { recentKeep: o.recentKeep ?? 6 }, debounceMs: 50 });
   const recall = new RecallStore({ dir: path.join(base, 'memory', 'recall') });
   await recall.attach(registry);
   const services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), memory: registry, recall });

@@ -18,6 +18,7 @@ import { encodingRulesResolver, parseEncodingRule } from '../core/files/encoding
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
 import { MemoryRegistry } from '../core/memory/registry';
+import { getTokenizer } from '../core/memory/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { runRecap } from './recap';
 import { RecallStore } from '../core/memory/recallStore';
@@ -75,7 +76,7 @@ export async function main(argv: string[]): Promise<void> {
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const memory = opts.memory
-    ? await MemoryRegistry.open({ dir: memoryDir, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
+    ? await MemoryRegistry.open({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
     : undefined;
   // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
   const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;

@@ -67,7 +67,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
     io.err(`${(e as Error).message}\n`);
     return 2;
   }
-  const session = await readLatestSession(memoryDir, { sessionId: values.session, onWarning: (m) => io.err(`${m}\n`) });
+  const session = await readLatestSession(memoryDir, { tokenizerFor: getTokenizer }, { sessionId: values.session, onWarning: (m) => io.err(`${m}\n`) });
   if (!session) {
     io.err(`no chat-memory session saved in ${memoryDir}\n`);
     return 0;

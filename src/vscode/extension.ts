@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ChipStore } from '../core/chips/store';
 import { workspaceKey } from '../core/util/workspaceKey';
 import { MemoryRegistry } from '../core/memory/registry';
+import { getTokenizer } from '../core/memory/tokenizer';
 import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
@@ -102,6 +103,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     if (uri.scheme === 'file') (current as Composition | undefined)?.context?.invalidate(uri.fsPath);
   };
   context.subscriptions.push(fileWatcher, fileWatcher.onDidChange(invalidate), fileWatcher.onDidCreate(invalidate), fileWatcher.onDidDelete(invalidate));
+  // The overview describes unsaved buffers (VscodeFileStore.unsaved), which the disk watcher never sees change: typing
+  // (or closing a dirty editor unsaved) marks the path for the next overview, a set insertion per change.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeTextDocument((e) => invalidate(e.document.uri)),
+    vscode.workspace.onDidCloseTextDocument((doc) => invalidate(doc.uri)),
+  );
   const composeNow = () => {
     const c = config();
     return compose({
@@ -125,7 +132,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const memory = await MemoryRegistry.open({
     dir: memoryDir,
     memoryOptions,
-    deps: { summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary) },
+    deps: {
+      tokenizerFor: getTokenizer,
+      summarizer: new SwitchingSummarizer(new ExtractiveSummarizer(), () => (modelSummarizer ??= lmSummarizer()), () => lmSummary),
+    },
     onError: (e) => log.warn(`memory: ${e instanceof Error ? e.message : String(e)}`),
   });
   // Evicted messages stay recallable by id (be-memory recall, @better-edit's own recall).

@@ -50,6 +50,12 @@ export class VscodeFileStore implements FileStore {
     return { bytes, stat: { size: bytes.length, mtimeMs: onDisk?.mtimeMs ?? 0, mode: onDisk?.mode ?? 0o644 } };
   }
 
+  /** The text of a dirty editor (what `read` serves, without the disk's BOM): the overview describes it. */
+  unsaved(absPath: string): Buffer | undefined {
+    const doc = this.openDocument(absPath);
+    return doc?.isDirty ? Buffer.from(doc.getText(), 'utf8') : undefined;
+  }
+
   stat(absPath: string): Promise<FileStat | undefined> {
     return this.disk.stat(absPath);
   }

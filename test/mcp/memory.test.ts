@@ -6,6 +6,7 @@ import { workspaceKey } from '../../src/core/util/workspaceKey';
 import { memoryObserver, truncateMiddle } from '../../src/mcp/memoryObserver';
 import { promises as fs } from 'node:fs';
 import { call, callError, httpSetup, stdioClient, tmpWorkspace, type Workspace } from './helpers';
+import { memoryDeps } from '../core/memory/memoryDeps';
 
 describe('mcp be-memory (two sessions over the HTTP host)', function () {
   this.timeout(60_000);
@@ -14,7 +15,7 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
 
   beforeEach(async () => {
     ws = await tmpWorkspace();
-    registry = await MemoryRegistry.open({ dir: path.join(ws.cache, 'memory'), debounceMs: 10 });
+    registry = await MemoryRegistry.open({ deps: memoryDeps, dir: path.join(ws.cache, 'memory'), debounceMs: 10 });
   });
   afterEach(async () => {
     await registry.dispose();
@@ -80,7 +81,7 @@ describe('mcp be-memory (two sessions over the HTTP host)', function () {
     }
     const ids = registry.sessionIds();
     await registry.flush();
-    const restored = await MemoryRegistry.open({ dir: registry.dir });
+    const restored = await MemoryRegistry.open({ deps: memoryDeps, dir: registry.dir });
     assert.deepEqual(restored.sessionIds(), ids);
     assert.match(restored.get(ids[0]!).visibleMessages()[0]!.content, /flaky test/);
     await restored.dispose();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MemoryRegistry } from '../../src/core/memory/registry';
 import { excerptArgs, memoryObserver } from '../../src/mcp/memoryObserver';
+import { memoryDeps } from '../core/memory/memoryDeps';
 
 describe('mcp/memoryObserver (off the call path)', () => {
   it('keeps a head+tail excerpt of large string arguments with their size', () => {
@@ -13,7 +14,7 @@ describe('mcp/memoryObserver (off the call path)', () => {
   });
 
   it('records nothing during the call, then the call and its result in order once settled', async () => {
-    const registry = new MemoryRegistry();
+    const registry = new MemoryRegistry({ deps: memoryDeps });
     const obs = memoryObserver(registry);
     const big = 'line\n'.repeat(2_000_000); // 10 MB
     obs.onToolCall({ sessionId: 's', callId: 'c1', tool: 'be-replace', args: { file: 'a.ts:1', content: big } });

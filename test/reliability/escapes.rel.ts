@@ -23,6 +23,7 @@ import { sha256Hex } from '../../src/core/util/sha256';
 import { call, stdioClient, tmpWorkspace, type Connected, type Workspace } from '../mcp/helpers';
 import { figure } from './figures';
 import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { diskReader } from '../../src/core/context/readWalked';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
 const OUTSIDE_DATA = 'IMPORTANT OUTSIDE DATA\n';
@@ -341,7 +342,7 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
         for (let i = 0; i < OVERVIEW_RUNS && inBudget(); i++) {
           const { root, outside } = fresh();
           fs.writeFileSync(path.join(root, 'sub', 'a.ts'), 'export function insideOne(): number {\n  return 1;\n}\n');
-          const map = new RepoMap(root, { tokenizer: getTokenizer() });
+          const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
           await map.overview();
           map.setWatched(watched);
           const guard = new OutsideGuard(outside);
@@ -365,7 +366,7 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
     for (const mode of ['folder', 'file'] as const) {
       const { root, outside } = fresh();
       fs.writeFileSync(path.join(root, 'sub', 'a.ts'), 'export function insideOne(): number {\n  return 1;\n}\n');
-      const map = new RepoMap(root, { tokenizer: getTokenizer() });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
       await map.overview();
       const guard = new OutsideGuard(outside);
       guard.arm({ 'a.ts': `export function ${MARKER}(): void {}\n` });

@@ -5,6 +5,7 @@ import { ChatMemory } from '../../src/core/memory/chatMemory';
 import { ExtractiveSummarizer, type CondenseInput, type Summarizer } from '../../src/core/memory/summarizer';
 import { allowWriteSetting, contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from '../../src/vscode/settings';
 import { ChartHistory, seedChart } from '../../src/vscode/tokenWindow/views';
+import { memoryDeps } from '../core/memory/memoryDeps';
 
 const getter = (values: Record<string, unknown>): SettingGetter => ((key: string, fallback: unknown) => (key in values ? values[key] : fallback)) as SettingGetter;
 
@@ -69,9 +70,9 @@ describe('vscode/settings', () => {
 describe('vscode/tokenWindow seedChart', () => {
   it('rebuilds a restored session: one point per message, ends at usedTokens', () => {
     let now = 1000;
-    const memory = new ChatMemory({ maxTokens: 100_000 }, { clock: { now: () => (now += 10) } });
+    const memory = new ChatMemory({ maxTokens: 100_000 }, { ...memoryDeps, clock: { now: () => (now += 10) } });
     for (let i = 0; i < 12; i++) memory.add({ kind: i % 2 ? 'tool_result' : 'tool_call', tool: 'be-read', content: `message ${i} `.repeat(5 + i) });
-    const restored = ChatMemory.fromJSON(memory.toJSON());
+    const restored = ChatMemory.fromJSON(memory.toJSON(), memoryDeps);
     const points = seedChart(restored.visibleMessages(), restored.fingerprints(), restored.stats().usedTokens);
     assert.equal(points.length, 13, 'the empty start, then one point per message');
     assert.equal(points[0]!.used, 0);
@@ -84,7 +85,7 @@ describe('vscode/tokenWindow seedChart', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 60 }), (sizes) => {
         let now = 0;
-        const memory = new ChatMemory({ maxTokens: 2000, recentKeep: 2 }, { clock: { now: () => (now += 5) } });
+        const memory = new ChatMemory({ maxTokens: 2000, recentKeep: 2 }, { ...memoryDeps, clock: { now: () => (now += 5) } });
         for (const n of sizes) memory.add({ kind: 'note', priority: 'low', content: 'word '.repeat(n) });
         const stats = memory.stats();
         const points = seedChart(memory.visibleMessages(), memory.fingerprints(), stats.usedTokens);

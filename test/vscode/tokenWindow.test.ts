@@ -20,6 +20,7 @@ import { ChartHistory, deltaOf, fingerprintView, messageView, turnView } from '.
 import { TurnLog } from '../../src/core/memory/turnLog';
 import { assemblePrompt } from '../../src/core/memory/promptAssembly';
 import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { memoryDeps } from '../core/memory/memoryDeps';
 
 const REPO = path.resolve(__dirname, '..', '..');
 /** Debian's chromium, or the browser CHROMIUM names (as the e2e scripts take it). */
@@ -41,7 +42,7 @@ const THEME = `
 
 function sampleMemory(): { memory: ChatMemory; chart: ChartHistory; changes: MemoryChange[] } {
   let t = Date.now() - 30 * 60_000; // ages in the screenshot: minutes
-  const memory = new ChatMemory({ maxTokens: 3000, recentKeep: 4 }, { clock: { now: () => (t += 40_000) } });
+  const memory = new ChatMemory({ maxTokens: 3000, recentKeep: 4 }, { ...memoryDeps, clock: { now: () => (t += 40_000) } });
   const chart = new ChartHistory();
   const changes: MemoryChange[] = [];
   memory.onDidChange((c) => {
@@ -246,7 +247,7 @@ describe('vscode/tokenWindow webview (headless Chromium)', function () {
   });
 
   it('lists @better-edit turns: prompt against the budget, what entered, what slid out and why', async () => {
-    const memory = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 2 });
+    const memory = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 2 }, memoryDeps);
     const log = new TurnLog();
     const count = (t: string) => getTokenizer().count(t);
     for (let turn = 1; turn <= 5; turn++) {

@@ -7,7 +7,7 @@
 import { languageIdFromPath } from '../text/language';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary, type WalkedFile } from './walk';
-import { readWalkedFile } from './readWalked';
+import type { MapFileReader } from './readWalked';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;
@@ -37,7 +37,10 @@ export class FileRecords {
   version = 0;
   private readonly records = new Map<string, FileRecord>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly reader: MapFileReader,
+  ) {}
 
   get size(): number {
     return this.records.size;
@@ -80,7 +83,7 @@ export class FileRecords {
     }
     let bytes: Buffer | undefined;
     try {
-      bytes = await readWalkedFile(this.root, f.abs);
+      bytes = await this.reader.read(this.root, f.abs);
     } catch {
       return rec; // unreadable (permissions): counted, not described
     }

@@ -13,6 +13,7 @@ import { posix } from 'node:path';
 import type { TokenCounter } from './types';
 import { FileList } from './fileList';
 import { FileRecords, type FileRecord, type RecordChange } from './fileRecords';
+import type { MapFileReader } from './readWalked';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
@@ -82,11 +83,12 @@ export class RepoMap {
 
   constructor(
     readonly root: string,
-    opts: { tokenizer: TokenCounter },
+    /** `reader`: how a listed file's text is read (the ContextService's comes from its FileStore). */
+    opts: { tokenizer: TokenCounter; reader: MapFileReader },
   ) {
     this.tokenizer = opts.tokenizer;
     this.list = new FileList(root);
-    this.records = new FileRecords(root);
+    this.records = new FileRecords(root, opts.reader);
     this.layout = new OverviewLayout(this.tokenizer);
   }
 

@@ -16,6 +16,7 @@ import { parseFileRange } from '../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from './full';
 import { renderStructureText } from './render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
+import { fileStoreReader } from './readWalked';
 import { structure } from './structure';
 import type { ParserSource } from './treeSitter';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
@@ -148,7 +149,7 @@ export class ContextService {
       const start = this.firstUse;
       this.firstUse = undefined;
       start?.();
-      map = new RepoMap(key, { tokenizer: this.tokenizer });
+      map = new RepoMap(key, { tokenizer: this.tokenizer, reader: fileStoreReader(this.deps.files) });
       map.watched = this.watchedRoots;
       this.maps.set(key, map);
     }

@@ -5,6 +5,7 @@
  */
 import type { EolKind, TextBuffer } from '../text/lines';
 import type { LoadedText } from './loadText';
+import { readMessages } from './messages';
 
 /** Issues viewed_code_ids (the EditService's ViewedCodeRegistry, shared so that edits find the lines as read). */
 export interface ViewedIssuer {
@@ -47,5 +48,5 @@ export async function readMetadata(viewed: ViewedIssuer, loaded: LoadedText, sta
 /** The warning a read of a file with both CRLF and LF endings carries; undefined for any other file. */
 export function mixedEolWarning(doc: TextBuffer): string | undefined {
   if (doc.eolKind !== 'mixed') return undefined;
-  return `file has mixed line endings (${doc.crlfCount} CRLF, ${doc.lfCount} LF); edits keep each untouched line's own ending`;
+  return readMessages.mixedEol(doc.crlfCount, doc.lfCount);
 }

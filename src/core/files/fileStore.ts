@@ -100,4 +100,9 @@ export interface FileStore {
    * a subarray), so the next read of a similar size can reuse the memory instead of allocating anew.
    */
   release?(bytes: Uint8Array): void;
+  /**
+   * Optional: the bytes of the file's unsaved editor buffer when it has one (VS Code), else undefined. Readers
+   * that must prove on disk where a file lies (the overview's confined reads) take the text from here.
+   */
+  unsaved?(absPath: string): Buffer | undefined;
 }

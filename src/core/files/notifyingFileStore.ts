@@ -23,6 +23,7 @@ export class NotifyingFileStore implements FileStore {
   readonly lock?: FileStore['lock'];
   readonly recover?: FileStore['recover'];
   readonly release?: FileStore['release'];
+  readonly unsaved?: FileStore['unsaved'];
 
   constructor(
     private readonly inner: FileStore,
@@ -40,6 +41,7 @@ export class NotifyingFileStore implements FileStore {
     if (inner.lock) this.lock = inner.lock.bind(inner);
     if (inner.recover) this.recover = inner.recover.bind(inner);
     if (inner.release) this.release = inner.release.bind(inner);
+    if (inner.unsaved) this.unsaved = inner.unsaved.bind(inner);
   }
 
   /** Fires after each write or removal settles, failed ones too: a failure after the rename may have changed the file. */

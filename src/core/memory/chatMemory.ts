@@ -23,16 +23,17 @@ import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import { Emitter, type Disposable } from '../emitter';
 import { DEFAULT_MEMORY_OPTIONS, DEFAULT_PRIORITY, DEFAULT_ROLE, validateOptions, type ChatMemoryOptions } from './memoryOptions';
-import { MessageWindow, isProtected, type WindowNode } from './messageWindow';
+import { MessageWindow, type WindowNode } from './messageWindow';
 import { RunningSummary, type RunningSummaryJSON } from './runningSummary';
 import { ExtractiveSummarizer, type Summarizer } from './summarizer';
-import { getTokenizer, type Tokenizer } from './tokenizer';
+import type { TokenEncoding, Tokenizer } from './tokenizer';
 import { PRIORITIES, type Fingerprint, type MemoryChange, type MemoryMessage, type MemoryStats, type NewMessage, type Priority, type Role } from './types';
 
 export { DEFAULT_MEMORY_OPTIONS, DEFAULT_PRIORITY, type ChatMemoryOptions } from './memoryOptions';
 
 export interface ChatMemoryDeps {
-  tokenizer?: Tokenizer;
+  /** The tokenizer for an encoding, given by the composition root (the memory's encoding is an option). */
+  tokenizerFor: (encoding: TokenEncoding) => Tokenizer;
   summarizer?: Summarizer;
   clock?: Clock;
 }
@@ -59,10 +60,10 @@ export class ChatMemory {
   private readonly runningSummary: RunningSummary;
   private nextSeq = 1;
 
-  constructor(options: Partial<ChatMemoryOptions> = {}, deps: ChatMemoryDeps = {}) {
+  constructor(options: Partial<ChatMemoryOptions>, deps: ChatMemoryDeps) {
     this.options = { ...DEFAULT_MEMORY_OPTIONS, ...options, pinnedGroups: [...(options.pinnedGroups ?? DEFAULT_MEMORY_OPTIONS.pinnedGroups)] };
     validateOptions(this.options);
-    this.tokenizer = deps.tokenizer ?? getTokenizer(this.options.encoding);
+    this.tokenizer = deps.tokenizerFor(this.options.encoding);
     this.clock = deps.clock ?? systemClock;
     this.runningSummary = new RunningSummary({
       tokenizer: this.tokenizer,
@@ -368,7 +369,7 @@ export class ChatMemory {
   }
 
   /** Restores a window. Tool links to missing messages are dropped (stores can hold orphans). */
-  static fromJSON(json: ChatMemoryJSON, deps: ChatMemoryDeps = {}, overrides: Partial<ChatMemoryOptions> = {}): ChatMemory {
+  static fromJSON(json: ChatMemoryJSON, deps: ChatMemoryDeps, overrides: Partial<ChatMemoryOptions> = {}): ChatMemory {
     if (!json || json.version !== 1 || !Array.isArray(json.messages)) {
       throw new ToolError('invalid_argument', 'not a ChatMemory state (expected {"version":1, "messages":[...]})');
     }

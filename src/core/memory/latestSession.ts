@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readStateFile } from '../files/stateFile';
-import { ChatMemory, type ChatMemoryJSON } from './chatMemory';
+import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON } from './chatMemory';
 import { MAX_SESSION_FILE_BYTES, sessionFileName } from './registry';
 
 export interface LoadedSession {
@@ -18,7 +18,11 @@ export interface LoadedSession {
 
 const SUFFIX = '.memory.json';
 
-export async function readLatestSession(dir: string, opts: { sessionId?: string; onWarning?: (m: string) => void } = {}): Promise<LoadedSession | undefined> {
+export async function readLatestSession(
+  dir: string,
+  deps: ChatMemoryDeps,
+  opts: { sessionId?: string; onWarning?: (m: string) => void } = {},
+): Promise<LoadedSession | undefined> {
   let names: string[];
   try {
     names = (await fs.readdir(dir)).filter((n) => n.endsWith(SUFFIX));
@@ -44,7 +48,7 @@ export async function readLatestSession(dir: string, opts: { sessionId?: string;
     try {
       const saved = JSON.parse(read.text) as { sessionId: string; lastActivity: number; memory: ChatMemoryJSON };
       if (typeof saved.sessionId !== 'string' || sessionFileName(saved.sessionId) !== name) throw new Error('session id does not match the file name');
-      return { sessionId: saved.sessionId, lastActivity: saved.lastActivity, memory: ChatMemory.fromJSON(saved.memory), file };
+      return { sessionId: saved.sessionId, lastActivity: saved.lastActivity, memory: ChatMemory.fromJSON(saved.memory, deps), file };
     } catch (err) {
       opts.onWarning?.(`skipping ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }

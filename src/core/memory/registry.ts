@@ -16,7 +16,8 @@ export interface MemoryRegistryOptions {
   /** Where sessions are saved; without it the registry lives in memory only. */
   dir?: string;
   memoryOptions?: Partial<ChatMemoryOptions>;
-  deps?: ChatMemoryDeps;
+  /** The tokenizer port (required) and optional summarizer/clock every session's memory is built with. */
+  deps: ChatMemoryDeps;
   /** Delay before a changed session is written (default 500 ms). */
   debounceMs?: number;
   /** Saved sessions kept on open, newest first (default 50); older files are deleted. */
@@ -74,13 +75,13 @@ export class MemoryRegistry {
   private readonly debounceMs: number;
   private disposed = false;
 
-  constructor(private readonly options: MemoryRegistryOptions = {}) {
+  constructor(private readonly options: MemoryRegistryOptions) {
     this.clock = options.clock ?? systemClock;
     this.debounceMs = options.debounceMs ?? 500;
   }
 
   /** Creates a registry and restores the sessions saved in `options.dir`. */
-  static async open(options: MemoryRegistryOptions = {}): Promise<MemoryRegistry> {
+  static async open(options: MemoryRegistryOptions): Promise<MemoryRegistry> {
     const registry = new MemoryRegistry(options);
     if (options.dir) await registry.restore(options.dir);
     return registry;
@@ -103,7 +104,7 @@ export class MemoryRegistry {
   get(sessionId: string): ChatMemory {
     const existing = this.entries.get(sessionId);
     if (existing) return existing.memory;
-    const memory = new ChatMemory(this.options.memoryOptions, this.depsWithClock());
+    const memory = new ChatMemory(this.options.memoryOptions ?? {}, this.depsWithClock());
     this.attach(sessionId, memory, this.clock.now());
     this.sessionsChanged.fire(this.sessionIds());
     return memory;

@@ -13,6 +13,7 @@ import { Sandbox } from '../../../src/core/files/sandbox';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
 import { ViewedCodeRegistry } from '../../../src/core/edits/viewedCode';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { diskReader } from '../../../src/core/context/readWalked';
 
 const tokenizer = getTokenizer();
 
@@ -28,7 +29,7 @@ describe('core/context containment of invalidated paths', () => {
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
   it('an invalidated folder re-reads the files under it, not a sibling whose name starts the same', async () => {
-    const map = new RepoMap(root, { tokenizer });
+    const map = new RepoMap(root, { tokenizer, reader: diskReader });
     await map.overview();
     const cold = map.stats.parsed;
     assert.equal(cold, 4);

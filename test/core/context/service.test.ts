@@ -12,6 +12,7 @@ import { registerContextResources } from '../../../src/mcp/resources/index';
 import { tmpWorkspace, type Workspace } from '../../mcp/helpers';
 import { MemoryRegistry } from '../../../src/core/memory/registry';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { memoryDeps } from '../memory/memoryDeps';
 
 const tk = getTokenizer();
 const FIXTURES = join(__dirname, '../../fixtures/context');
@@ -110,7 +111,7 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
   });
 
   it('MCP: be-read modes, be-overview and the resources', async () => {
-    const memory = new MemoryRegistry();
+    const memory = new MemoryRegistry({ deps: memoryDeps });
     const server = createServer({ ...services.deps, context: ctx, memory }, { sessionId: 'ctx', reply: 'json' });
     registerContextResources(server, { context: ctx });
     const [a, b] = InMemoryTransport.createLinkedPair();

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
 import { MESSAGE_KINDS, PRIORITIES, type MemoryMessage, type MessageKind, type Priority } from '../../../src/core/memory/types';
+import { memoryDeps } from './memoryDeps';
 
 type Op =
   | { op: 'add'; kind: MessageKind; priority: Priority | undefined; pinned: boolean; tokens: number; word: string }
@@ -33,7 +34,7 @@ describe('core/memory/ChatMemory properties', () => {
         fc.integer({ min: 0, max: 6 }),
         (ops, maxTokens, recentKeep) => {
           let t = 0;
-          const m = new ChatMemory({ maxTokens, reserveRatio: 0.15, recentKeep, summaryEvery: 1500 }, { clock: { now: () => ++t } });
+          const m = new ChatMemory({ maxTokens, reserveRatio: 0.15, recentKeep, summaryEvery: 1500 }, { ...memoryDeps, clock: { now: () => ++t } });
           const added: string[] = [];
           const explicitlyEvicted = new Set<string>();
           const openCalls: string[] = [];
@@ -138,7 +139,7 @@ describe('core/memory/ChatMemory properties', () => {
             }
           }
           // pinned messages that were pinned never left: checked through fingerprints above (never high);
-          const back = ChatMemory.fromJSON(JSON.parse(JSON.stringify(m.toJSON())));
+          const back = ChatMemory.fromJSON(JSON.parse(JSON.stringify(m.toJSON())), memoryDeps);
           assert.deepEqual(back.toJSON(), m.toJSON());
         },
       ),

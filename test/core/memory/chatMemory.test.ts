@@ -4,6 +4,7 @@ import type { Summarizer } from '../../../src/core/memory/summarizer';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
 import { parseFileReference, referencesFromArgs } from '../../../src/core/memory/references';
 import type { MemoryChange, NewMessage } from '../../../src/core/memory/types';
+import { memoryDeps } from './memoryDeps';
 
 /** A summarizer that writes nothing: budget arithmetic in these tests is then exact. */
 const silent: Summarizer = { lineFor: () => '', condense: () => [] };
@@ -11,7 +12,7 @@ const clock = { t: 1_000, now() { return this.t++; } };
 
 /** usable = 1000 − 0 = 1000; target after a slide = 900. */
 function small(extra: Partial<ConstructorParameters<typeof ChatMemory>[0]> = {}): ChatMemory {
-  return new ChatMemory({ maxTokens: 1000, reserveRatio: 0, recentKeep: 2, ...extra }, { summarizer: silent, clock });
+  return new ChatMemory({ maxTokens: 1000, reserveRatio: 0, recentKeep: 2, ...extra }, { ...memoryDeps, summarizer: silent, clock });
 }
 const msg = (kind: NewMessage['kind'], tokens: number, extra: Partial<NewMessage> = {}): NewMessage => ({
   kind,
@@ -23,7 +24,7 @@ const ids = (m: ChatMemory): string[] => m.visibleMessages().map((x) => x.id);
 
 describe('core/memory/ChatMemory', () => {
   it('has the seed defaults (40k, 15% reserve, keep 6, summary every 10k, goal pinned, 90% target)', () => {
-    const m = new ChatMemory();
+    const m = new ChatMemory({}, memoryDeps);
     assert.equal(m.options.maxTokens, 40_000);
     assert.equal(m.options.reserveRatio, 0.15);
     assert.equal(m.options.recentKeep, 6);
@@ -38,7 +39,7 @@ describe('core/memory/ChatMemory', () => {
     const tok = getTokenizer();
     let calls = 0;
     const counting = { encoding: tok.encoding, count: (t: string) => (calls++, tok.count(t)), countAsync: tok.countAsync.bind(tok) };
-    const m = new ChatMemory({}, { tokenizer: counting, summarizer: silent });
+    const m = new ChatMemory({}, { tokenizerFor: () => counting, summarizer: silent });
     const a = m.add({ kind: 'user_query', content: 'hello world' });
     assert.equal(a.tokens, 2);
     assert.equal(calls, 1);
@@ -161,7 +162,7 @@ describe('core/memory/ChatMemory', () => {
   });
 
   it('leaves fingerprints (kind, tool, files and ranges, status, identifiers) and a summary that counts against the budget', () => {
-    const m = new ChatMemory({ maxTokens: 2000, reserveRatio: 0, recentKeep: 1 }, { clock });
+    const m = new ChatMemory({ maxTokens: 2000, reserveRatio: 0, recentKeep: 1 }, { ...memoryDeps, clock });
     const code = 'export function computeTotals(items) {\n  const runningTotal = items.reduce(sumPrices, 0);\n  return runningTotal;\n}\n'.repeat(8);
     m.add({ kind: 'tool_call', id: 'c', tool: 'be-read', content: 'be-read {"file":"src/totals.ts:5-40"}', references: referencesFromArgs({ file: 'src/totals.ts:5-40' }) });
     m.add({ kind: 'tool_result', id: 'r', tool: 'be-read', pairId: 'c', status: 'error', content: `invalid range\n${code}`, references: [{ path: 'src/totals.ts', start: 5, end: 40 }] });
@@ -181,7 +182,7 @@ describe('core/memory/ChatMemory', () => {
   });
 
   it('condenses the summary every summaryEvery evicted tokens, keeping aggregates', () => {
-    const m = new ChatMemory({ maxTokens: 3000, reserveRatio: 0, recentKeep: 1, summaryEvery: 2000 }, { clock });
+    const m = new ChatMemory({ maxTokens: 3000, reserveRatio: 0, recentKeep: 1, summaryEvery: 2000 }, { ...memoryDeps, clock });
     for (let i = 0; i < 60; i++) {
       m.add({ kind: 'tool_call', id: `c${i}`, tool: 'be-read', content: `be-read a${i % 3}.ts:1-9 ${'x '.repeat(60)}`, references: [{ path: `a${i % 3}.ts`, start: 1, end: 9 }] });
       m.add({ kind: 'tool_result', id: `r${i}`, pairId: `c${i}`, tool: 'be-read', content: 'line of output\n'.repeat(40) });
@@ -234,14 +235,14 @@ describe('core/memory/ChatMemory', () => {
   });
 
   it('round-trips through JSON (messages, pins, pairs, summary, fingerprints, counters)', () => {
-    const m = new ChatMemory({ maxTokens: 1500, reserveRatio: 0.1, recentKeep: 2 }, { clock });
+    const m = new ChatMemory({ maxTokens: 1500, reserveRatio: 0.1, recentKeep: 2 }, { ...memoryDeps, clock });
     m.add({ kind: 'note', content: 'never use an ORM', group: 'goal' });
     for (let i = 0; i < 20; i++) {
       m.add({ kind: 'tool_call', id: `c${i}`, tool: 'be-read', content: `read f${i}.ts:1-20`, references: [{ path: `f${i}.ts`, start: 1, end: 20 }] });
       m.add({ kind: 'tool_result', id: `r${i}`, pairId: `c${i}`, content: 'const value = computeThing();\n'.repeat(10) });
     }
     const json = JSON.parse(JSON.stringify(m.toJSON()));
-    const back = ChatMemory.fromJSON(json, { clock });
+    const back = ChatMemory.fromJSON(json, { ...memoryDeps, clock });
     assert.deepEqual(back.toJSON(), m.toJSON());
     assert.deepEqual(back.stats(), m.stats());
     // and it keeps working the same way
@@ -257,13 +258,13 @@ describe('core/memory/ChatMemory', () => {
     m.add(msg('tool_result', 10, { id: 'r', pairId: 'c' }));
     const json = m.toJSON();
     json.messages = json.messages.filter((x) => x.id !== 'c');
-    const back = ChatMemory.fromJSON(json, { summarizer: silent });
+    const back = ChatMemory.fromJSON(json, { ...memoryDeps, summarizer: silent });
     assert.equal(back.get('r')!.pairId, undefined);
   });
 
   it('appends in constant time: 100,000 pre-counted messages, cost per append flat', function () {
     this.timeout(60_000);
-    const m = new ChatMemory({}, { summarizer: silent });
+    const m = new ChatMemory({}, { ...memoryDeps, summarizer: silent });
     const kinds: NewMessage['kind'][] = ['tool_call', 'tool_result', 'assistant', 'note', 'assistant_code', 'user_query'];
     // Median per-append time over a window of appends (medians ignore GC pauses and a loaded machine).
     const time = (from: number, n: number): number => {

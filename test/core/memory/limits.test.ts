@@ -7,6 +7,7 @@ import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import type { ChatMemoryOptions } from '../../../src/core/memory/memoryOptions';
 import { MEMORY_SETTINGS, memorySettingProblem, type MemorySettingKey } from '../../../src/core/memory/limits';
 import { memorySettings, type SettingGetter } from '../../../src/vscode/settings';
+import { memoryDeps } from './memoryDeps';
 
 interface Contributed {
   type: string;
@@ -68,7 +69,7 @@ describe('memory/limits', () => {
       for (const value of values) {
         assert.equal(read(key, value), value, `${key}=${String(value)} is taken by the settings reader`);
         const options = memorySettings(only(`memory.${key}`, value)).options;
-        const m = new ChatMemory(options);
+        const m = new ChatMemory(options, memoryDeps);
         m.add({ kind: 'user_query', content: 'hello' });
         assert.equal(m.stats().maxTokens, options.maxTokens);
       }
@@ -89,7 +90,7 @@ describe('memory/limits', () => {
         const taken = read(key, value) === value;
         let constructed = true;
         try {
-          new ChatMemory({ [OPTION[key]]: value });
+          new ChatMemory({ [OPTION[key]]: value }, memoryDeps);
         } catch {
           constructed = false;
         }
@@ -105,10 +106,10 @@ describe('memory/limits', () => {
   });
 
   it('an out-of-range value is a clear error naming the range (or the allowed values)', () => {
-    assert.throws(() => new ChatMemory({ reserveRatio: 0.95 }), /reserveRatio \(the share of the budget kept for the reply\) must be a number from 0 to 0\.9; got 0\.95/);
-    assert.throws(() => new ChatMemory({ maxTokens: 99 }), /maxTokens .* must be an integer from 100 to 10000000; got 99/);
-    assert.throws(() => new ChatMemory({ encoding: 'p50k_base' as never }), /encoding \(the encoding that counts tokens\) must be one of o200k_base, cl100k_base; got "p50k_base"/);
-    assert.throws(() => new ChatMemory().setBudget({ recentKeep: 1.5 }), /recentKeep .* must be an integer from 0 to 1000; got 1\.5/);
+    assert.throws(() => new ChatMemory({ reserveRatio: 0.95 }, memoryDeps), /reserveRatio \(the share of the budget kept for the reply\) must be a number from 0 to 0\.9; got 0\.95/);
+    assert.throws(() => new ChatMemory({ maxTokens: 99 }, memoryDeps), /maxTokens .* must be an integer from 100 to 10000000; got 99/);
+    assert.throws(() => new ChatMemory({ encoding: 'p50k_base' as never }, memoryDeps), /encoding \(the encoding that counts tokens\) must be one of o200k_base, cl100k_base; got "p50k_base"/);
+    assert.throws(() => new ChatMemory({}, memoryDeps).setBudget({ recentKeep: 1.5 }), /recentKeep .* must be an integer from 0 to 1000; got 1\.5/);
     assert.equal(read('reserveRatio', 0.95), MEMORY_SETTINGS.reserveRatio.default);
     assert.equal(read('tokenizer', 'p50k_base'), MEMORY_SETTINGS.tokenizer.default);
   });
@@ -116,7 +117,7 @@ describe('memory/limits', () => {
   it('every number setting is one the budget can take at runtime (setBudget follows the same table)', () => {
     for (const key of numberKeys) {
       const l = MEMORY_SETTINGS[key];
-      const m = new ChatMemory();
+      const m = new ChatMemory({}, memoryDeps);
       m.setBudget({ [key]: l.max });
       assert.equal(m.options[key], l.max);
       assert.throws(() => m.setBudget({ [key]: l.max + 1 }), new RegExp(`${key} .* must be`));

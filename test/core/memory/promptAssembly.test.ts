@@ -11,13 +11,14 @@ import {
   type AssembledPrompt,
   type PromptInput,
 } from '../../../src/core/memory/promptAssembly';
+import { memoryDeps } from './memoryDeps';
 
 const tok = getTokenizer('o200k_base');
 const count = (t: string) => tok.count(t);
 const clock = { t: 1, now() { return this.t++; } };
 
 function memory(): ChatMemory {
-  return new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 2 }, { clock });
+  return new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 2 }, { ...memoryDeps, clock });
 }
 
 function input(extra: Partial<PromptInput> = {}): PromptInput {
@@ -112,7 +113,7 @@ describe('core/memory/promptAssembly', () => {
   });
 
   it('on overflow (recent messages alone too large) evicts the oldest unpinned units explicitly, keeping pins and the query', () => {
-    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 50 }, { clock });
+    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 50 }, { ...memoryDeps, clock });
     const pin = m.add({ kind: 'note', content: 'Keep the public API stable.', pinned: true });
     const pairs = Array.from({ length: 6 }, (_, i) => addPair(m, `src/o${i}.ts`, 'line of a large result\n'.repeat(60)));
     const q = m.add({ kind: 'user_query', content: 'What changed?' });
@@ -161,7 +162,7 @@ describe('core/memory/promptAssembly', () => {
         fc.integer({ min: 1500, max: 6000 }),
         fc.integer({ min: 0, max: 400 }),
         (steps, maxInput, reserve) => {
-          const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 4 }, { clock });
+          const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0, recentKeep: 4 }, { ...memoryDeps, clock });
           const pin = m.add({ kind: 'note', content: 'Pinned: never edit generated files.', pinned: true });
           steps.forEach((s, i) => {
             const text = `word${i} `.repeat(s.size);

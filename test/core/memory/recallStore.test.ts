@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryRegistry } from '../../../src/core/memory/registry';
 import { recallFileName, RecallStore } from '../../../src/core/memory/recallStore';
+import { memoryDeps } from './memoryDeps';
 
 describe('core/memory/RecallStore', () => {
   let dir: string;
@@ -13,7 +14,7 @@ describe('core/memory/RecallStore', () => {
   afterEach(async () => fs.rm(dir, { recursive: true, force: true }));
 
   it('keeps every message the window slides out, by id, per session', async () => {
-    const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 300, reserveRatio: 0, recentKeep: 1 } });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, memoryOptions: { maxTokens: 300, reserveRatio: 0, recentKeep: 1 } });
     const store = new RecallStore({ dir: path.join(dir, 'recall') });
     await store.attach(reg);
     const a = reg.get('a');
@@ -37,7 +38,7 @@ describe('core/memory/RecallStore', () => {
   });
 
   it("keeps each evicted call's link to its result: the trail knows every edit's outcome", async () => {
-    const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
     const store = new RecallStore({ dir });
     await store.attach(reg);
     const m = reg.get('s');
@@ -58,7 +59,7 @@ describe('core/memory/RecallStore', () => {
   });
 
   it('stays within its per-session cap, dropping the oldest first', async () => {
-    const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
     const store = new RecallStore({ dir, maxSessionBytes: 20_000 });
     await store.attach(reg);
     const m = reg.get('s');
@@ -76,7 +77,7 @@ describe('core/memory/RecallStore', () => {
   });
 
   it('refuses to append to something that is not a regular file (a FIFO would block)', async () => {
-    const reg = await MemoryRegistry.open({ memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, memoryOptions: { maxTokens: 200, reserveRatio: 0, recentKeep: 0 } });
     const errors: unknown[] = [];
     const store = new RecallStore({ dir, onError: (e) => errors.push(e) });
     await store.attach(reg);

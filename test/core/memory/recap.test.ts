@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import { buildWindowRecap, DEFAULT_RECAP_TOKENS, listPins } from '../../../src/core/memory/recap';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { memoryDeps } from './memoryDeps';
 
 const tokens = (value: unknown) => getTokenizer('o200k_base').count(JSON.stringify(value));
 
 function memoryWithPins(n: number): ChatMemory {
-  const m = new ChatMemory({ maxTokens: 10_000_000 });
+  const m = new ChatMemory({ maxTokens: 10_000_000 }, memoryDeps);
   m.add({ kind: 'user_query', content: 'Goal: port the parser to the new AST; keep the public API.', pinned: true, group: 'goal' });
   for (let i = 1; i < n; i++) {
     m.add({ kind: 'note', content: `constraint ${i}: never touch generated file gen/${i}.ts; ${'detail '.repeat(20)}`, pinned: i % 2 === 0, priority: 'high' });

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { MAX_SESSION_FILE_BYTES, MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/registry';
+import { memoryDeps } from './memoryDeps';
 
 describe('core/memory/MemoryRegistry', () => {
   let dir: string;
@@ -15,7 +16,7 @@ describe('core/memory/MemoryRegistry', () => {
   });
 
   it('keeps one memory per session, with per-session events and a session list', async () => {
-    const reg = await MemoryRegistry.open({ dir, debounceMs: 10_000 });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, dir, debounceMs: 10_000 });
     const seen: SessionChange[] = [];
     const created: string[][] = [];
     reg.onDidChange((e) => seen.push(e));
@@ -32,7 +33,7 @@ describe('core/memory/MemoryRegistry', () => {
   });
 
   it('persists debounced, atomically, 0600, and restores on open', async () => {
-    const reg = await MemoryRegistry.open({ dir, debounceMs: 20 });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, dir, debounceMs: 20 });
     const memory = reg.get('session/1?');
     memory.add({ kind: 'note', content: 'never use an ORM', group: 'goal' });
     memory.add({ kind: 'tool_call', id: 'c1', tool: 'be-read', content: 'be-read a.ts:1-5' });
@@ -47,7 +48,7 @@ describe('core/memory/MemoryRegistry', () => {
     const expected = memory.toJSON();
     await reg.dispose();
 
-    const again = await MemoryRegistry.open({ dir });
+    const again = await MemoryRegistry.open({ deps: memoryDeps, dir });
     assert.deepEqual(again.sessionIds(), ['session/1?']);
     assert.deepEqual(again.get('session/1?').toJSON(), expected);
     assert.equal(again.get('session/1?').get('r1')!.pairId, 'c1');
@@ -57,7 +58,7 @@ describe('core/memory/MemoryRegistry', () => {
   it('skips corrupt files, keeps the newest maxSessions, deletes sessions', async () => {
     let t = 0;
     const clock = { now: () => ++t * 1000 };
-    const reg = await MemoryRegistry.open({ dir, debounceMs: 1, clock });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, dir, debounceMs: 1, clock });
     for (const id of ['old', 'mid', 'new']) {
       reg.get(id).add({ kind: 'note', content: id });
       await reg.flush();
@@ -65,7 +66,7 @@ describe('core/memory/MemoryRegistry', () => {
     await reg.dispose();
     await fs.writeFile(path.join(dir, sessionFileName('broken')), '{ not json');
     const errors: unknown[] = [];
-    const again = await MemoryRegistry.open({ dir, maxSessions: 2, onError: (e) => errors.push(e), clock });
+    const again = await MemoryRegistry.open({ deps: memoryDeps, dir, maxSessions: 2, onError: (e) => errors.push(e), clock });
     assert.equal(errors.length, 1);
     assert.deepEqual(again.sessions().map((s) => s.sessionId), ['new', 'mid']);
     await assert.rejects(fs.stat(path.join(dir, sessionFileName('old'))), 'the oldest session file is pruned');
@@ -77,7 +78,7 @@ describe('core/memory/MemoryRegistry', () => {
   });
   it('skips a FIFO, a directory and an oversized file among the saved sessions without opening them, with a warning', async function () {
     if (process.platform === 'win32') this.skip();
-    const good = await MemoryRegistry.open({ dir, debounceMs: 5 });
+    const good = await MemoryRegistry.open({ deps: memoryDeps, dir, debounceMs: 5 });
     good.get('kept').add({ kind: 'note', content: 'survives' });
     await good.dispose();
     execFileSync('mkfifo', [path.join(dir, sessionFileName('fifo'))]);
@@ -86,7 +87,7 @@ describe('core/memory/MemoryRegistry', () => {
     await fs.truncate(path.join(dir, sessionFileName('huge')), MAX_SESSION_FILE_BYTES + 1);
     const errors: string[] = [];
     const started = Date.now();
-    const reg = await MemoryRegistry.open({ dir, onError: (e) => errors.push(String(e)) });
+    const reg = await MemoryRegistry.open({ deps: memoryDeps, dir, onError: (e) => errors.push(String(e)) });
     assert.ok(Date.now() - started < 2000, `open took ${Date.now() - started} ms`);
     assert.deepEqual(reg.sessionIds(), ['kept']);
     assert.ok(errors.some((e) => /FIFO/.test(e)), errors.join('\n'));

@@ -8,12 +8,13 @@ import { matchFingerprints } from '../../../src/core/memory/autoRecall';
 import { editEvents, renderSessionRecap } from '../../../src/core/memory/sessionRecap';
 import { getTokenizer } from '../../../src/core/memory/tokenizer';
 import { TurnLog, turnsFileName } from '../../../src/core/memory/turnLog';
+import { memoryDeps } from './memoryDeps';
 
 const tok = getTokenizer();
 const count = (t: string) => tok.count(t);
 
 function session(pins: number, edits: number): ChatMemory {
-  const m = new ChatMemory({ maxTokens: 3000, reserveRatio: 0, recentKeep: 4 });
+  const m = new ChatMemory({ maxTokens: 3000, reserveRatio: 0, recentKeep: 4 }, memoryDeps);
   for (let i = 0; i < pins; i++) m.add({ kind: 'note', content: `Constraint ${i}: ${'keep the public API stable and the money in cents '.repeat(3)}`, pinned: true, priority: 'high' });
   for (let i = 0; i < edits; i++) {
     const c = m.add({ kind: 'tool_call', tool: 'be-replace', content: `be-replace {"file":"src/f${i % 7}.ts:${i + 1}"}`, references: [{ path: `src/f${i % 7}.ts`, start: i + 1, end: i + 1 }] });
@@ -34,7 +35,7 @@ describe('core/memory/sessionRecap (the recap a host hook prints)', () => {
   });
 
   it('4,000 pins: the recap stays within 2,000 tokens and says how many it left out', () => {
-    const m = new ChatMemory({ maxTokens: 2_000_000, reserveRatio: 0 });
+    const m = new ChatMemory({ maxTokens: 2_000_000, reserveRatio: 0 }, memoryDeps);
     for (let i = 0; i < 4000; i++) m.add({ kind: 'note', content: `Pinned rule ${i}: never touch generated code in module ${i}.`, pinned: true });
     const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, count });
     assert.ok(count(text) <= 2000);
@@ -52,7 +53,7 @@ describe('core/memory/sessionRecap (the recap a host hook prints)', () => {
 
 describe('core/memory/autoRecall', () => {
   it('matches fingerprints by id, file and identifier named in the query; results first', () => {
-    const m = new ChatMemory({ maxTokens: 300, reserveRatio: 0, recentKeep: 0 });
+    const m = new ChatMemory({ maxTokens: 300, reserveRatio: 0, recentKeep: 0 }, memoryDeps);
     const c = m.add({ kind: 'tool_call', tool: 'be-read', content: 'be-read {"file":"src/pricing/tax.ts:ALL"}', references: [{ path: 'src/pricing/tax.ts', all: true }] });
     m.add({ kind: 'tool_result', tool: 'be-read', pairId: c.id, content: `export function computeVat(amount: number) {\n${'  return amount;\n'.repeat(40)}}` , references: [{ path: 'src/pricing/tax.ts', all: true }] });
     for (let i = 0; i < 10; i++) m.add({ kind: 'note', content: `filler ${i} ${'y'.repeat(200)}` });
@@ -69,7 +70,7 @@ describe('core/memory/TurnLog persistence', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'be-turns-'));
     try {
       const log = await TurnLog.open(dir);
-      const m = new ChatMemory({ maxTokens: 300, reserveRatio: 0, recentKeep: 0 });
+      const m = new ChatMemory({ maxTokens: 300, reserveRatio: 0, recentKeep: 0 }, memoryDeps);
       for (let t = 0; t < 3; t++) {
         const r = log.begin('chat-1', m, 'x/y', `q${t}`, t);
         m.add({ kind: 'user_query', content: `q${t} ${'z'.repeat(400)}` });

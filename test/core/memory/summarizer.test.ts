@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import { PromptSummarizer, type Complete } from '../../../src/core/memory/summarizer';
+import { memoryDeps } from './memoryDeps';
 
 async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -23,7 +24,7 @@ describe('core/memory/PromptSummarizer (LM condensing with extractive fallback)'
       prompts.push(prompt);
       return '- reads of src/f*.ts lines 1-9 returned constants\n* nothing failed';
     };
-    const memory = new ChatMemory(options, { summarizer: new PromptSummarizer(complete) });
+    const memory = new ChatMemory(options, { ...memoryDeps, summarizer: new PromptSummarizer(complete) });
     const changes: boolean[] = [];
     memory.onDidChange((c) => c.summaryChanged && changes.push(true));
     fill(memory);
@@ -37,7 +38,7 @@ describe('core/memory/PromptSummarizer (LM condensing with extractive fallback)'
 
   it('falls back to the extractive summary when the model fails or answers nothing', async () => {
     for (const complete of [async () => Promise.reject(new Error('no model')), async () => '  \n']) {
-      const memory = new ChatMemory(options, { summarizer: new PromptSummarizer(complete as Complete) });
+      const memory = new ChatMemory(options, { ...memoryDeps, summarizer: new PromptSummarizer(complete as Complete) });
       fill(memory);
       await new Promise((r) => setTimeout(r, 20));
       assert.match(memory.summary(), /^- earlier: \d+ messages evicted/);
@@ -45,7 +46,7 @@ describe('core/memory/PromptSummarizer (LM condensing with extractive fallback)'
   });
 
   it('ignores a model summary larger than the summary budget', async () => {
-    const memory = new ChatMemory({ ...options, summaryMaxTokens: 200 }, { summarizer: new PromptSummarizer(async () => '- word '.repeat(2000)) });
+    const memory = new ChatMemory({ ...options, summaryMaxTokens: 200 }, { ...memoryDeps, summarizer: new PromptSummarizer(async () => '- word '.repeat(2000)) });
     fill(memory);
     await new Promise((r) => setTimeout(r, 20));
     assert.ok(memory.stats().summaryTokens <= 200);

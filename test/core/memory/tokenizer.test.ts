@@ -41,7 +41,7 @@ describe('core/memory/tokenizer', () => {
     const script = `
       const t = require('./src/core/memory/tokenizer');
       const { ChatMemory } = require('./src/core/memory/chatMemory');
-      const m = new ChatMemory();
+      const m = new ChatMemory({}, { tokenizerFor: t.getTokenizer });
       const before = t.isTokenizerLoaded();
       m.add({ kind: 'note', content: 'hello world' });
       console.log(JSON.stringify([before, t.isTokenizerLoaded(), t.isTokenizerLoaded('cl100k_base')]));`;

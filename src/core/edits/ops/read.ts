@@ -4,6 +4,7 @@ import type { TextBuffer } from '../../text/lines';
 import { parseFileRange } from '../../text/range';
 import { loadFile, type EditContext } from '../context';
 import { readMessages } from '../messages';
+import { mixedEolWarning, readMetadata } from '../readMetadata';
 import type { ReadArgs, ReadResult } from '../types';
 import { resolveTarget } from './readTarget';
 
@@ -42,20 +43,10 @@ export async function readLines(ctx: EditContext, args: ReadArgs): Promise<ReadR
     }
   }
   if (!args.brief && total > 0) checkReadSize(doc, ld.display, start, end, whole, ctx.limits.maxReadBytes);
-  if (doc.eolKind === 'mixed') warnings.push(readMessages.mixedEol(doc.crlfCount, doc.lfCount));
-  const rec = await ctx.viewed.issue(ld.display, doc, start, end);
-  const result: ReadResult = {
-    status: 'ok',
-    file: ld.display,
-    start,
-    end,
-    total,
-    viewed_code_id: rec.id,
-    eol: doc.eolKind,
-    bom: doc.hasBom,
-    final_newline: doc.finalNewline,
-  };
-  if (ld.encoding) result.encoding = ld.encoding;
+  const mixed = mixedEolWarning(doc);
+  if (mixed) warnings.push(mixed);
+  // the same fields, from the same code, as a context mode's full page (the id of exactly these lines of these bytes)
+  const result: ReadResult = { ...(await readMetadata(ctx.viewed, ld, start, end)) };
   if (args.brief) result.brief = true;
   else result.content = total === 0 ? '' : numbered(doc, start, end);
   if (warnings.length) result.warnings = warnings;

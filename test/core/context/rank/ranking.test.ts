@@ -7,6 +7,7 @@ import { relevance, type RankDoc } from '../../../../src/core/context/rank/bm25'
 import { queryWords } from '../../../../src/core/context/rank/words';
 import { extractTags, summarize } from '../../../../src/core/context/tags';
 import { getTokenizer } from '../../../../src/core/memory/tokenizer';
+import { diskReader } from '../../../../src/core/context/readWalked';
 
 const tk = getTokenizer();
 
@@ -71,7 +72,7 @@ describe('context/rank overview order on fixture repositories', () => {
   const mapOf = (files: Record<string, string>) => {
     const root = repo(files);
     roots.push(root);
-    return new RepoMap(root, { tokenizer: tk });
+    return new RepoMap(root, { tokenizer: tk, reader: diskReader });
   };
 
   it('"recovering" and "configuration" find recovery.go and _config.py ahead of the hub', async () => {
