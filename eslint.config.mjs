@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.bench/**', 'test/fixtures/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.bench/**', 'test/fixtures/**', 'coverage/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -93,7 +93,7 @@ const header = (r: CallToolResult): string => (structured(r) ? '' : contentText(
 export function viewedCodeId(r: CallToolResult): string | undefined {
   const v = structured(r)?.viewed_code_id;
   if (typeof v === 'string') return v;
-  return / id=([\w.\-]+)/.exec(header(r))?.[1] ?? /viewed_code_id[=:]\s*"?([\w.\-]+)/.exec(contentText(r))?.[1];
+  return / id=([\w.-]+)/.exec(header(r))?.[1] ?? /viewed_code_id[=:]\s*"?([\w.-]+)/.exec(contentText(r))?.[1];
 }
 
 /** The next page of a be-read full reply, if the page ended early: the arguments to call with. */

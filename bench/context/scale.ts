@@ -63,8 +63,8 @@ export async function scale(): Promise<(string | number)[][]> {
   const big = generateFolder(Number(process.env.BENCH_LINES ?? 1_000_000));
   try {
     const map = new RepoMap(big.root, { tokenizer: tk, reader: diskReader });
-    let t = performance.now();
-    let cpu = process.cpuUsage();
+    const t = performance.now();
+    const cpu = process.cpuUsage();
     await map.overview();
     const cold = performance.now() - t;
     const coldCpu = cpuMs(process.cpuUsage(cpu));

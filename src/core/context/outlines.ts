@@ -143,7 +143,7 @@ export function jsonOutline(text: string): OutlineSymbol[] {
 /** Keys of the top two indentation levels of a YAML document. */
 export function yamlOutline(text: string): OutlineSymbol[] {
   const lines = text.split(/\r?\n/);
-  const keyRe = /^(\s*)(?:-\s+)?("[^"]*"|'[^']*'|[^\s#'"{\[][^:#]*?)\s*:(?:\s|$)/;
+  const keyRe = /^(\s*)(?:-\s+)?("[^"]*"|'[^']*'|[^\s#'"{[][^:#]*?)\s*:(?:\s|$)/;
   const found: { idx: number; indent: number; name: string }[] = [];
   let levels: number[] = [];
   lines.forEach((line, idx) => {
@@ -194,7 +194,7 @@ export function indentOutline(text: string, maxSymbols = 400): OutlineSymbol[] {
       const l = lines[i]!;
       if (!meaningful(l) || indentOf(l) !== baseIndent) continue;
       const n = nextMeaningful(i);
-      const opens = /[{(\[:]\s*$/.test(l) || (n >= 0 && n <= to && indentOf(lines[n]!) > baseIndent);
+      const opens = /[{([:]\s*$/.test(l) || (n >= 0 && n <= to && indentOf(lines[n]!) > baseIndent);
       if (!opens) continue;
       // Block end: the last line before the next line at this indentation or shallower, keeping a closing bracket line.
       let end = i;

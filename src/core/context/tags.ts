@@ -36,9 +36,9 @@ const DEF_RE =
   /(?:^|[\s;(])(?:export\s+)?(?:default\s+)?(?:abstract\s+|async\s+|pub(?:\([^)]*\))?\s+|static\s+|final\s+|sealed\s+|data\s+|open\s+)*(class|interface|enum|struct|trait|type|function\*?|def|func(?:\s*\([^)]*\))?|fn|module|namespace|record|object|const|let|var|val|macro_rules!)\s+([A-Za-z_$][\w$]*)/gm;
 // Methods in class bodies (TS/JS/Java/C#/PHP): an indented `name(...) {` or `name(...): T {`.
 const METHOD_RE =
-  /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>\[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
+  /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
 // C/C++ functions at column 0: `int order_total(const struct order *o) {`
-const C_FUNC_RE = /^[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$/gm;
+const C_FUNC_RE = /^[A-Za-z_][\w\s*&:<>,]*?[\s*&]([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$/gm;
 const IDENT_RE = /[A-Za-z_$][\w$]*/g;
 const IMPORT_RE = /(?:from\s+|import\s+|require\s*\(\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|interface|enum|type|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
@@ -120,7 +120,7 @@ export function summarize(text: string, languageId: string): string {
     }
     if (!isComment) return '';
     const text = line
-      .replace(/^(\/\*\*?|\*\/|\*|\/\/[\/!]?|#+|--|;;|"""|'''|=begin)\s*/, '')
+      .replace(/^(\/\*\*?|\*\/|\*|\/\/[/!]?|#+|--|;;|"""|'''|=begin)\s*/, '')
       .replace(/(\*\/|"""|''')\s*$/, '')
       .replace(/^@(file|fileoverview|module|overview|brief|description)\s*/i, '')
       .trim();

@@ -2,7 +2,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DemoResult } from '../../../src/vscode/demo';
 import type { ExtensionApi } from '../../../src/vscode/extension';
