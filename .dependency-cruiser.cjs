@@ -46,6 +46,15 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'pure-core-no-io',
+      severity: 'error',
+      comment:
+        'Pure core (src/core outside files/ and the node/ folders) does no I/O of its own: it is given ports ' +
+        '(FileStore, Sandbox, stores, tokenizer, grammar locator). Node-bound code lives in src/core/files or a node/ folder.',
+      from: { path: '^src/core/', pathNot: ['^src/core/files/', '/node/'] },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|child_process|worker_threads|net|http|https)$' },
+    },
+    {
       name: 'src-not-tests',
       severity: 'error',
       from: { path: '^src/' },

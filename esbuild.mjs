@@ -61,7 +61,7 @@ if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
   );
 }
 
-// iconv-lite (CJK tables) and jschardet in files of their own, loaded on first use (src/core/text/vendor.ts)
+// iconv-lite (CJK tables) and jschardet in files of their own, loaded on first use (src/core/text/node/vendor.ts)
 import { createRequire } from 'node:module';
 const requireHere = createRequire(import.meta.url);
 for (const name of ['iconv-lite', 'jschardet']) entries.push({ entryPoints: [requireHere.resolve(name)], outfile: `dist/vendor/${name}.js`, sourcemap: false });

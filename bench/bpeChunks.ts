@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { CHUNK_BYTES, exactPartCount, pieceTokenCount } from '../src/core/memory/bpeCount';
-import { getTokenizer, parseRanks } from '../src/core/memory/tokenizer';
+import { getTokenizer, parseRanks } from '../src/core/memory/node/tokenizer';
 
 const ranks = parseRanks(o200k.bpe_ranks);
 const re = new RegExp(o200k.pat_str, 'gu');

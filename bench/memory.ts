@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { AIMessage, HumanMessage, ToolMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
 import { ChatMemory } from '../src/core/memory/chatMemory';
-import { getTokenizer } from '../src/core/memory/tokenizer';
+import { getTokenizer } from '../src/core/memory/node/tokenizer';
 import type { MessageKind, NewMessage } from '../src/core/memory/types';
 import { sessionBench } from './sessionReport';
 

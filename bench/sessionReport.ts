@@ -9,7 +9,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
 import { editEvents } from '../src/core/memory/sessionRecap';
-import { getTokenizer } from '../src/core/memory/tokenizer';
+import { getTokenizer } from '../src/core/memory/node/tokenizer';
 import { MESSAGE_OVERHEAD_TOKENS } from '../src/core/memory/promptAssembly';
 import type { MemoryMessage } from '../src/core/memory/types';
 import { PINNED, runScriptedSession, textOf, type SessionRun } from './memorySession';

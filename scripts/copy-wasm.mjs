@@ -23,7 +23,7 @@ function put(file, data) {
 /** Copies the runtime data into `dist` (default: ./dist); returns what it wrote, for the build log. */
 export async function copyAssets(dist = path.resolve('dist')) {
   const { tsImport } = await import('tsx/esm/api');
-  const { GRAMMAR_FILES, RUNTIME_FILE, packagedWasm } = await tsImport('../src/core/context/treeSitter.ts', import.meta.url);
+  const { GRAMMAR_FILES, RUNTIME_FILE, packagedWasm } = await tsImport('../src/core/context/node/treeSitter.ts', import.meta.url);
   const wasm = path.join(dist, 'wasm');
   const ranks = path.join(dist, 'ranks');
   mkdirSync(wasm, { recursive: true });

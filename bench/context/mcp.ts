@@ -8,7 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 
 export const tokenizer = getTokenizer('o200k_base');
 export const countTokens = (text: string): number => tokenizer.count(text);

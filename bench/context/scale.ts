@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RepoMap } from '../../src/core/context/repoMap';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { fmt, table } from './report';
-import { diskReader } from '../../src/core/context/readWalked';
+import { diskReader } from '../../src/core/context/node/readWalked';
 
 const tk = getTokenizer();
 const FIXTURE = join(__dirname, '../fixtures/order-service');

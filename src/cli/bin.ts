@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { defaultChipDir } from '../core/files/statePaths';
-import { runWithCodeCache } from '../core/codeCache';
+import { runWithCodeCache } from '../core/files/codeCache';
 import { handOverFront, startStdioFront } from '../mcp/fastStart';
 import { parseCli } from './args';
 import { resolveRoots } from './roots';

@@ -17,11 +17,11 @@ import { isInside } from '../core/files/sandbox';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
-import { MemoryRegistry } from '../core/memory/registry';
-import { getTokenizer } from '../core/memory/tokenizer';
+import { MemoryRegistry } from '../core/memory/node/registry';
+import { getTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { runRecap } from './recap';
-import { RecallStore } from '../core/memory/recallStore';
+import { RecallStore } from '../core/memory/node/recallStore';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 

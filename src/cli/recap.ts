@@ -8,10 +8,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultChipDir, defaultMemoryDir } from '../core/files/statePaths';
-import { readLatestSession } from '../core/memory/latestSession';
-import { readTrail, recallFileName } from '../core/memory/recallStore';
+import { readLatestSession } from '../core/memory/node/latestSession';
+import { readTrail, recallFileName } from '../core/memory/node/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
-import { getTokenizer } from '../core/memory/tokenizer';
+import { getTokenizer } from '../core/memory/node/tokenizer';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
 

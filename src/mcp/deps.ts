@@ -17,10 +17,10 @@ import type {
 } from '../core/edits/types';
 import type { ApplyArgs } from '../core/edits/apply/service';
 import type { ChipFormat, ChipSink } from '../core/chips/types';
-import type { ContextReply, ContextSettings, OverviewReply, ReadRequest, StructureReply } from '../core/context/service';
+import type { ContextReply, ContextSettings, OverviewReply, ReadRequest, StructureReply } from '../core/context/node/service';
 import type { EditAuthor } from '../core/history/author';
 import type { ChatMemory } from '../core/memory/chatMemory';
-import type { RecalledMessage } from '../core/memory/recallStore';
+import type { RecalledMessage } from '../core/memory/node/recallStore';
 
 export interface EditsPort {
   read(args: ReadArgs): Promise<object>;

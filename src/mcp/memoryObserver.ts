@@ -4,7 +4,7 @@
  * together, both carrying the file references found in the arguments.
  */
 import { referencesFromArgs } from '../core/memory/references';
-import type { MemoryRegistry } from '../core/memory/registry';
+import type { MemoryRegistry } from '../core/memory/node/registry';
 import type { CallObserver } from './types';
 
 export interface MemoryObserverOptions {

@@ -1,7 +1,7 @@
 /** be-memory recall: a message that left the window, in full, paged by lines within a token budget. */
 import { ToolError } from '../core/errors';
 import type { ChatMemory } from '../core/memory/chatMemory';
-import { recallPage, type RecalledMessage } from '../core/memory/recallStore';
+import { recallPage, type RecalledMessage } from '../core/memory/node/recallStore';
 import type { RecallPort } from './deps';
 
 export async function recallAnswer(

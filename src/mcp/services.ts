@@ -3,25 +3,25 @@
  * The VS Code host composes its own (a FileStore over documents) and passes the same ServerDeps shape.
  */
 import * as path from 'node:path';
-import { ChipStore } from '../core/chips/store';
-import { ChipSigner } from '../core/chips/integrity';
+import { ChipStore } from '../core/chips/node/store';
+import { ChipSigner } from '../core/chips/node/integrity';
 import type { Clock } from '../core/clock';
 import { DEFAULT_LIMITS, EditService, type EditLimits } from '../core/edits/service';
-import { ApplyJournal } from '../core/edits/apply/journal';
+import { ApplyJournal } from '../core/edits/apply/node/journal';
 import { BatchEditor } from '../core/edits/apply/service';
 import type { FileStore } from '../core/files/fileStore';
 import { NodeFileStore } from '../core/files/nodeFileStore';
 import { EncodingFileStore, type EncodingResolver } from '../core/files/encodingFileStore';
 import { NotifyingFileStore } from '../core/files/notifyingFileStore';
 import { Sandbox } from '../core/files/sandbox';
-import { HistoryStore, workspaceHistoryDir } from '../core/history/store';
+import { HistoryStore, workspaceHistoryDir } from '../core/history/node/store';
 import { EditAuthors } from '../core/history/author';
-import { ContextService, type ContextSettings } from '../core/context/service';
+import { ContextService, type ContextSettings } from '../core/context/node/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
-import { grammarsBeside, TreeSitterParsers } from '../core/context/treeSitter';
-import { RootWatcher } from '../core/context/rootWatcher';
-import { getTokenizer } from '../core/memory/tokenizer';
+import { grammarsBeside, TreeSitterParsers } from '../core/context/node/treeSitter';
+import { RootWatcher } from '../core/context/node/rootWatcher';
+import { getTokenizer } from '../core/memory/node/tokenizer';
 import type { ChipFormat } from '../core/chips/types';
 import type { MemoryPort, RecallPort, ServerDeps } from './deps';
 
@@ -57,7 +57,7 @@ export interface ServicesOptions {
   chipTtlMs?: number;
   chipThresholdBytes?: number;
   /**
-   * The key that signs chips (core/chips/integrity.ts), e.g. from VS Code's SecretStorage. Default: a 0600 key
+   * The key that signs chips (core/chips/node/integrity.ts), e.g. from VS Code's SecretStorage. Default: a 0600 key
    * file beside the chip directory (chipKeyFile()), created on first use.
    */
   chipKey?: Uint8Array;
@@ -83,7 +83,7 @@ export interface ContextOptions {
   /** Symbols for languages without a tree-sitter grammar (VS Code: the document symbol providers). */
   fallbackSymbols?: SymbolProvider;
   /**
-   * Watch the roots (src/core/context/rootWatcher.ts: the walker's skip lists and .gitignore rules) and tell the
+   * Watch the roots (src/core/context/node/rootWatcher.ts: the walker's skip lists and .gitignore rules) and tell the
    * context service which paths changed, so a warm overview re-reads only those instead of stat-ing every file.
    * Default true. When watching fails (ENOSPC: out of inotify watches), overviews fall back to mtime checks.
    */

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRunner, ToolSpec } from '../core/memory/chatTurn';
-import type { MemoryRegistry } from '../core/memory/registry';
+import type { MemoryRegistry } from '../core/memory/node/registry';
 import { memoryObserver } from './memoryObserver';
 import { createServer, type ServerDeps } from './server';
 import type { CallObserver } from './types';

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { runWithCodeCache } from '../core/codeCache';
+import { runWithCodeCache } from '../core/files/codeCache';
 import type { ExtensionApi } from './extension';
 
 type Main = typeof import('./extension');

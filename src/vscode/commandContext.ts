@@ -1,6 +1,6 @@
 /** What the commands (commands.ts, demo.ts) get from the extension: its services, views and state folders. */
 import type * as vscode from 'vscode';
-import type { MemoryRegistry } from '../core/memory/registry';
+import type { MemoryRegistry } from '../core/memory/node/registry';
 import type { ServerDeps } from '../mcp/deps';
 import type { ChipSource } from './chipSource';
 import type { ChipTreeProvider } from './chipTree';

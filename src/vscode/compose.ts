@@ -6,16 +6,16 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChipStore } from '../core/chips/store';
-import type { ContextService } from '../core/context/service';
+import { ChipStore } from '../core/chips/node/store';
+import type { ContextService } from '../core/context/node/service';
 import { ToolError } from '../core/errors';
 import { defaultLockDir } from '../core/files/lockDir';
 import { NodeFileStore } from '../core/files/nodeFileStore';
-import { workspaceHistoryDir, type HistoryStore } from '../core/history/store';
+import { workspaceHistoryDir, type HistoryStore } from '../core/history/node/store';
 import type { ChipFormat } from '../core/chips/types';
 import type { EditsPort, MemoryPort, RecallPort, ServerDeps } from '../mcp/deps';
 import { chipKeyFile, createServices } from '../mcp/services';
-import { ChipSigner } from '../core/chips/integrity';
+import { ChipSigner } from '../core/chips/node/integrity';
 import type { LogOutputChannel } from 'vscode';
 import { DocumentSymbolProvider } from './documentSymbols';
 import type { ContextModeSettings } from './settings';

@@ -3,7 +3,7 @@
  * checked here, so a hand-edited settings.json with a wrong value falls back to the default instead of throwing
  * inside the extension host. Pure: no vscode import, unit-tested in test/vscode.
  */
-import type { ContextSettings, ReadMode } from '../core/context/service';
+import type { ContextSettings, ReadMode } from '../core/context/node/service';
 import type { ChatMemoryOptions } from '../core/memory/chatMemory';
 import { memorySettingOrDefault, type MemorySettingKey, type MemorySettingValue } from '../core/memory/limits';
 import type { CondenseInput, Summarizer } from '../core/memory/summarizer';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCli, USAGE } from '../../src/cli/args';
 import { defaultMemoryDir, stateInsideRoots } from '../../src/core/files/statePaths';
-import { workspaceKey } from '../../src/core/util/workspaceKey';
+import { workspaceKey } from '../../src/core/files/workspaceKey';
 import { resolveRoots } from '../../src/cli/roots';
 import { encodingRulesResolver, parseEncodingRule } from '../../src/core/files/encodingRules';
 

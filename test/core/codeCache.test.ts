@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const MODULE = path.resolve(__dirname, '../../src/core/codeCache.ts');
+const MODULE = path.resolve(__dirname, '../../src/core/files/codeCache.ts');
 
 describe('core/codeCache', function () {
   this.timeout(60000);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runChatTurn } from '../../src/core/memory/chatTurn';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { runScriptedSession, PINNED, textOf, type SessionRun } from '../../bench/memorySession';
 import { openToolSession } from '../../src/mcp/toolSession';
 import { createServices } from '../../src/mcp/services';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { buildCli, call, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
 
 const ORDERS = [

@@ -1,8 +1,8 @@
 /** be-memory over the protocol: each MCP session has its own ChatMemory, fed by the call observer. */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { MemoryRegistry } from '../../src/core/memory/registry';
-import { workspaceKey } from '../../src/core/util/workspaceKey';
+import { MemoryRegistry } from '../../src/core/memory/node/registry';
+import { workspaceKey } from '../../src/core/files/workspaceKey';
 import { memoryObserver, truncateMiddle } from '../../src/mcp/memoryObserver';
 import { promises as fs } from 'node:fs';
 import { call, callError, httpSetup, stdioClient, tmpWorkspace, type Workspace } from './helpers';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MemoryRegistry } from '../../src/core/memory/registry';
+import { MemoryRegistry } from '../../src/core/memory/node/registry';
 import { excerptArgs, memoryObserver } from '../../src/mcp/memoryObserver';
 import { memoryDeps } from '../core/memory/memoryDeps';
 

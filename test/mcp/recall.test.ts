@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { defaultMemoryDir } from '../../src/core/files/statePaths';
-import { recallFileName } from '../../src/core/memory/recallStore';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { recallFileName } from '../../src/core/memory/node/recallStore';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { buildCli, call, callError, childEnv, CLI, stdioClient, tmpWorkspace, type Workspace } from './helpers';
 
 function runCli(ws: Workspace, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { workspaceKey } from '../../src/core/util/workspaceKey';
+import { workspaceKey } from '../../src/core/files/workspaceKey';
 import { buildCli, call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Workspace } from './helpers';
 
 const posix = process.platform !== 'win32';

@@ -43,12 +43,12 @@ describe('reliability: be-apply batches under kill -9', function () {
     fs.writeFileSync(
       entry,
       `import * as fs from 'node:fs';
-       import { ApplyJournal } from ${src('core/edits/apply/journal')};
+       import { ApplyJournal } from ${src('core/edits/apply/node/journal')};
        import { BatchEditor } from ${src('core/edits/apply/service')};
        import { ViewedCodeRegistry } from ${src('core/edits/viewedCode')};
        import { NodeFileStore } from ${src('core/files/nodeFileStore')};
        import { Sandbox } from ${src('core/files/sandbox')};
-       import { HistoryStore } from ${src('core/history/store')};
+       import { HistoryStore } from ${src('core/history/node/store')};
        const [ws, historyDir, lockDir, n] = process.argv.slice(2);
        (async () => {
          const files = new NodeFileStore({ lockDir });

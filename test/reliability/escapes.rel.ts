@@ -17,13 +17,13 @@ import * as path from 'node:path';
 import { RepoMap } from '../../src/core/context/repoMap';
 import { NodeFileStore } from '../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../src/core/files/sandbox';
-import { HistoryStore } from '../../src/core/history/store';
+import { HistoryStore } from '../../src/core/history/node/store';
 import { spliceBetween } from '../../src/core/history/splice';
 import { sha256Hex } from '../../src/core/util/sha256';
 import { call, stdioClient, tmpWorkspace, type Connected, type Workspace } from '../mcp/helpers';
 import { figure } from './figures';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
-import { diskReader } from '../../src/core/context/readWalked';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../src/core/context/node/readWalked';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
 const OUTSIDE_DATA = 'IMPORTANT OUTSIDE DATA\n';

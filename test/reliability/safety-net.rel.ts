@@ -11,8 +11,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { once } from 'node:events';
-import { workspaceKey } from '../../src/core/util/workspaceKey';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { workspaceKey } from '../../src/core/files/workspaceKey';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { buildCli, call, callError, chipIdIn, cliArgs, childEnv, stdioClient, tmpWorkspace, type Workspace } from '../mcp/helpers';
 import { figure } from './figures';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, watch } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RootWatcher, type WatchTarget } from '../../src/core/context/rootWatcher';
-import { walkFilesSync } from '../../src/core/context/walk';
+import { RootWatcher, type WatchTarget } from '../../src/core/context/node/rootWatcher';
+import { walkFilesSync } from '../../src/core/context/node/walk';
 import { figure } from './figures';
 
 /** inotify watches this process holds, as the kernel lists them (Linux only). */

@@ -17,9 +17,9 @@ import type { MemoryChange } from '../../src/core/memory/types';
 import { renderTokenWindowHtml } from '../../src/vscode/tokenWindow/html';
 import type { InitMessage } from '../../src/vscode/tokenWindow/protocol';
 import { ChartHistory, deltaOf, fingerprintView, messageView, turnView } from '../../src/vscode/tokenWindow/views';
-import { TurnLog } from '../../src/core/memory/turnLog';
+import { TurnLog } from '../../src/core/memory/node/turnLog';
 import { assemblePrompt } from '../../src/core/memory/promptAssembly';
-import { getTokenizer } from '../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { memoryDeps } from '../core/memory/memoryDeps';
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -5,8 +5,8 @@
  */
 import { dirname, relative, sep } from 'node:path';
 import { isInside } from '../files/sandbox';
-import { SKIP_DIRS, isWalkedPath, walkFiles, walkFilesSync, type WalkedFile } from './walk';
-import { lstatOrUndefined } from './readWalked';
+import { SKIP_DIRS, isWalkedPath, walkFiles, walkFilesSync, type WalkedFile } from './node/walk';
+import { lstatOrUndefined } from './node/readWalked';
 
 export interface ListChanges {
   /** Files to (re-)read: new, stat changed, or invalidated. */

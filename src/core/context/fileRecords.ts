@@ -6,8 +6,8 @@
  */
 import { languageIdFromPath } from '../text/language';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
-import { looksBinary, type WalkedFile } from './walk';
-import type { MapFileReader } from './readWalked';
+import { looksBinary, type WalkedFile } from './node/walk';
+import type { MapFileReader } from './node/readWalked';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;

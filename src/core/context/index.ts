@@ -1,6 +1,6 @@
 /** Context modes: overview (repository map), structure (outline with line ranges), full (paginated content). */
 export * from './types';
-export { hasGrammar, GRAMMAR_FILES } from './treeSitter';
+export { hasGrammar, GRAMMAR_FILES } from './node/treeSitter';
 export { structure, enclosingSymbol, findSymbol, countLines, type EnclosingSymbol, type StructureOptions } from './structure';
 export { renderStructureText, renderStructureJson, rangeTag } from './render';
 export { paginate, nextCallHint, DEFAULT_PAGE_TOKENS, type Page, type PageRequest } from './full';
@@ -17,4 +17,4 @@ export {
   type ReadRequest,
   type StructureReply,
   type PathResolver,
-} from './service';
+} from './node/service';

@@ -13,7 +13,7 @@ import { posix } from 'node:path';
 import type { TokenCounter } from './types';
 import { FileList } from './fileList';
 import { FileRecords, type FileRecord, type RecordChange } from './fileRecords';
-import type { MapFileReader } from './readWalked';
+import type { MapFileReader } from './node/readWalked';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';

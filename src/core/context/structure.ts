@@ -8,7 +8,7 @@ import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './languages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
 import { errorCount, repairedTypeScript } from './repair';
-import { hasGrammar, type ParserSource } from './treeSitter';
+import { hasGrammar, type ParserSource } from './node/treeSitter';
 import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 

@@ -61,7 +61,7 @@ export interface SymbolProvider {
   symbols(absPath: string, languageId: string): Promise<OutlineSymbol[] | undefined>;
 }
 
-/** The part of the memory tokenizer (src/core/memory/tokenizer.ts) the context modes use. */
+/** The part of the memory tokenizer (src/core/memory/node/tokenizer.ts) the context modes use. */
 export interface TokenCounter {
   count(text: string): number;
   /** Loads what `count` needs without blocking the event loop; awaited before a read's first count. */

@@ -152,7 +152,7 @@ async function saveDeleted(
   if (!ctx.chips) return undefined;
   const saved = await ctx.chips.saveContent('be-delete', deleted.text, { file: ld.abs, range: deleted.range });
   warnings.push(editMessages.deletedSaved(saved.chip.id));
-  // the chip store (core/chips/store.ts) names its capacity; the ChipSink port does not require one
+  // the chip store (core/chips/node/store.ts) names its capacity; the ChipSink port does not require one
   const capacity = (ctx.chips as { capacity?: unknown }).capacity;
   for (const ev of saved.evicted) warnings.push(editMessages.chipEvicted(ev, typeof capacity === 'number' ? capacity : undefined));
   return saved.chip.id;

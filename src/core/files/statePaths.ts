@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { isInside } from './sandbox';
-import { workspaceKey } from '../util/workspaceKey';
+import { workspaceKey } from './workspaceKey';
 
 export const APP_DIR_NAME = 'better-edit-tools-mcp';
 

@@ -5,8 +5,8 @@ export {
   DEFAULT_MAX_SNAPSHOTS,
   DEFAULT_MAX_SNAPSHOT_BYTES,
   INLINE_REMOVED_MAX,
-} from './store';
-export type { HistoryStoreOptions } from './store';
+} from './node/store';
+export type { HistoryStoreOptions } from './node/store';
 export { spliceBetween, applyInverse } from './splice';
 export { sha256Hex } from '../util/sha256';
 export type { Splice } from './splice';

@@ -5,7 +5,7 @@
 import type { Buffer } from 'node:buffer';
 import type { FileStore } from '../files/fileStore';
 import type { EditAuthor } from './author';
-import type { RollbackSandbox } from './rollbackTarget';
+import type { RollbackSandbox } from './node/rollbackTarget';
 import type { EditRecordInput, RecordResult } from './types';
 
 /** The fields of a snapshot that its record on disk (store.ts SnapshotFile) and a queue entry share. */

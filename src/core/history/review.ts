@@ -12,7 +12,7 @@ import { ToolError, isToolError } from '../errors';
 import { describeAuthor } from './author';
 import type { QueueAccess, QueueEntry } from './queueAccess';
 import type { EditHistory, OtherSessionEdit } from './types';
-import { confirmTarget, removeConfirmed, sameTarget } from './rollbackTarget';
+import { confirmTarget, removeConfirmed, sameTarget } from './node/rollbackTarget';
 import { applyInverse } from './splice';
 import { sha256Hex } from '../util/sha256';
 import { lineAtByte } from '../text/lineCount';

@@ -9,7 +9,7 @@ import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
 import { errorText, ToolError, isToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './rollbackTarget';
+import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './node/rollbackTarget';
 import { labelOf, type Entry } from './snapshotFile';
 import { applyInverse } from './splice';
 import { sha256Hex } from '../util/sha256';

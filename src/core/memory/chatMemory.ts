@@ -26,7 +26,7 @@ import { DEFAULT_MEMORY_OPTIONS, DEFAULT_PRIORITY, DEFAULT_ROLE, validateOptions
 import { MessageWindow, type WindowNode } from './messageWindow';
 import { RunningSummary, type RunningSummaryJSON } from './runningSummary';
 import { ExtractiveSummarizer, type Summarizer } from './summarizer';
-import type { TokenEncoding, Tokenizer } from './tokenizer';
+import type { TokenEncoding, Tokenizer } from './node/tokenizer';
 import { PRIORITIES, type Fingerprint, type MemoryChange, type MemoryMessage, type MemoryStats, type NewMessage, type Priority, type Role } from './types';
 
 export { DEFAULT_MEMORY_OPTIONS, DEFAULT_PRIORITY, type ChatMemoryOptions } from './memoryOptions';

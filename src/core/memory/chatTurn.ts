@@ -8,8 +8,8 @@ import { ToolError } from '../errors';
 import { matchFingerprints } from './autoRecall';
 import type { ChatMemory } from './chatMemory';
 import { assemblePrompt, type AssembledMessage, type AssembledPrompt, type PromptInput } from './promptAssembly';
-import type { RecalledMessage } from './recallStore';
-import type { TurnLog } from './turnLog';
+import type { RecalledMessage } from './node/recallStore';
+import type { TurnLog } from './node/turnLog';
 import { fingerprintLine } from './recap';
 
 export interface ToolSpec {

@@ -1,8 +1,8 @@
 export * from './types';
-export * from './tokenizer';
+export * from './node/tokenizer';
 export * from './chatMemory';
 export * from './summarizer';
-export * from './registry';
+export * from './node/registry';
 export * from './recap';
 export { referencesFromArgs, parseFileReference, formatReference } from './references';
 export { fingerprintOf, keyIdentifiers, headOf } from './fingerprint';

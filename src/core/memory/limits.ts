@@ -4,7 +4,7 @@
  * outside it, and package.json's contributes.configuration repeats it (test/core/memory/limits.test.ts checks
  * they agree), so a value the Settings UI accepts never throws and one it refuses is never taken.
  */
-import type { TokenEncoding } from './tokenizer';
+import type { TokenEncoding } from './node/tokenizer';
 
 export interface NumberLimit {
   type: 'number';

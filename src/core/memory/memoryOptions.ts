@@ -4,7 +4,7 @@
  */
 import { ToolError } from '../errors';
 import { MEMORY_SETTINGS, memorySettingProblem, type MemorySettingKey } from './limits';
-import type { TokenEncoding } from './tokenizer';
+import type { TokenEncoding } from './node/tokenizer';
 import type { MessageKind, Priority, Role } from './types';
 
 export interface ChatMemoryOptions {

@@ -5,7 +5,7 @@
  */
 import { fingerprintOf } from './fingerprint';
 import { extractiveCondense, type EvictionAggregate, type Summarizer } from './summarizer';
-import type { Tokenizer } from './tokenizer';
+import type { Tokenizer } from './node/tokenizer';
 import type { Fingerprint, MemoryMessage } from './types';
 
 export interface RunningSummaryDeps {

@@ -9,7 +9,7 @@ import { headOf } from './fingerprint';
 import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
-import type { TrailEntry } from './recallStore';
+import type { TrailEntry } from './node/recallStore';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;

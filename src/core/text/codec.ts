@@ -5,7 +5,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type * as Iconv from 'iconv-lite';
-import { vendor } from './vendor';
+import { vendor } from './node/vendor';
 
 const lib = () => vendor<typeof Iconv>('iconv-lite');
 

@@ -10,7 +10,7 @@
 import { isUtf8 } from 'node:buffer';
 import { commonPrefixLength, commonSuffixLength, decodeText, encodeText, encodeUtf8 } from './codec';
 import { ToolError } from '../errors';
-import { detectAllOffThread } from './guessWorker';
+import { detectAllOffThread } from './node/guessWorker';
 import { lineAtByte, lineAtIndex } from './lineCount';
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */

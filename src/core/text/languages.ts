@@ -36,7 +36,7 @@ export interface Language {
   comment?: CommentSyntax;
   /** the repository map extracts regex tags (definitions, references, imports) from it, read this way */
   tags?: TagRules;
-  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`; context/treeSitter.ts knows the package it comes from) */
+  /** tree-sitter grammar file stem (`tree-sitter-<stem>.wasm`; context/node/treeSitter.ts knows the package it comes from) */
   grammar?: string;
 }
 

@@ -1,7 +1,7 @@
 /**
  * In-process locks: async work serialised inside one process (so a process does not spin on its own lock file,
  * and read-modify-write cycles on one file do not interleave). Cross-process locks are files/crossProcessLock.ts
- * and chips/dirLock.ts.
+ * and chips/node/dirLock.ts.
  */
 
 /** Runs one piece of work at a time, in call order; a failure does not stop the next. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { renderRead } from '../render/index';
 import { asRecord, defineTool } from './common';
-import type { ContextReply, ReadRequest } from '../../core/context/service';
+import type { ContextReply, ReadRequest } from '../../core/context/node/service';
 import type { ContextPort } from '../deps';
 
 /** The header of a text page (path, range, id, next call) stays well under this. */

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { HistoryStore } from '../../core/history/store';
+import type { HistoryStore } from '../../core/history/node/store';
 import { currentSpans, editVersions, type LineSpan } from '../../core/history/review';
 import { reviewList } from '../../core/history/reviewList';
 import { ToolCallError, type UiTools } from '../uiTools';

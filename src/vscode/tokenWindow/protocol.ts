@@ -3,7 +3,7 @@
  * (media/tokenWindow/main.js) mirrors these shapes.
  */
 import type { MemoryStats, MessageKind, Priority } from '../../core/memory/types';
-import type { SessionInfo } from '../../core/memory/registry';
+import type { SessionInfo } from '../../core/memory/node/registry';
 
 export interface MessageView {
   id: string;

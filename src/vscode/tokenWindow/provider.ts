@@ -4,9 +4,9 @@
  * the webview patches its DOM (media/tokenWindow/main.js). Nothing polls.
  */
 import * as vscode from 'vscode';
-import type { MemoryRegistry, SessionChange } from '../../core/memory/registry';
+import type { MemoryRegistry, SessionChange } from '../../core/memory/node/registry';
 import type { Priority } from '../../core/memory/types';
-import type { TurnLog } from '../../core/memory/turnLog';
+import type { TurnLog } from '../../core/memory/node/turnLog';
 import { newNonce, renderTokenWindowHtml, TOKEN_WINDOW_STRINGS } from './html';
 import type { HostToWebview, InitMessage, WebviewToHost } from './protocol';
 import { ChartHistory, deltaOf, fingerprintView, FINGERPRINTS_SHOWN, messageView, seedChart, turnView } from './views';

@@ -1,10 +1,10 @@
 /** Core memory objects → the panel's view shapes, and a small per-session chart history. Pure (no vscode). */
-import type { TurnRecord } from '../../core/memory/turnLog';
+import type { TurnRecord } from '../../core/memory/node/turnLog';
 import type { TurnView } from './protocol';
 import type { ChatMemory } from '../../core/memory/chatMemory';
 import { headOf } from '../../core/memory/fingerprint';
 import { formatReference } from '../../core/memory/references';
-import type { SessionChange } from '../../core/memory/registry';
+import type { SessionChange } from '../../core/memory/node/registry';
 import type { Fingerprint, MemoryMessage } from '../../core/memory/types';
 import type { ChartPoint, DeltaMessage, FingerprintView, MessageView } from './protocol';
 

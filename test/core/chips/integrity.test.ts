@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChipSigner } from '../../../src/core/chips/integrity';
-import { ChipStore } from '../../../src/core/chips/store';
+import { ChipSigner } from '../../../src/core/chips/node/integrity';
+import { ChipStore } from '../../../src/core/chips/node/store';
 import { chipFileName } from '../../../src/core/chips/record';
 import { call, callError, memoryClient, tmpWorkspace } from '../../mcp/helpers';
 

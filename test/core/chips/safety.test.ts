@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ChipStore, MAX_CHIP_FILE_BYTES } from '../../../src/core/chips/store';
+import { ChipStore, MAX_CHIP_FILE_BYTES } from '../../../src/core/chips/node/store';
 import { MAX_ERROR_CHARS } from '../../../src/core/chips/bound';
 import { ToolError } from '../../../src/core/errors';
 import { FakeClock, tempDir } from './helpers';

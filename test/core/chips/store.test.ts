@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../../../src/core/errors';
 import { workspaceChipDir } from '../../../src/core/files/statePaths';
-import { ChipStore, chipEvictionWarning } from '../../../src/core/chips/store';
+import { ChipStore, chipEvictionWarning } from '../../../src/core/chips/node/store';
 import type { ChipChangeEvent } from '../../../src/core/chips/types';
 import { FakeClock, tempDir } from './helpers';
 

@@ -9,11 +9,11 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { isWalkedPath, walkFiles, walkFilesSync } from '../../../src/core/context/walk';
+import { isWalkedPath, walkFiles, walkFilesSync } from '../../../src/core/context/node/walk';
 import { readConfinedFile } from '../../../src/core/files/regularFile';
 import { createServices } from '../../../src/mcp/services';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../src/core/context/node/readWalked';
 
 const SECRET_FN = 'outsideSecretFunction';
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;

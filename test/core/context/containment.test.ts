@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, promises as fs, realpathSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ContextService } from '../../../src/core/context/service';
+import { ContextService } from '../../../src/core/context/node/service';
 import { RepoMap } from '../../../src/core/context/repoMap';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { ViewedCodeRegistry } from '../../../src/core/edits/viewedCode';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../src/core/context/node/readWalked';
 
 const tokenizer = getTokenizer();
 

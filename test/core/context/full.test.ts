@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { MAX_PAGE_CHARS_PER_TOKEN, paginate, type Page } from '../../../src/core/context/full';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 
 const tk = getTokenizer();
 

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GRAMMAR_FILES, grammarsBeside, packagedGrammars, packagedWasm, RUNTIME_FILE, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, grammarsBeside, packagedGrammars, packagedWasm, RUNTIME_FILE, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 
 describe('context/treeSitter grammar locator', () => {
   let dir: string;

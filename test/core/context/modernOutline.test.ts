@@ -9,8 +9,8 @@ import type { OutlineSymbol } from '../../../src/core/context/types';
 import { EditService, type SymbolLocator } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 const parsers = new TreeSitterParsers(packagedGrammars);
 
 const MODERN = path.join(__dirname, '..', '..', 'fixtures', 'context', 'modern');

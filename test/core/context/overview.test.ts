@@ -3,8 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../src/core/context/node/readWalked';
 
 const tk = getTokenizer();
 

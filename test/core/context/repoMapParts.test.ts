@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../src/core/context/node/readWalked';
 
 const tk = getTokenizer();
 

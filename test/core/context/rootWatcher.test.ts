@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { promises as fs, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RootWatcher, walkIgnoreMatcher, type WatchTarget } from '../../../src/core/context/rootWatcher';
-import { walkFilesSync } from '../../../src/core/context/walk';
+import { RootWatcher, walkIgnoreMatcher, type WatchTarget } from '../../../src/core/context/node/rootWatcher';
+import { walkFilesSync } from '../../../src/core/context/node/walk';
 
 async function write(root: string, rel: string, text = 'x\n'): Promise<string> {
   const p = path.join(root, rel);

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ContextService } from '../../../src/core/context/service';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { ContextService } from '../../../src/core/context/node/service';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../../src/mcp/services';
 import { createServer } from '../../../src/mcp/server';
 import { registerContextResources } from '../../../src/mcp/resources/index';
 import { tmpWorkspace, type Workspace } from '../../mcp/helpers';
-import { MemoryRegistry } from '../../../src/core/memory/registry';
-import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { MemoryRegistry } from '../../../src/core/memory/node/registry';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { memoryDeps } from '../memory/memoryDeps';
 
 const tk = getTokenizer();

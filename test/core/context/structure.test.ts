@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { enclosingSymbol, findSymbol, structure } from '../../../src/core/context/structure';
 import { renderStructureText } from '../../../src/core/context/render';
-import { GRAMMAR_FILES, packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import type { OutlineSymbol } from '../../../src/core/context/types';
 import { languageIdFromPath } from '../../../src/core/text/language';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 const parsers = new TreeSitterParsers(packagedGrammars);
 
 const FIXTURES = join(__dirname, '../../fixtures/context');

@@ -6,7 +6,7 @@ import { treeSitterSymbols } from '../../../src/core/context/structure';
 import { EditService, type SymbolLocator } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/treeSitter';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 const parsers = new TreeSitterParsers(packagedGrammars);
 
 const TS = `export class Cart {

@@ -4,10 +4,10 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { RootWatcher } from '../../../src/core/context/rootWatcher';
+import { RootWatcher } from '../../../src/core/context/node/rootWatcher';
 import { createServices } from '../../../src/mcp/services';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../src/core/context/node/readWalked';
 
 async function tmpRoot(): Promise<string> {
   return realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'ctx-watch-')));

@@ -8,13 +8,13 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { ApplyJournal } from '../../../src/core/edits/apply/journal';
+import { ApplyJournal } from '../../../src/core/edits/apply/node/journal';
 import { BatchEditor } from '../../../src/core/edits/apply/service';
 import type { FaultHook } from '../../../src/core/edits/apply/commit';
 import { ViewedCodeRegistry } from '../../../src/core/edits/viewedCode';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { HistoryStore } from '../../../src/core/history/store';
+import { HistoryStore } from '../../../src/core/history/node/store';
 import { EditService } from '../../../src/core/edits/service';
 
 interface Env {

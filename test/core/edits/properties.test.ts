@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { EditService } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { ChipStore } from '../../../src/core/chips/store';
-import { HistoryStore } from '../../../src/core/history/store';
+import { ChipStore } from '../../../src/core/chips/node/store';
+import { HistoryStore } from '../../../src/core/history/node/store';
 import { TextBuffer } from '../../../src/core/text/lines';
 import type { ChipListResult } from '../../../src/core/edits/types';
 

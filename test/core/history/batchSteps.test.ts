@@ -7,13 +7,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApplyJournal } from '../../../src/core/edits/apply/journal';
+import { ApplyJournal } from '../../../src/core/edits/apply/node/journal';
 import { BatchEditor } from '../../../src/core/edits/apply/service';
 import { ViewedCodeRegistry } from '../../../src/core/edits/viewedCode';
 import { EditService } from '../../../src/core/edits/service';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
-import { DEFAULT_MAX_SNAPSHOTS, HistoryStore } from '../../../src/core/history/store';
+import { DEFAULT_MAX_SNAPSHOTS, HistoryStore } from '../../../src/core/history/node/store';
 
 async function contents(root: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { HistoryStore } from '../../../src/core/history/store';
+import { HistoryStore } from '../../../src/core/history/node/store';
 import { spliceBetween } from '../../../src/core/history/splice';
 import { sha256Hex } from '../../../src/core/util/sha256';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';

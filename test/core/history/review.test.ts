@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { HistoryStore } from '../../../src/core/history/store';
+import { HistoryStore } from '../../../src/core/history/node/store';
 import { EditAuthors } from '../../../src/core/history/author';
 import { currentSpans, editVersions, rebase } from '../../../src/core/history/review';
 import { spliceBetween } from '../../../src/core/history/splice';

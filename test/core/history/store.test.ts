@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { HistoryStore, workspaceHistoryDir, INLINE_REMOVED_MAX } from '../../../src/core/history/store';
+import { HistoryStore, workspaceHistoryDir, INLINE_REMOVED_MAX } from '../../../src/core/history/node/store';
 import { applyInverse, spliceBetween } from '../../../src/core/history/splice';
 import { sha256Hex } from '../../../src/core/util/sha256';
 import { FakeClock, tempDir } from '../chips/helpers';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { MESSAGE_KINDS, PRIORITIES, type MemoryMessage, type MessageKind, type Priority } from '../../../src/core/memory/types';
 import { memoryDeps } from './memoryDeps';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ChatMemory, DEFAULT_MEMORY_OPTIONS } from '../../../src/core/memory/chatMemory';
 import type { Summarizer } from '../../../src/core/memory/summarizer';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { parseFileReference, referencesFromArgs } from '../../../src/core/memory/references';
 import type { MemoryChange, NewMessage } from '../../../src/core/memory/types';
 import { memoryDeps } from './memoryDeps';

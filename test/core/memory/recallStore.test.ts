@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MemoryRegistry } from '../../../src/core/memory/registry';
-import { recallFileName, RecallStore } from '../../../src/core/memory/recallStore';
+import { MemoryRegistry } from '../../../src/core/memory/node/registry';
+import { recallFileName, RecallStore } from '../../../src/core/memory/node/recallStore';
 import { memoryDeps } from './memoryDeps';
 
 describe('core/memory/RecallStore', () => {

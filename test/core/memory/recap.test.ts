@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import { buildWindowRecap, DEFAULT_RECAP_TOKENS, listPins } from '../../../src/core/memory/recap';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { memoryDeps } from './memoryDeps';
 
 const tokens = (value: unknown) => getTokenizer('o200k_base').count(JSON.stringify(value));

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { MAX_SESSION_FILE_BYTES, MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/registry';
+import { MAX_SESSION_FILE_BYTES, MemoryRegistry, sessionFileName, type SessionChange } from '../../../src/core/memory/node/registry';
 import { memoryDeps } from './memoryDeps';
 
 describe('core/memory/MemoryRegistry', () => {

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import { matchFingerprints } from '../../../src/core/memory/autoRecall';
 import { editEvents, renderSessionRecap } from '../../../src/core/memory/sessionRecap';
-import { getTokenizer } from '../../../src/core/memory/tokenizer';
-import { TurnLog, turnsFileName } from '../../../src/core/memory/turnLog';
+import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
+import { TurnLog, turnsFileName } from '../../../src/core/memory/node/turnLog';
 import { memoryDeps } from './memoryDeps';
 
 const tok = getTokenizer();

@@ -6,7 +6,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { CHUNK_BYTES, exactPartCount, pieceTokenCount } from '../../../src/core/memory/bpeCount';
-import { getTokenizer, parseRanks } from '../../../src/core/memory/tokenizer';
+import { getTokenizer, parseRanks } from '../../../src/core/memory/node/tokenizer';
 
 /** A deterministic mixed corpus: code, JSON tool output, prose, CJK, minified lines, odd whitespace. */
 export function mixedCorpus(chars: number): string {

@@ -11,7 +11,7 @@ const REPO = path.resolve(__dirname, '../../..');
 
 function firstCountInFreshProcess(encoding: string, how: 'countAsync' | 'ready'): { maxGapMs: number; loaded: boolean; tokens: number } {
   const script = `
-    const t = require('./src/core/memory/tokenizer.ts');
+    const t = require('./src/core/memory/node/tokenizer.ts');
     // the module source of the ranks is read before the clock starts: it is what a bundle reads from its own file
     require('js-tiktoken/ranks/${encoding}');
     // A gap between two ticks is a block only while this process ran: on a loaded machine it may just wait for a

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
-import { TurnLog, turnsFileName } from '../../../src/core/memory/turnLog';
+import { TurnLog, turnsFileName } from '../../../src/core/memory/node/turnLog';
 import { memoryDeps } from './memoryDeps';
 
 describe('core/memory TurnLog', () => {

@@ -10,14 +10,14 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
 import { SUPPORTED_ENCODINGS, decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
-import { stopGuessWorker } from '../../../src/core/text/guessWorker';
+import { stopGuessWorker } from '../../../src/core/text/node/guessWorker';
 import { encodeUtf8 } from '../../../src/core/text/codec';
 import { EncodingFileStore } from '../../../src/core/files/encodingFileStore';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
 import { EditService } from '../../../src/core/edits/service';
-import { HistoryStore } from '../../../src/core/history/store';
-import { ApplyJournal } from '../../../src/core/edits/apply/journal';
+import { HistoryStore } from '../../../src/core/history/node/store';
+import { ApplyJournal } from '../../../src/core/edits/apply/node/journal';
 import { BatchEditor } from '../../../src/core/edits/apply/service';
 
 /** Characters each encoding has (ASCII plus its own script), to build representable text. */

@@ -5,7 +5,7 @@ import { renderChip } from '../../../src/core/chips/render';
 import type { ChipRecord } from '../../../src/core/chips/types';
 import { languageSpec } from '../../../src/core/context/languages';
 import { extractTags } from '../../../src/core/context/tags';
-import { GRAMMAR_FILES, hasGrammar, packagedWasm } from '../../../src/core/context/treeSitter';
+import { GRAMMAR_FILES, hasGrammar, packagedWasm } from '../../../src/core/context/node/treeSitter';
 import { checkBalance } from '../../../src/core/edits/balance';
 import {
   commentSyntax, isCodeLanguage, tagRules, knownSyntax, languageById, languageIdFromPath, resolveLanguage, syntaxFor,

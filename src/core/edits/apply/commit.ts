@@ -6,7 +6,7 @@
  */
 import { ToolError } from '../../errors';
 import type { FileStat, FileStore, StagedWrite, WriteOptions } from '../../files/fileStore';
-import type { ApplyJournal } from './journal';
+import type { ApplyJournal } from './node/journal';
 
 export interface BatchWrite {
   abs: string;

@@ -17,7 +17,7 @@ import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
 import { commitBatch, type FaultHook } from './commit';
-import { withLocks, type ApplyJournal } from './journal';
+import { withLocks, type ApplyJournal } from './node/journal';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {

@@ -6,8 +6,8 @@ import { RepoMap } from '../../../../src/core/context/repoMap';
 import { relevance, type RankDoc } from '../../../../src/core/context/rank/bm25';
 import { queryWords } from '../../../../src/core/context/rank/words';
 import { extractTags, summarize } from '../../../../src/core/context/tags';
-import { getTokenizer } from '../../../../src/core/memory/tokenizer';
-import { diskReader } from '../../../../src/core/context/readWalked';
+import { getTokenizer } from '../../../../src/core/memory/node/tokenizer';
+import { diskReader } from '../../../../src/core/context/node/readWalked';
 
 const tk = getTokenizer();
 

@@ -5,12 +5,12 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../files/atomicWrite';
-import { readStateFile } from '../files/stateFile';
-import { systemClock, type Clock } from '../clock';
-import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from './chatMemory';
-import { Emitter, type Disposable } from '../emitter';
-import type { MemoryChange } from './types';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readStateFile } from '../../files/stateFile';
+import { systemClock, type Clock } from '../../clock';
+import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from '../chatMemory';
+import { Emitter, type Disposable } from '../../emitter';
+import type { MemoryChange } from '../types';
 
 export interface MemoryRegistryOptions {
   /** Where sessions are saved; without it the registry lives in memory only. */

@@ -10,14 +10,14 @@
  */
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode } from '../errors';
-import { writeFileAtomic } from '../files/atomicWrite';
-import { readStateFile } from '../files/stateFile';
-import { fileKind } from '../files/regularFile';
-import { systemClock, type Clock } from '../clock';
-import type { Disposable } from '../emitter';
+import { errnoCode } from '../../errors';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readStateFile } from '../../files/stateFile';
+import { fileKind } from '../../files/regularFile';
+import { systemClock, type Clock } from '../../clock';
+import type { Disposable } from '../../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
-import type { FileReference, MemoryMessage, MessageKind, Role } from './types';
+import type { FileReference, MemoryMessage, MessageKind, Role } from '../types';
 
 export interface RecalledMessage {
   id: string;

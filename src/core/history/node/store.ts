@@ -18,23 +18,23 @@
 import { Buffer } from 'node:buffer';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { systemClock, type Clock } from '../clock';
-import { errnoCode, errorText, ToolError } from '../errors';
-import type { FileStore } from '../files/fileStore';
-import { writeFileAtomic } from '../files/atomicWrite';
-import { Mutex } from '../util/mutex';
-import { newShortId } from '../util/ids';
-import { workspaceKey } from '../util/workspaceKey';
-import { readRegularFile } from '../files/regularFile';
-import { isInside } from '../files/sandbox';
+import { systemClock, type Clock } from '../../clock';
+import { errnoCode, errorText, ToolError } from '../../errors';
+import type { FileStore } from '../../files/fileStore';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { Mutex } from '../../util/mutex';
+import { newShortId } from '../../util/ids';
+import { workspaceKey } from '../../files/workspaceKey';
+import { readRegularFile } from '../../files/regularFile';
+import { isInside } from '../../files/sandbox';
 import type { RollbackSandbox } from './rollbackTarget';
-import { rollbackEntries } from './rollback';
-import { FILE_PATTERN, INLINE_REMOVED_MAX, loadRemoved, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from './snapshotFile';
-import { countSteps, oldestStepLength, snapshotsInSteps } from './steps';
-import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from './types';
-import { describeAuthor, type EditAuthors } from './author';
-import type { QueueAccess, QueueEntry } from './queueAccess';
-import { explainConflict, otherSessions, reviewAction } from './review';
+import { rollbackEntries } from '../rollback';
+import { FILE_PATTERN, INLINE_REMOVED_MAX, loadRemoved, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from '../snapshotFile';
+import { countSteps, oldestStepLength, snapshotsInSteps } from '../steps';
+import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from '../types';
+import { describeAuthor, type EditAuthors } from '../author';
+import type { QueueAccess, QueueEntry } from '../queueAccess';
+import { explainConflict, otherSessions, reviewAction } from '../review';
 
 export interface HistoryStoreOptions {
   /** Per workspace: see workspaceHistoryDir(). Created (0700) when missing. */

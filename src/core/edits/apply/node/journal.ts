@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../files/atomicWrite';
-import { errnoCode, errorText, isToolError, ToolError } from '../../errors';
-import type { FileStore, StagedWrite } from '../../files/fileStore';
-import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../files/processIdentity';
-import type { Sandbox } from '../../files/sandbox';
-import { applyInverse, spliceBetween } from '../../history/splice';
-import { sha256Hex } from '../../util/sha256';
+import { writeFileAtomic } from '../../../files/atomicWrite';
+import { errnoCode, errorText, isToolError, ToolError } from '../../../errors';
+import type { FileStore, StagedWrite } from '../../../files/fileStore';
+import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../../files/processIdentity';
+import type { Sandbox } from '../../../files/sandbox';
+import { applyInverse, spliceBetween } from '../../../history/splice';
+import { sha256Hex } from '../../../util/sha256';
 
 interface JournalFileEntry {
   target: string;

@@ -16,21 +16,21 @@
 import { Buffer } from 'node:buffer';
 import { promises as fs, watch as watchDir, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { systemClock, type Clock } from '../clock';
-import { errnoCode, errorText, ToolError } from '../errors';
-import { writeFileAtomic } from '../files/atomicWrite';
+import { systemClock, type Clock } from '../../clock';
+import { errnoCode, errorText, ToolError } from '../../errors';
+import { writeFileAtomic } from '../../files/atomicWrite';
 import type { ChipSigner } from './integrity';
-import { boundErrorText, MAX_ERROR_CHARS } from './bound';
-import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from './content';
-import { createStateDir } from '../files/stateDir';
-import { readStateFile } from '../files/stateFile';
+import { boundErrorText, MAX_ERROR_CHARS } from '../bound';
+import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from '../content';
+import { createStateDir } from '../../files/stateDir';
+import { readStateFile } from '../../files/stateFile';
 import { withDirLock } from './dirLock';
-import { Mutex } from '../util/mutex';
-import { Emitter, type Disposable } from '../emitter';
-import { CHIP_ID_PATTERN } from './ids';
-import { newShortId } from '../util/ids';
-import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from './record';
-import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from './types';
+import { Mutex } from '../../util/mutex';
+import { Emitter, type Disposable } from '../../emitter';
+import { CHIP_ID_PATTERN } from '../ids';
+import { newShortId } from '../../util/ids';
+import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from '../record';
+import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from '../types';
 
 export interface ChipStoreOptions {
   /** Created (mode 0700) when missing. Use workspaceChipDir() so workspaces are not mixed. */

@@ -6,12 +6,12 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../files/atomicWrite';
-import { readStateFile } from '../files/stateFile';
-import { Emitter, type Disposable } from '../emitter';
-import type { ChatMemory } from './chatMemory';
-import type { PromptTokens } from './promptAssembly';
-import type { MemoryChange, MessageKind } from './types';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readStateFile } from '../../files/stateFile';
+import { Emitter, type Disposable } from '../../emitter';
+import type { ChatMemory } from '../chatMemory';
+import type { PromptTokens } from '../promptAssembly';
+import type { MemoryChange, MessageKind } from '../types';
 
 export interface PromptRequestRecord {
   round: number;

@@ -9,8 +9,8 @@ import { Buffer } from 'node:buffer';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode, errorText, ToolError } from '../errors';
-import { readRegularFile } from '../files/regularFile';
+import { errnoCode, errorText, ToolError } from '../../errors';
+import { readRegularFile } from '../../files/regularFile';
 
 export const KEY_BYTES = 32;
 

@@ -5,9 +5,9 @@
  * an edit; what is on disk now decides where bytes go.
  */
 import { promises as fs } from 'node:fs';
-import { errnoCode, isToolError, ToolError } from '../errors';
-import type { FileStore } from '../files/fileStore';
-import { fileKind } from '../files/regularFile';
+import { errnoCode, isToolError, ToolError } from '../../errors';
+import type { FileStore } from '../../files/fileStore';
+import { fileKind } from '../../files/regularFile';
 
 /** The part of the Sandbox a rollback needs (core's Sandbox satisfies it). */
 export interface RollbackSandbox {

@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Language, Parser } from '@vscode/tree-sitter-wasm';
-import { grammarStems } from '../text/languages';
+import { grammarStems } from '../../text/languages';
 
 /** The npm packages holding .wasm files, by the folder (relative to the package) they keep them in. */
 export const GRAMMAR_PACKAGES = {

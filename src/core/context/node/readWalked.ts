@@ -8,9 +8,9 @@
  * FileStore: its unsaved editor buffer when it has one.
  */
 import { lstatSync, type Stats } from 'node:fs';
-import type { FileStore } from '../files/fileStore';
-import { isInside } from '../files/sandbox';
-import { NotRegularFileError, OutsideError, readConfinedFile } from '../files/regularFile';
+import type { FileStore } from '../../files/fileStore';
+import { isInside } from '../../files/sandbox';
+import { NotRegularFileError, OutsideError, readConfinedFile } from '../../files/regularFile';
 
 /** The file's bytes; undefined when it is not a regular file inside `root` any more (leave it out of the map). */
 export async function readWalkedFile(root: string, abs: string): Promise<Buffer | undefined> {

@@ -6,7 +6,7 @@
  * again). The main thread only posts a sample of at most a few KiB and awaits the answer.
  */
 import { Worker } from 'node:worker_threads';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 import { vendorPath } from './vendor';
 
 export interface Guess {

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { sha256Hex } from './sha256';
+import { sha256Hex } from '../util/sha256';
 
 /**
  * A stable key for a set of workspace roots: the first 16 hex of sha256 over the sorted real paths

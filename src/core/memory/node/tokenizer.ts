@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
-import { CHUNK_BYTES, CHUNK_CACHE_MAX, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from './bpeCount';
+import { CHUNK_BYTES, CHUNK_CACHE_MAX, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from '../bpeCount';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 

@@ -5,8 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readStateFile } from '../files/stateFile';
-import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON } from './chatMemory';
+import { readStateFile } from '../../files/stateFile';
+import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON } from '../chatMemory';
 import { MAX_SESSION_FILE_BYTES, sessionFileName } from './registry';
 
 export interface LoadedSession {

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { errnoCode, errorText, ToolError } from '../errors';
-import { fileKind } from '../files/regularFile';
-import { readStateFile } from '../files/stateFile';
+import { errnoCode, errorText, ToolError } from '../../errors';
+import { fileKind } from '../../files/regularFile';
+import { readStateFile } from '../../files/stateFile';
 
 export interface DirLockOptions {
   timeoutMs?: number;

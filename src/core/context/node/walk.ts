@@ -7,7 +7,7 @@
 import { promises as fsp, readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readRegularFile, readRegularFileSync } from '../files/regularFile';
+import { readRegularFile, readRegularFileSync } from '../../files/regularFile';
 
 export const SKIP_DIRS = new Set([
   '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',

@@ -6,20 +6,20 @@
  */
 import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
-import { ToolError } from '../errors';
-import type { FileStore } from '../files/fileStore';
-import { loadText, type LoadedText as LoadedDoc } from '../edits/loadText';
-import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../edits/readMetadata';
-import { isInside } from '../files/sandbox';
-import { contentToLines } from '../text/content';
-import { parseFileRange } from '../text/range';
-import { DEFAULT_PAGE_TOKENS, paginate } from './full';
-import { renderStructureText } from './render';
-import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from './repoMap';
+import { ToolError } from '../../errors';
+import type { FileStore } from '../../files/fileStore';
+import { loadText, type LoadedText as LoadedDoc } from '../../edits/loadText';
+import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../../edits/readMetadata';
+import { isInside } from '../../files/sandbox';
+import { contentToLines } from '../../text/content';
+import { parseFileRange } from '../../text/range';
+import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
+import { renderStructureText } from '../render';
+import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
 import { fileStoreReader } from './readWalked';
-import { structure } from './structure';
+import { structure } from '../structure';
 import type { ParserSource } from './treeSitter';
-import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from './types';
+import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from '../types';
 
 export type ReadMode = ContextMode | 'auto';
 
