@@ -17,13 +17,14 @@ module.exports = {
       severity: 'error',
       comment: 'src/core knows nothing of VS Code, MCP or the hosts.',
       from: { path: '^src/core/' },
-      to: { path: ['^src/(mcp|cli|vscode)/', '^vscode$', '@modelcontextprotocol/'] },
+      to: { path: ['^src/(mcp|cli|vscode)/', '^vscode$', '(^|/)@types/vscode/', '@modelcontextprotocol/'] },
     },
     {
-      name: 'core-no-vscode-module',
+      name: 'vscode-only-in-the-extension',
       severity: 'error',
+      comment: 'Only src/vscode may import the vscode API: core, the MCP layer and the CLI run without VS Code.',
       from: { path: '^src/(core|mcp|cli)/' },
-      to: { dependencyTypes: ['core', 'npm', 'unknown', 'undetermined'], path: '^vscode$' },
+      to: { path: ['^vscode$', '(^|/)@types/vscode/'] },
     },
     {
       name: 'mcp-below-hosts',
