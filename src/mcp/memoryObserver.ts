@@ -12,7 +12,7 @@ export interface MemoryObserverOptions {
    * Result text kept per call. The memory keeps what the agent needs to re-ground (the head, where
    * reads and errors put what matters, plus the tail), not whole files: a 10,000-line be-read would
    * otherwise take the window by itself and cost its tokenization on every call. 8,000 characters is
-   * about 2,000 tokens — the size the seed gives a useful tool return — and counts in well under 1 ms.
+   * about 2,000 tokens — the size ARCHITECTURE.md (ChatMemory M6) gives a useful tool result — and counts in well under 1 ms.
    */
   maxResultChars?: number;
   /** Argument JSON kept per call (edit contents are bulky; the path and range are what matter). */

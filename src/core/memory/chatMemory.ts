@@ -1,13 +1,13 @@
 /**
  * ChatMemory: a token-budgeted sliding window with priorities, pins, message kinds, a running summary
- * and fingerprints of what was evicted (spec 3.1, 4.1–4.3, 5.2, 6.1–6.5).
+ * and fingerprints of what was evicted (ARCHITECTURE.md, ChatMemory M1–M5).
  *
  * Rules:
  * - Pinned and high-priority messages are never evicted automatically; neither is the partner of a
  *   protected tool message (a tool_call and its tool_result are one unit and leave together).
  * - The newest `recentKeep` messages are never evicted automatically.
  * - Order: low before medium; within a priority, tool_result before the other kinds; oldest first.
- * - The slide runs before a message enters (spec 6.5): if the window plus the incoming message would
+ * - The slide runs before a message enters (ChatMemory M3): if the window plus the incoming message would
  *   exceed the usable budget, units are evicted until they fit in `targetFill` of it. If protected and
  *   recent messages alone do not fit, the state says `overflow` (never silently over budget).
  * - Each evicted unit leaves a fingerprint and a summary line; the summary's tokens count against the
@@ -216,7 +216,7 @@ export class ChatMemory {
     };
   }
 
-  /** The prompt in the spec's order (5.4): system (with summary and external context), history, then the query. */
+  /** The prompt in the order of ChatMemory M5: system (with summary and external context), history, then the query. */
   assemble(query: string, externalContext?: string): PromptMessage[] {
     let system = this.options.systemPrompt;
     const summary = this.summary();

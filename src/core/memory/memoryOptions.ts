@@ -8,7 +8,7 @@ import type { TokenEncoding } from './node/tokenizer';
 import type { MessageKind, Priority, Role } from './types';
 
 export interface ChatMemoryOptions {
-  /** Total window budget in tokens (spec 4.3: 40,000). */
+  /** Total window budget in tokens (ChatMemory M1: 40,000). */
   maxTokens: number;
   /** Share kept for the model's output (0.15). */
   reserveRatio: number;
@@ -24,7 +24,7 @@ export interface ChatMemoryOptions {
   summaryMaxTokens?: number;
   /** Fingerprints kept (oldest dropped; they are already folded into the summary). */
   maxFingerprints: number;
-  /** Share of the usable budget above which pinned/high messages raise a warning (spec 4.2: 5%). */
+  /** Share of the usable budget above which pinned/high messages raise a warning (ChatMemory M2: 5%). */
   protectedWarnRatio: number;
   encoding: TokenEncoding;
   systemPrompt: string;

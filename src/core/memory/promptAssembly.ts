@@ -1,5 +1,5 @@
 /**
- * The prompt a chat participant really sends, assembled from a ChatMemory in the seed's order (5.4):
+ * The prompt a chat participant really sends, assembled from a ChatMemory in the order of ARCHITECTURE.md, ChatMemory M5:
  * system prompt → running summary → external context (the pinned file index, recalled originals) → the
  * window (pinned constraints in place, tool call/result pairs adjacent and never split) → the new user
  * message, which is the window's newest user query.

@@ -2,9 +2,9 @@
  * The summarizer port and its deterministic extractive default.
  *
  * The running summary is a list of lines, each `- fact` on one line. Evicting a message adds one line
- * (seed 4.3: "extract its core conclusion into one sentence"); when `summaryEvery` evicted tokens have
+ * (ARCHITECTURE.md, ChatMemory M4: its core conclusion in one sentence); when `summaryEvery` evicted tokens have
  * accumulated, or the summary outgrows its cap, the lines are condensed. An LM-backed summarizer (VS Code
- * layer) may condense asynchronously; the memory applies the extractive result meanwhile (seed 6.4:
+ * layer) may condense asynchronously; the memory applies the extractive result meanwhile (ChatMemory M4:
  * never depend on the summary model alone — fingerprints keep the structured facts).
  */
 import { formatReference } from './references';
@@ -111,7 +111,7 @@ export type Complete = (prompt: string, signal?: AbortSignal) => Promise<string>
 /**
  * Condenses with a language model, asynchronously; per-eviction lines stay extractive (cheap, sync).
  * Any failure, timeout or empty answer falls back to the extractive result, which the memory applies
- * at once anyway (seed 6.4: never depend on the summary model alone).
+ * at once anyway (ChatMemory M4: never depend on the summary model alone).
  */
 export class PromptSummarizer implements Summarizer {
   private readonly fallback = new ExtractiveSummarizer();

@@ -53,7 +53,7 @@ export interface NewMessage {
   tokens?: number;
 }
 
-/** What remains of an evicted message: structured facts that a summary cannot garble (seed 6.4). */
+/** What remains of an evicted message: structured facts that a summary cannot garble (ARCHITECTURE.md, ChatMemory M4). */
 export interface Fingerprint {
   id: string;
   kind: MessageKind;

@@ -6,7 +6,7 @@ import type { MemoryPort } from '../deps';
 import { asRecord, defineTool } from './common';
 
 /**
- * Seed section 7: a small, dense file index kept in the window. Pinned, high priority, one per folder:
+ * ARCHITECTURE.md, ChatMemory M6: a small, dense file index kept in the window. Pinned, high priority, one per folder:
  * a newer index of the same folder replaces the older one.
  */
 function pinIndex(registry: MemoryPort | undefined, sessionId: string, path: string, overview: string): string {
