@@ -1,5 +1,5 @@
 /** Shared fixtures for the MCP tests: temp workspaces, the built CLI, SDK clients over stdio, HTTP and memory. */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +11,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type CreateServerOptions } from '../../src/mcp/server';
 import { createServices, type Services, type ServicesOptions } from '../../src/mcp/services';
 import { startHttpHost, type HttpHost, type HttpHostOptions } from '../../src/mcp/httpHost';
+import { buildCli } from '../distBuild';
+
+export { buildCli };
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -29,17 +32,6 @@ export const TOOL_NAMES = [
   'be-trx',
   'be-chip',
 ];
-
-let built: Promise<void> | undefined;
-/** Builds dist/cli.js once per test run with the project's own esbuild.mjs, CLI entry only. */
-export function buildCli(): Promise<void> {
-  built ??= new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, ['esbuild.mjs', 'cli'], { cwd: REPO }, (err, _out, stderr) =>
-      err ? reject(new Error(`building the CLI failed: ${stderr || err.message}`)) : resolve(),
-    );
-  });
-  return built;
-}
 
 export interface Workspace {
   root: string;

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { buildDist } from '../distBuild';
 import { checkStructureTools, cleanEnv, isolatedDir, REPO, run } from './packaged';
 import { unzip } from './unzip';
 
@@ -28,8 +29,8 @@ describe('packaging: the shipped CLI outside the repository', function () {
   it('the .vsix, unpacked with no node_modules above it: dist/cli.js reads structure and finds function ranges', async () => {
     const base = tmp('bet-vsix-');
     const vsix = path.join(base, 'x.vsix');
-    // --no-dependencies as in `npm run package`; the build first, so the .vsix holds this checkout's code
-    await run(process.execPath, ['esbuild.mjs'], { cwd: REPO, env: cleanEnv() });
+    // --no-dependencies as in `npm run package`; the build first (once per test run), so the .vsix holds this checkout's code
+    await buildDist();
     await run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: REPO, env: cleanEnv() });
     const names = unzip(vsix, path.join(base, 'unpacked'));
     for (const f of ['extension/dist/cli.js', 'extension/dist/cli-main.js', 'extension/dist/extension.js', 'extension/dist/extension-main.js',
@@ -44,7 +45,10 @@ describe('packaging: the shipped CLI outside the repository', function () {
   it('npm pack, installed globally into a fresh prefix offline: the bin and npx serve the same session', async () => {
     const base = tmp('bet-pack-');
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache'), npm_config_cache: path.join(base, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
-    const out = await run(npm, ['pack', '--json', '--pack-destination', base], { cwd: REPO, env });
+    // the build the prepack script would run, done once for the test run: a rebuild now would rewrite dist/ under
+    // the tests of other workers that start dist/cli.js
+    await buildDist();
+    const out = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', base], { cwd: REPO, env });
     const [{ filename, files }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
     const packed = files.map((f) => f.path);
     for (const f of ['dist/cli.js', 'dist/cli-main.js', 'dist/wasm/tree-sitter-python.wasm', 'dist/ranks/cl100k_base.json', 'README.md', 'LICENSE']) {

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { launcherPath, refreshLauncher } from '../../src/vscode/cliLauncher';
 import { stdioLaunch } from '../../src/vscode/clientConfig';
+import { buildCli } from '../distBuild';
 import { checkStructureTools, REPO } from '../packaging/packaged';
 
 const ID = 'better-edit-tools.better-edit-tools-';
@@ -45,6 +46,7 @@ describe('vscode/cliLauncher', function () {
     // the built CLI in an extension-shaped folder: the launcher is what the copied configs run
     const ext = path.join(exts, `${ID}0.1.0`);
     fs.mkdirSync(ext, { recursive: true });
+    await buildCli();
     fs.cpSync(path.join(REPO, 'dist'), path.join(ext, 'dist'), { recursive: true, filter: (f) => !f.endsWith('.map') });
     const first = refreshLauncher(storage, ext);
     assert.equal(first.path, launcherPath(storage));

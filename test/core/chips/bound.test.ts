@@ -9,6 +9,7 @@ import {
   MAX_ERROR_CHARS,
 } from '../../../src/core/chips/bound';
 import { previewOf, truncate } from '../../../src/core/chips/content';
+import { cpuMs } from '../../cpuTime';
 
 const wellFormed = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
@@ -73,11 +74,9 @@ describe('chips/content preview work', () => {
   it('previews a 50 MB one-line text in well under 200 ms (Array.from of it took seconds)', () => {
     const text = 'x'.repeat(50_000_000);
     assert.equal(text.indexOf('y'), -1); // flattens the string before the clock starts
-    const started = performance.now();
-    const preview = previewOf(text);
-    const ms = performance.now() - started;
+    const { ms, value: preview } = cpuMs(() => previewOf(text));
     assert.equal(preview, `${'x'.repeat(79)}…`);
-    assert.ok(ms < 200, `${ms.toFixed(0)} ms`);
+    assert.ok(ms < 200, `${ms.toFixed(0)} ms of CPU`);
   });
 
   it('property: truncate gives at most `max` code points, well formed, a prefix (or the text itself)', () => {

@@ -131,6 +131,41 @@ describe('context/full pagination', () => {
     }
   });
 
+  it('a page costs the same CPU in a 50k-character line as in a 64 times longer one (cost follows the page, not the line)', () => {
+    // Counting the rest of the line for each page cost ~25 ms a page of a 3.2M-char line here, growing with the line.
+    // The bound is generous for a loaded machine:
+    // a cost proportional to the line would give a ratio near 64.
+    const kinds = {
+      letters: (n: number) => 'const x = ' + 'abcdefghij'.repeat(n / 10) + ';',
+      minified: (n: number) => 'var a=1,b=2;function c(d){return d*a+b}x=[1,22,333];'.repeat(Math.ceil(n / 52)),
+      run: (n: number) => '='.repeat(n),
+    };
+    const plain = { count: (t: string) => tk.count(t) };
+    /** Least CPU ms of a few pages in the middle of the line: the least is the one a busy machine disturbed least. */
+    const pageCost = (line: string, tokenizer: typeof tk | typeof plain): number => {
+      let least = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const column = Math.floor(line.length / 8) + i * 997;
+        const t = process.cpuUsage();
+        const page = paginate({ path: 'f.txt', lines: [line], column, limit: 1000, tokenizer });
+        const c = process.cpuUsage(t);
+        assert.ok(page.next?.column && page.tokens <= 1000, 'a partial page that continues in the line');
+        least = Math.min(least, (c.user + c.system) / 1000);
+      }
+      return least;
+    };
+    for (const [name, make] of Object.entries(kinds)) {
+      const short = make(50_000);
+      const long = make(3_200_000);
+      for (const [counter, tokenizer] of [['fit', tk], ['plain count', plain]] as const) {
+        pageCost(short, tokenizer); // warm up this shape's code paths and caches
+        const a = pageCost(short, tokenizer);
+        const b = pageCost(long, tokenizer);
+        assert.ok(b <= 4 * Math.max(a, 2), `${name} (${counter}): a page of a 3.2M-char line took ${b.toFixed(1)} ms of CPU, of a 50k-char line ${a.toFixed(1)} ms`);
+      }
+    }
+  });
+
   it('a page holds at most 16 characters per token of its limit (a megabyte of spaces is not one page)', () => {
     const pages = readAll([' '.repeat(20_000), 'x'], 100);
     assert.ok(pages.length >= 13, `${pages.length} pages`);

@@ -1,0 +1,10 @@
+/**
+ * Mocha global fixture (.mocharc.json `require`): runs once in the main process, before the parallel workers
+ * start. It builds dist/ so that no worker rebuilds it while another one starts dist/cli.js (see distBuild.ts).
+ */
+import { buildDist, DIST_BUILT_ENV } from './distBuild';
+
+export async function mochaGlobalSetup(): Promise<void> {
+  await buildDist();
+  process.env[DIST_BUILT_ENV] = '1';
+}
