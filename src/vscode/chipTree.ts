@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipRecord } from '../core/chips/types';
-import { languageIdFromPath } from '../core/text/language';
+import { languageIdFromPath } from '../core/text/languages';
 import { matchesFilter, newestFirst, type ChipSource } from './chipSource';
 import { relativeTime } from './relativeTime';
 

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import ignore from 'ignore';
 import * as vscode from 'vscode';
-import { languageIdFromPath } from '../core/text/language';
+import { languageIdFromPath } from '../core/text/languages';
 
 interface ContributedLanguage {
   id?: unknown;

@@ -4,7 +4,7 @@
  * (a touch, a save without changes) is kept as it was, so nothing downstream sees a change. The version moves
  * when a record is added, removed or changed.
  */
-import { languageIdFromPath } from '../text/language';
+import { languageIdFromPath } from '../text/languages';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary, type WalkedFile } from './node/walk';
 import type { MapFileReader } from './node/readWalked';

@@ -6,7 +6,7 @@
  */
 import type { ChipRecord, ChipSink } from '../chips/types';
 import { ToolError } from '../errors';
-import type { FileLocks } from '../files/fileLock';
+import type { KeyedMutex as FileLocks } from '../util/mutex';
 import type { FileStore } from '../files/fileStore';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';

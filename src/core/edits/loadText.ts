@@ -6,7 +6,7 @@
 import { ToolError } from '../errors';
 import type { FileStat, FileStore } from '../files/fileStore';
 import type { Sandbox } from '../files/sandbox';
-import { languageIdFromPath } from '../text/language';
+import { languageIdFromPath } from '../text/languages';
 import { TextBuffer } from '../text/lines';
 import { assertText } from '../text/validate';
 import { loadMessages } from './messages';

@@ -8,7 +8,7 @@ import { renderChip } from '../chips/render';
 import type { ChipSink } from '../chips/types';
 import { systemClock, type Clock } from '../clock';
 import type { FileStore } from '../files/fileStore';
-import { FileLocks } from '../files/fileLock';
+import { KeyedMutex as FileLocks } from '../util/mutex';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';
 import { DEFAULT_LIMITS, type ChipRenderer, type EditContext, type EditLimits, type SymbolLocator } from './context';

@@ -1,5 +1,4 @@
 export * from './fileStore';
 export * from './sandbox';
 export * from './nodeFileStore';
-export * from './fileLock';
 export * from './lockDir';

@@ -5,7 +5,7 @@ import { enclosingSymbol, findSymbol, structure } from '../../../src/core/contex
 import { renderStructureText } from '../../../src/core/context/render';
 import { GRAMMAR_FILES, packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import type { OutlineSymbol } from '../../../src/core/context/types';
-import { languageIdFromPath } from '../../../src/core/text/language';
+import { languageIdFromPath } from '../../../src/core/text/languages';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { cpuMsAsync } from '../../cpuTime';
 const parsers = new TreeSitterParsers(packagedGrammars);

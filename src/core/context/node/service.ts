@@ -161,15 +161,6 @@ export class ContextService {
     for (const m of this.maps.values()) if (isInside(m.root, abs)) m.invalidate(abs);
   }
 
-  /** invalidate() for a tool argument (`path`, `path:S-E`, relative or absolute); ignores what does not resolve. */
-  async invalidateInput(file: string): Promise<void> {
-    try {
-      this.invalidate(await this.deps.sandbox.resolve(parseFileRange(file).path));
-    } catch {
-      // outside the roots or malformed: nothing cached for it
-    }
-  }
-
   /**
    * A watcher reports every change under the roots (true) or not (false, the default). While true, warm
    * overviews look only at invalidated paths; otherwise they stat every file and compare mtimes.

@@ -5,7 +5,7 @@
 import { filterChips, type ChipListFilter } from '../../chips/listFilter';
 import type { ChipSink } from '../../chips/types';
 import { ToolError } from '../../errors';
-import { languageIdFromPath } from '../../text/language';
+import { languageIdFromPath } from '../../text/languages';
 import { parseFileRange } from '../../text/range';
 import { loadFile, type EditContext } from '../context';
 import { chipMessages } from '../messages';

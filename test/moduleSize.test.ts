@@ -1,9 +1,9 @@
-/** src/core/edits stays in modules a reader can hold: none over 600 lines (the team's limit). */
+/** The source stays in modules a reader can hold: no file under src/ over 600 lines (the team's limit). */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const DIR = path.join(__dirname, '../../../src/core/edits');
+const DIR = path.join(__dirname, '../src');
 const MAX_LINES = 600;
 
 function sources(dir: string): string[] {
@@ -14,10 +14,10 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('core/edits module size', () => {
-  it(`no source file in src/core/edits has more than ${MAX_LINES} lines`, () => {
+describe('module size', () => {
+  it(`no source file in src/ has more than ${MAX_LINES} lines`, () => {
     const files = sources(DIR);
-    assert.ok(files.length > 10, `expected the edits sources under ${DIR}`);
+    assert.ok(files.length > 100, `expected the sources under ${DIR}`);
     const over = files
       .map((f) => ({ file: path.relative(DIR, f), lines: fs.readFileSync(f, 'utf8').split('\n').length - 1 }))
       .filter((f) => f.lines > MAX_LINES);
