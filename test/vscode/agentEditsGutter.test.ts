@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { currentSpans } from '../../src/core/history/review';
 import { reviewList } from '../../src/core/history/reviewList';
 import { createServices, type Services } from '../../src/mcp/services';
-import { gutterLines } from '../../src/vscode/agentEdits/gutter';
+import { documentSpans, gutterLines } from '../../src/vscode/agentEdits/gutter';
 import { UiTools } from '../../src/vscode/uiTools';
 
 describe('vscode/agentEdits/gutter: the lines agents changed, over a real history', function () {
@@ -51,5 +51,15 @@ describe('vscode/agentEdits/gutter: the lines agents changed, over a real histor
     const insert = now.items.find((i) => i.tool === 'be-insert')!;
     await ui.call('be-trx', { action: 'keep', id: insert.id });
     assert.deepEqual((await marked()).lines, [], 'a kept edit is no longer marked');
+  });
+
+  it('marks a UTF-8 file with a BOM from its editor text, which has no BOM', async () => {
+    await fs.writeFile(file, '\ufeffone\ntwo\nthree\n');
+    await ui.call('be-replace', { file: 'g.txt:2', content: 'TWO' });
+    const history = svc.history!;
+    const text = (await fs.readFile(file, 'utf8')).replace(/^\ufeff/, ''); // what vscode.TextDocument.getText() gives
+    const spans = await documentSpans((bytes) => history.withQueue(async (q) => currentSpans(q, file, bytes)), text);
+    const items = await history.withQueue(reviewList);
+    assert.deepEqual(gutterLines(spans, items).map((l) => `${l.start + 1}-${l.end + 1}`), ['2-2']);
   });
 });

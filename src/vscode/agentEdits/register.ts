@@ -12,7 +12,7 @@ import { reviewList } from '../../core/history/reviewList';
 import { ToolCallError, type UiTools } from '../uiTools';
 import { AgentEditsTree, type AgentEditNode, type AgentEditsSource } from './tree';
 import { EditVersionsProvider, openEditDiff, REVIEW_SCHEME, type VersionsSource } from './diff';
-import { gutterLines } from './gutter';
+import { documentSpans, gutterLines } from './gutter';
 
 type Source = AgentEditsSource & VersionsSource & { spans(file: string, bytes: Uint8Array): Promise<LineSpan[]>; dir: string };
 
@@ -57,7 +57,7 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
     for (const editor of vscode.window.visibleTextEditors) {
       const doc = editor.document;
       if (doc.uri.scheme !== 'file' || !source) continue;
-      const ranges = shown.get(doc.uri.toString()) ?? gutterLines(await source.spans(doc.uri.fsPath, Buffer.from(doc.getText(), 'utf8')).catch(() => []), tree.items)
+      const ranges = shown.get(doc.uri.toString()) ?? gutterLines(await documentSpans((bytes) => source!.spans(doc.uri.fsPath, bytes), doc.getText()).catch(() => []), tree.items)
         .map((l) => new vscode.Range(l.start, 0, l.end, 0));
       // a later pass started meanwhile (another edit, another refresh): its marks are the newer ones
       if (mine !== pass) return;
