@@ -131,6 +131,21 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal((await e.edits.write({ file: 'r.txt', content: 'w\n' })).results![0].sha256, await disk());
   });
 
+  it('a file changed under the batch by a writer that takes no lock: refused whole, and the refusal says who changed it', async () => {
+    await fs.writeFile(path.join(e.root, 'a.txt'), 'a\n');
+    await fs.writeFile(path.join(e.root, 'b.txt'), 'b\n');
+    const fault: FaultHook = async (s, i) => {
+      if (s === 'stage' && i === 1) await fs.writeFile(path.join(e.root, 'b.txt'), 'changed by an editor\n');
+    };
+    const err = await e.editor(fault).apply({ edits: [{ file: 'a.txt:1', content: 'A' }, { file: 'b.txt:1', content: 'B' }] }).then(
+      () => undefined,
+      (x: Error) => x,
+    );
+    assert.ok(err && /no edit recorded through these tools explains the change/i.test(err.message), String(err?.message));
+    assert.equal(await fs.readFile(path.join(e.root, 'a.txt'), 'utf8'), 'a\n', 'nothing of the batch was written');
+    assert.equal(await fs.readFile(path.join(e.root, 'b.txt'), 'utf8'), 'changed by an editor\n');
+  });
+
   it('preview shows every diff and writes nothing', async () => {
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a1\na2\n');
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b1\n');

@@ -14,6 +14,20 @@ export interface BatchWrite {
   opts: WriteOptions;
 }
 
+/** A write of the batch refused because its file changed since it was read: which file (to name who changed it). */
+export class BatchConflict extends ToolError {
+  constructor(
+    readonly file: string,
+    cause: ToolError,
+  ) {
+    super(cause.code, cause.message, cause.details);
+  }
+}
+
+function conflictOf(e: unknown, file: string): unknown {
+  return e instanceof ToolError && e.code === 'conflict' && !(e instanceof BatchConflict) ? new BatchConflict(file, e) : e;
+}
+
 /** Called before each step: `stage`, `journal`, `commit` (with the file's index) and `finish`. */
 export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index: number) => void | Promise<void>;
 
@@ -25,7 +39,9 @@ export async function commitBatch(files: FileStore, journal: ApplyJournal, write
   try {
     for (let i = 0; i < writes.length; i++) {
       await fault?.('stage', i);
-      staged.push(await files.stage(writes[i].abs, writes[i].parts, writes[i].opts));
+      staged.push(await files.stage(writes[i].abs, writes[i].parts, writes[i].opts).catch((e: unknown) => {
+        throw conflictOf(e, writes[i].abs);
+      }));
     }
     await fault?.('journal', 0);
     handle = await journal.begin(staged);
@@ -48,7 +64,8 @@ export async function commitBatch(files: FileStore, journal: ApplyJournal, write
     const head = undone
       ? 'nothing was changed (the files written before the failure were put back)'
       : 'putting back the files written before the failure also failed; the next start of the server completes the undo from its journal';
-    throw new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, e instanceof ToolError ? e.details : undefined);
+    const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, e instanceof ToolError ? e.details : undefined);
+    throw conflictOf(err, writes[committed].abs);
   }
   // all new now: a failure to delete the journal only leaves the next start a batch to find finished
   await fault?.('finish', 0);

@@ -16,7 +16,7 @@ import { loadText, type LoadedText } from '../loadText';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
-import { commitBatch, type FaultHook } from './commit';
+import { BatchConflict, commitBatch, type FaultHook } from './commit';
 import { withLocks, type ApplyJournal } from './node/journal';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
@@ -99,7 +99,10 @@ export class BatchEditor {
         this.deps.journal,
         plans.map((p) => ({ abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } })),
         this.deps.fault,
-      );
+      ).catch(async (e: unknown) => {
+        // a file changed under the batch (an editor, git, a writer that takes no lock): say who, if an edit did
+        throw e instanceof BatchConflict ? ((await this.deps.history?.explainConflict?.(e, e.file)) ?? e) : e;
+      });
       result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
       await this.record(plans, result);
       return result;
