@@ -60,6 +60,20 @@ describe('context/repoMap parts: one version per part', () => {
     assert.equal(warm.text, cold.text);
   });
 
+  it('a query asked before a comment-only edit is not answered from the reference ranks of the old summaries', async () => {
+    // found by the property below: the graph kept its personalised ranks per query while the summary edit moved the
+    // relevance they are personalised toward, so two matching files stayed in the old order
+    const beta = (word: string) => `// ${word} notes.\nimport { OrderLedger } from './ledger';\nexport function beta(l: OrderLedger): number {\n  return 1;\n}\n`;
+    writeAt(root, 'src/beta.ts', beta('plain'), 1_700_000_001);
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    await map.overview({ query: 'refund', budget: 4000 });
+    writeAt(root, 'src/beta.ts', beta('refund'), 1_700_000_002);
+    map.invalidate(join(root, 'src/beta.ts'));
+    const warm = await map.overview({ query: 'refund', budget: 4000 });
+    const cold = await new RepoMap(root, { tokenizer: tk, reader: diskReader }).overview({ query: 'refund', budget: 4000 });
+    assert.deepEqual(warm.ranked.map((f) => f.path), cold.ranked.map((f) => f.path));
+  });
+
   it('watched: an invalidated file is re-read even when its size and mtime did not change', async () => {
     const p = writeAt(root, 'src/util/strings.ts', '// String helpers.\nexport function padLeft(s: string): string {\n  return s;\n}\n', 1_700_000_000);
     const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });

@@ -27,7 +27,8 @@ export class Graph {
   private out: Map<number, number>[] = [];
   private version = 0;
   /** Ranks per restart vector (the plain one and the last queries'), valid while `version` holds. */
-  private rankCache = new Map<string, { version: number; ranks: Map<string, number> }>();
+  /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
+  private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
 
   constructor(files: GraphFile[]) {
     this.files = files;
@@ -112,7 +113,9 @@ export class Graph {
    */
   rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
     const cached = this.rankCache.get(key);
-    if (cached && cached.version === this.version) return cached.ranks;
+    // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
+    const restartKey = restart.size ? [...restart].map(([f, r]) => `${f}\0${r}`).join('\n') : '';
+    if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
     const n = this.files.length;
     const result = new Map<string, number>();
     if (n === 0) return result;
@@ -160,7 +163,7 @@ export class Graph {
     }
     for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
     if (this.rankCache.size >= 4) this.rankCache.clear();
-    this.rankCache.set(key, { version: this.version, ranks: result });
+    this.rankCache.set(key, { version: this.version, restart: restartKey, ranks: result });
     return result;
   }
 }
