@@ -62,10 +62,10 @@ class LoopMonitor {
     this.file = path.join(dir, 'loop-monitor.json');
   }
 
-  async take(): Promise<{ maxWall: number; maxCpu: number; ticks: number }> {
+  async take(): Promise<{ maxWall: number; maxCpu: number; maxBlock: number; ticks: number }> {
     process.kill(this.pid, 'SIGUSR2');
     for (const t = Date.now(); Date.now() - t < 10_000; await new Promise((r) => setTimeout(r, 5))) {
-      let r: { seq: number; maxWall: number; maxCpu: number; ticks: number };
+      let r: { seq: number; maxWall: number; maxCpu: number; maxBlock: number; ticks: number };
       try {
         r = JSON.parse(await fs.readFile(this.file, 'utf8'));
       } catch {
@@ -150,7 +150,7 @@ describe('reliability: hangs (stdio) and abandoned sessions (HTTP)', function ()
       const slow: string[] = [];
       let worst = { name: '', ms: 0 };
       let worstPing = { name: '', ms: 0 };
-      let worstBlock = { name: '', cpu: 0, wall: 0 };
+      let worstBlock = { name: '', block: 0, cpu: 0, wall: 0 };
       const durations = new Map<string, number>();
       for (const call of calls) {
         await monitor.take();
@@ -167,9 +167,9 @@ describe('reliability: hangs (stdio) and abandoned sessions (HTTP)', function ()
         const pingMs = ping.takeWindowMax();
         const block = await monitor.take();
         if (pingMs > worstPing.ms) worstPing = { name: call.name, ms: pingMs };
-        if (block.maxCpu > worstBlock.cpu) worstBlock = { name: call.name, cpu: block.maxCpu, wall: block.maxWall };
-        if (block.maxCpu > 50 || pingMs > 100) {
-          console.log(`      ${call.name}: ${ms.toFixed(0)} ms; longest loop block ${block.maxCpu.toFixed(0)} ms CPU (${block.maxWall.toFixed(0)} ms wall); ping ${pingMs.toFixed(0)} ms`);
+        if (block.maxBlock > worstBlock.block) worstBlock = { name: call.name, block: block.maxBlock, cpu: block.maxCpu, wall: block.maxWall };
+        if (block.maxBlock > 50 || pingMs > 100) {
+          console.log(`      ${call.name}: ${ms.toFixed(0)} ms; longest loop block ${block.maxBlock.toFixed(0)} ms (longest gap ${block.maxCpu.toFixed(0)} ms process CPU, ${block.maxWall.toFixed(0)} ms wall); ping ${pingMs.toFixed(0)} ms`);
         }
         if (ms > 2000) slow.push(`${call.name}: ${ms.toFixed(0)} ms`);
       }
@@ -184,13 +184,15 @@ describe('reliability: hangs (stdio) and abandoned sessions (HTTP)', function ()
       figure('pings during the hostile calls', pings.count, '> 0');
       figure('concurrent ping p99 (ms)', pings.p99.toFixed(1), '< 100');
       figure('concurrent ping max (ms)', `${pings.max.toFixed(1)} (during ${worstPing.name})`, '< 100');
-      figure('longest server event-loop block, CPU (ms)', `${worstBlock.cpu.toFixed(0)} (${worstBlock.wall.toFixed(0)} wall, during ${worstBlock.name})`, '< 100');
+      figure('longest server event-loop block, min(wall, CPU) per gap (ms)', `${worstBlock.block.toFixed(0)} (that call's longest gap: ${worstBlock.cpu.toFixed(0)} ms process CPU, ${worstBlock.wall.toFixed(0)} ms wall; during ${worstBlock.name})`, '< 100');
       assert.deepEqual(slow, [], 'every hostile call answers within 2 s');
       assert.ok(pings.count > 50, `${pings.count} pings`);
       // Wall-clock pings include the time the OS gives other processes: on a loaded machine (a load of 12 on 2
-      // cores here) they cannot meet 100 ms whatever the server does, so the bound is asserted on the server's
-      // CPU time between two turns of its loop; the pings are reported, and must not show a real hang.
-      assert.ok(worstBlock.cpu < 100, `the server's event loop was blocked ${worstBlock.cpu.toFixed(0)} ms of CPU during ${worstBlock.name}`);
+      // cores here) they cannot meet 100 ms whatever the server does, so the bound is asserted on each gap between
+      // two turns of the server's loop, counted as the smaller of its wall time and the process's CPU time (process
+      // CPU also counts the GC's helper threads, which run beside the loop: 107 ms of CPU in an 83 ms gap in one CI
+      // run); the pings are reported, and must not show a real hang.
+      assert.ok(worstBlock.block < 100, `the server's event loop was blocked ${worstBlock.block.toFixed(0)} ms during ${worstBlock.name}`);
       assert.ok(pings.max < 1000, `a ping waited ${pings.max.toFixed(0)} ms`);
     });
   });
