@@ -36,15 +36,9 @@ module.exports = {
     {
       name: 'hosts-apart',
       severity: 'error',
-      comment: 'The CLI and the extension are separate composition roots.',
-      from: { path: '^src/cli/' },
-      to: { path: '^src/vscode/' },
-    },
-    {
-      name: 'hosts-apart-vscode',
-      severity: 'error',
-      from: { path: '^src/vscode/' },
-      to: { path: '^src/cli/' },
+      comment: 'The CLI and the extension are separate composition roots: neither imports the other.',
+      from: { path: '^src/(cli|vscode)/' },
+      to: { path: '^src/(cli|vscode)/', pathNot: '^src/$1/' },
     },
     {
       name: 'pure-core-no-io',
