@@ -10,7 +10,7 @@ import type { EditRecordInput } from '../history/types';
 import type { LineSpec } from '../text/range';
 import type { ByteSplice } from '../text/splice';
 import { editBalance, editDiff } from './editReport';
-import { sha256Parts } from './hasher';
+import { sha256Parts } from '../util/sha256';
 import type { LoadedText } from './loadText';
 import { affectedNothing, contentWarnings, editMessages, usesTabIndent } from './messages';
 import { readBack } from './readBack';

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
-import { sha256Parts } from './hasher';
+import { sha256Parts } from '../util/sha256';
 import { sha256Hex } from '../util/sha256';
 import type { TextBuffer } from '../text/lines';
 

@@ -13,20 +13,7 @@ import { READ_FLAGS } from './regularFile';
 import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
 import { tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
-
-const HASH_CHUNK = 1024 * 1024;
-
-/** sha256 of the parts, a megabyte at a time with a yield between, so a large file never blocks the loop. */
-export async function sha256OfParts(parts: readonly Uint8Array[]): Promise<string> {
-  const h = createHash('sha256');
-  for (const p of parts) {
-    for (let off = 0; off < p.length; off += HASH_CHUNK) {
-      h.update(p.subarray(off, Math.min(p.length, off + HASH_CHUNK)));
-      if (p.length > HASH_CHUNK) await new Promise<void>((r) => setImmediate(r));
-    }
-  }
-  return h.digest('hex');
-}
+import { sha256Parts } from '../util/sha256';
 
 /** sha256 of the file at `entry`, read in chunks (what is really on disk after the write). */
 export async function sha256OfFile(entry: string): Promise<{ hex: string; size: number; ino: number }> {
@@ -34,7 +21,7 @@ export async function sha256OfFile(entry: string): Promise<{ hex: string; size: 
   try {
     const { ino } = await fh.stat();
     const h = createHash('sha256');
-    const buf = Buffer.allocUnsafe(HASH_CHUNK);
+    const buf = Buffer.allocUnsafe(1024 * 1024); // a megabyte at a time, as sha256Parts
     let size = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, size);
@@ -86,7 +73,7 @@ export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], n
       await fh.chmod(existing.mode & 0o7777);
     }
     // hashed while the data is on its way to the disk
-    const [sha256] = await Promise.all([sha256OfParts(parts), fh.sync()]);
+    const [sha256] = await Promise.all([sha256Parts(...parts), fh.sync()]);
     const { ino } = await fh.stat();
     await fh.close();
     fh = undefined;

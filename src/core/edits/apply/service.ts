@@ -8,7 +8,7 @@ import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
 import type { Sandbox } from '../../files/sandbox';
 import { spliceBetween } from '../../history/splice';
-import { sha256Parts } from '../hasher';
+import { sha256Parts } from '../../util/sha256';
 import { explainStaleRead } from '../../history/review';
 import type { EditHistory, EditRecordInput, GroupRecordResult } from '../../history/types';
 import type { Lang } from '../../lang';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sha256Parts } from '../../../src/core/edits/hasher';
+import { sha256Parts } from '../../../src/core/util/sha256';
 
 const ref = (...parts: Uint8Array[]) => {
   const h = createHash('sha256');
@@ -9,7 +9,7 @@ const ref = (...parts: Uint8Array[]) => {
   return h.digest('hex');
 };
 
-describe('core/edits hasher', () => {
+describe('core/util sha256Parts', () => {
   it('agrees with createHash (empty, small, around and over the 1 MiB chunk, several parts)', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 7, 'ab\n');
     const cases: Uint8Array[][] = [
