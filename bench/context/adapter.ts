@@ -71,15 +71,22 @@ export function outlineRange(r: CallToolResult, symbol: string): SymbolRange | u
   return undefined;
 }
 
-/** The lines of a be-read content reply: `N<TAB>text` rows; an empty line is `<blank>` (json) or an empty row (text). */
+/**
+ * The lines of a be-read content reply. JSON: `N<TAB>text` rows, an empty line `<blank>`. Text: `N text` rows, an
+ * empty line an empty row, a symbols-only row after a numbered one bare; an unnumbered row is the row above + 1.
+ */
 export function readLines(r: CallToolResult): Map<number, string> {
   const out = new Map<number, string>();
-  let last: number | undefined;
+  const json = structured(r) !== undefined;
+  // text: the header's range says where the rows start (no range: the whole file, from line 1)
+  let last: number | undefined = json ? undefined : Number(/^(\d+)-\d+\//.exec(header(r))?.[1] ?? 1) - 1;
   for (const row of pageContent(r).split('\n')) {
-    const m = /^(\d+)\t(.*)$/.exec(row);
+    const m = json ? /^(\d+)\t(.*)$/.exec(row) : /^(\d+) (.*)$/.exec(row);
     if (m) {
       last = Number(m[1]);
-      out.set(last, m[2] === '<blank>' ? '' : m[2]!);
+      out.set(last, m[2] === '<blank>' && json ? '' : m[2]!);
+    } else if (last !== undefined && !json) {
+      out.set(++last, row);
     } else if (row === '' && last !== undefined) {
       out.set(++last, '');
     }
@@ -115,5 +122,8 @@ export function pageLimited(r: CallToolResult): boolean {
 /** The numbered-lines text of a be-read content reply, as the server put it on the page (a text reply: after its header). */
 export function pageContent(r: CallToolResult): string {
   if (structured(r)) return textOf(r, 'content');
-  return contentText(r).split('\n').slice(1).filter((row) => !row.startsWith('! ')).join('\n');
+  const rows = contentText(r).split('\n').slice(1);
+  let notes = 0; // the `! warning` lines come right after the header; a bare row further down may start with `!`
+  while (notes < rows.length && rows[notes]!.startsWith('! ')) notes++;
+  return rows.slice(notes).join('\n');
 }

@@ -17,28 +17,34 @@ const noPrefix = { listedName: (n: string) => n.replace(/^be-/, '') };
 const modelView = (r: CallToolResult) => (r.structuredContent !== undefined ? JSON.stringify(r.structuredContent) : textOf(r));
 
 describe('mcp render: one renderer per result kind', () => {
-  it('read page: one header line (file:range/total, id, next call), rows with empty lines empty', () => {
+  it('read page: one header line (range/total, id, next call), rows `N text` with empty lines empty', () => {
     const text = renderReadPage(
-      { mode: 'full', file: 'src/a.ts', start: 1, end: 3, total: 9, viewed_code_id: 'v2.123', eol: 'lf', bom: false, final_newline: true,
+      { mode: 'full', file: 'src/a.ts', start: 1, end: 3, total: 9, viewed_code_id: 'w123', eol: 'lf', bom: false, final_newline: true,
         content: '1\tfunction f() {\n2\t<blank>\n3\t}', next: { file: 'src/a.ts:4-9' }, hint: 'page limit 8000 tokens reached; continue with be-read {...}' },
       noPrefix,
     );
-    assert.equal(text, 'src/a.ts:1-3/9 id=v2.123 next: read {"file":"src/a.ts:4-9","mode":"full"}\n1\tfunction f() {\n\n3\t}');
+    assert.equal(text, '1-3/9 id=w123 next: read {"file":"src/a.ts:4-9","mode":"full"}\n1 function f() {\n\n3 }');
+  });
+
+  it('read page: a symbols-only row right after a numbered row is bare; the whole file in one page has only its id', () => {
+    const content = ['1\tclass A {', '2\t  f() {', '3\t    return [', '4\t      1,', '5\t    ];', '6\t  }', '7\t}', '8\t<blank>', '9\t})', '10\t  ', '11\t/**', '12\t *', '13\t */'].join('\n');
+    const text = renderReadPage({ mode: 'full', file: 'a.ts', start: 1, end: 13, total: 13, viewed_code_id: 'w77', content }, ctx);
+    assert.equal(text, ['id=w77', '1 class A {', '2   f() {', '3     return [', '4       1,', '    ];', '6   }', '}', '', '9 })', '  ', '11 /**', ' *', '13  */'].join('\n'));
   });
 
   it('read page: unusual line endings, warnings and a split long line are said once; an empty file says so', () => {
     assert.equal(
       renderReadPage({ file: 'w.txt', start: 2, end: 2, total: 2, viewed_code_id: 'v2.9', eol: 'crlf', bom: true, final_newline: false,
         content: '2\tabc', partial: { line: 2, from: 1, to: 3, length: 10 }, next: { file: 'w.txt:2-2', column: 4 }, warnings: ['mixed'] }, ctx),
-      'w.txt:2-2/2 id=v2.9 eol=crlf bom no-final-newline next: be-read {"file":"w.txt:2-2","mode":"full","column":4}\n! mixed\n! line 2: characters 1-3 of 10\n2\tabc',
+      '2-2/2 id=v2.9 eol=crlf bom no-final-newline next: be-read {"file":"w.txt:2-2","mode":"full","column":4}\n! mixed\n! line 2: characters 1-3 of 10\n2 abc',
     );
-    assert.equal(renderReadPage({ file: 'e.txt', start: 0, end: 0, total: 0, viewed_code_id: 'v2.1', content: '' }, ctx), 'e.txt:0-0/0 id=v2.1\n(empty file)');
+    assert.equal(renderReadPage({ file: 'e.txt', start: 0, end: 0, total: 0, viewed_code_id: 'w1', content: '' }, ctx), 'id=w1\n(empty file)');
   });
 
   it('outline and overview: a header line, the text, the hint with the listed tool names', () => {
     assert.equal(
       renderOutline({ mode: 'structure', file: 'a.py', total: 300, file_tokens: 2400, outline: '1-300 class A\n 3-9 f()', hint: 'be-read "a.py:S-E" for lines' }, noPrefix),
-      'a.py 300 lines, 2400 tokens (structure)\n1-300 class A\n 3-9 f()\nread "a.py:S-E" for lines',
+      '300 lines, 2400 tokens (structure)\n1-300 class A\n 3-9 f()\nread "a.py:S-E" for lines',
     );
     const ov = { mode: 'overview', path: '.', overview: 'key files\n  a.py 300L — A', files: 4, lines: 500, shown_files: 1, tokens: 20, budget: 1024, hint: 'be-read mode structure' };
     assert.equal(renderOverview(ov, ctx), '. 4 files, 500 lines (1 shown, 20/1024 tokens)\nkey files\n  a.py 300L — A\nbe-read mode structure');
@@ -111,7 +117,7 @@ describe('mcp render: the stdio server replies in text by default', function () 
     const view = modelView(r);
     const tokens = enc.encode(view).length;
     assert.ok(tokens <= 8000 && tokens > 7000, `a full page is ${tokens} model-view tokens`);
-    assert.match(view.split('\n')[0]!, /^big\.py:1-\d+\/4000 id=v2\.\d+ next: be-read \{"file":"big\.py:\d+-4000","mode":"full"\}$/);
+    assert.match(view.split('\n')[0]!, /^1-\d+\/4000 id=w\d+ next: be-read \{"file":"big\.py:\d+-4000","mode":"full"\}$/);
     assert.equal(view.split('\n')[4], ''); // line 4 is empty: an empty row, no marker
     // the same page in JSON mode costs more tokens for the same lines
     const j = (await json.client.callTool({ name: 'be-read', arguments: { file: 'big.py', mode: 'full' } })) as CallToolResult;
@@ -119,7 +125,7 @@ describe('mcp render: the stdio server replies in text by default', function () 
     const jsonTokens = enc.encode(modelView(j)).length;
     assert.ok(jsonTokens <= 8000 && jsonTokens > 6000, `a full JSON page is ${jsonTokens} model-view tokens`);
     // the text page holds more lines than the JSON one for the same limit
-    assert.ok(Number(/^big\.py:1-(\d+)/.exec(view)![1]) > sc.end, `text page to ${view.split('\n')[0]}, json to ${sc.end}`);
+    assert.ok(Number(/^1-(\d+)/.exec(view)![1]) > sc.end, `text page to ${view.split('\n')[0]}, json to ${sc.end}`);
   });
 
   it('--no-prefix: the next call names the tool as listed', async () => {
@@ -137,8 +143,8 @@ describe('mcp render: the stdio server replies in text by default', function () 
   it('a range read and an edit: the id from the header works, the reply is a small unified diff', async () => {
     const r = (await text.client.callTool({ name: 'be-read', arguments: { file: 'small.ts:1-3' } })) as CallToolResult;
     const head = textOf(r).split('\n')[0]!;
-    const id = / id=(v2\.\d+)/.exec(head)![1]!;
-    assert.equal(textOf(r), `small.ts:1-3/5 id=${id}\n1\tfunction f() {\n2\t  return 1;\n3\t}`);
+    const id = / id=(w\d+)/.exec(head)![1]!;
+    assert.equal(textOf(r), `1-3/5 id=${id}\n1 function f() {\n2   return 1;\n}`);
     const e = (await text.client.callTool({ name: 'be-replace', arguments: { file: 'small.ts:2', content: '  return 2;', viewed_code_id: id } })) as CallToolResult;
     assert.equal(e.isError, undefined);
     assert.equal(e.structuredContent, undefined);

@@ -9,7 +9,7 @@ import type { LineSpec } from '../text/range';
 import { findLines, shortLineDiff } from './conflict';
 import type { LoadedText } from './loadText';
 import { rangeMessages, viewedMessages, type ViewedChange } from './messages';
-import { prefixDigest, rangeDigest, viewedFileMatches, type ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
+import { prefixDigest, rangeDigest, viewedFileMatches, topDigest, type ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 
 export interface GuardPorts {
   viewed: ViewedCodeRegistry;
@@ -54,10 +54,29 @@ export async function checkViewed(g: GuardPorts, id: string, ld: LoadedText, sta
   if (rec.total > 0 && (start < viewedStart || end > rec.end)) {
     throw new ToolError('conflict', viewedMessages.outsideRange(id, rec, start, end, ld.display));
   }
+  if (rec.topHash !== undefined) return checkTop(g, rec, ld);
   const { doc } = ld;
   const prefixEnd = rec.end >= 1 && rec.end <= doc.lineCount ? doc.lineEnd(rec.end) : -1;
   if (prefixEnd >= 0 && (await prefixDigest(doc, rec.end)) === rec.prefixHash) return;
   if (rec.total === 0 && doc.lineCount === 0) return;
+  throw new ToolError('conflict', viewedMessages.changed(ld.display, rec, doc.lineCount, viewedChange(g, rec, ld)), {
+    viewed: { start: rec.start, end: rec.end, total: rec.total },
+    total: doc.lineCount,
+  });
+}
+
+/** A `w` id (a read from line 1): the name and the bytes to the end of the range must be as read. */
+async function checkTop(g: GuardPorts, rec: ViewedRecord, ld: LoadedText): Promise<void> {
+  const { doc } = ld;
+  // end 0 (an empty file): the hash is of the whole file now, so any content refuses it
+  if (rec.end <= doc.lineCount && (await topDigest(ld.display, doc, rec.end)) === rec.topHash) return;
+  if (!rec.file) {
+    // decoded after a restart: the hash is all there is
+    throw new ToolError('conflict', viewedMessages.topChanged(rec.id, ld.display, rec.end, doc.lineCount), {
+      viewed: { start: rec.start, end: rec.end },
+      total: doc.lineCount,
+    });
+  }
   throw new ToolError('conflict', viewedMessages.changed(ld.display, rec, doc.lineCount, viewedChange(g, rec, ld)), {
     viewed: { start: rec.start, end: rec.end, total: rec.total },
     total: doc.lineCount,

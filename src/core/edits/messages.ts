@@ -243,6 +243,9 @@ export const viewedMessages = {
     parts.push(`Re-read ${display} and retry with the new viewed_code_id.`);
     return parts.join('\n');
   },
+  topChanged: (id: string, display: string, end: number, lineCount: number) =>
+    `${display} changed in lines 1-${end} since they were read (viewed_code_id ${id}; the file now has ${lineCount} lines), ` +
+    `or the id is another file's; nothing was changed. Re-read ${display} and retry with the new viewed_code_id.`,
   oldMismatch: (start: number, end: number, display: string, diff: string) =>
     `replace: old content does not match lines ${start}-${end} of ${display}; nothing was changed. ` +
     `Expected (-) vs current (+):\n${diff}\n` +

@@ -4,7 +4,8 @@
  * with that id refuses to edit unless the prefix hash still matches, i.e. neither the range nor anything above
  * it changed (edits below the range are harmless). Upstream only warned, and only when the file got shorter.
  * The id carries its own short record (file tag, range, total, truncated hashes, hour), so it survives a server restart; the
- * bounded in-memory map only caches the lines as read, for a line diff in the conflict message.
+ * bounded in-memory map only caches the lines as read, for a line diff in the conflict message. A read from line 1 (a
+ * whole file, a first page) gets a shorter `w` id: one hash of the name and the bytes read, its end and its hour.
  */
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
@@ -30,6 +31,12 @@ export interface ViewedRecord {
   /** The lines as read (kept when small, in this process only) so a conflict can show a line diff. */
   lines?: string[];
   created: number;
+  /**
+   * Set when the read started at line 1 (a whole file, a first page): the id is then this hash (of the name and the
+   * bytes up to the end of line `end`), `end` and the hour, a `w` id of ~7 tokens. Nothing is above such a range,
+   * so the prefix hash is the range hash and the file tag is folded into it.
+   */
+  topHash?: string;
 }
 
 export interface ViewedRegistryOptions {
@@ -45,6 +52,9 @@ const RANGE_HEX = 6;
 /** 2 bytes of the file name's sha256: another file is refused by this tag or, failing that, by its prefix hash. */
 const FILE_TAG_HEX = 4;
 const ID_VERSION = 'v2.';
+/** A read from line 1: `w` + the decimal digits of [2, hour (2 bytes), end (varint), topHash (4 bytes)]. */
+const TOP_PREFIX = 'w';
+const TOP_HEX = 8;
 /** `created` is kept in hours modulo 2^16 (7.4 years): enough to expire an id after the 24 h TTL. */
 const HOUR_MS = 3600 * 1000;
 const HOURS_MOD = 0x10000;
@@ -71,9 +81,18 @@ export function fileTag(file: string): string {
   return createHash('sha256').update(file, 'utf8').digest('hex').slice(0, FILE_TAG_HEX);
 }
 
-/** Whether an id's record names this file (by name when it was issued in this process, else by its tag). */
+/** The hash a `w` id stores: sha256 of the display name, a NUL and the bytes to the end of line `end`, first 4 bytes. */
+export async function topDigest(file: string, doc: TextBuffer, end: number): Promise<string> {
+  return (await sha256Parts(Buffer.from(file + '\0', 'utf8'), prefixBytes(doc, end))).slice(0, TOP_HEX);
+}
+
+/**
+ * Whether an id's record names this file: by name when it was issued in this process, else by its tag; a decoded
+ * `w` id carries no tag (its hash covers the name, and is checked against the file).
+ */
 export function viewedFileMatches(rec: ViewedRecord, display: string): boolean {
-  return rec.file ? rec.file === display : rec.fileTag === fileTag(display);
+  if (rec.file) return rec.file === display;
+  return rec.topHash !== undefined || rec.fileTag === fileTag(display);
 }
 
 function writeVarint(out: number[], n: number): void {
@@ -108,15 +127,61 @@ export function encodeViewedId(rec: Omit<ViewedRecord, 'id' | 'lines' | 'fileTag
   writeVarint(out, rec.end - rec.start);
   writeVarint(out, rec.total - rec.end);
   writeVarint(out, rec.rangeBytes);
-  const hour = Math.floor(rec.created / HOUR_MS) % HOURS_MOD;
+  const hour = hourOf(rec.created);
   out.push(hour >> 8, hour & 0xff);
   const hex = fileTag(rec.file) + rec.prefixHash + (rec.rangeHash || '000000');
   const bytes = Buffer.concat([Buffer.from([1]), Buffer.from(out), Buffer.from(hex, 'hex')]); // leading 1: keeps leading zeros
   return ID_VERSION + BigInt('0x' + bytes.toString('hex')).toString(10);
 }
 
+const hourOf = (ms: number) => Math.floor(ms / HOUR_MS) % HOURS_MOD;
+
+/** The latest time consistent with an id's hour (at most `now`). */
+function createdFromHour(hour: number, now: number): number {
+  const nowHour = Math.floor(now / HOUR_MS);
+  const ageHours = (((nowHour - hour) % HOURS_MOD) + HOURS_MOD) % HOURS_MOD;
+  return Math.min(now, (nowHour - ageHours + 1) * HOUR_MS - 1);
+}
+
+/** The `w` id of a read of lines 1..end (0 for an empty file). */
+export function encodeTopId(end: number, topHash: string, created: number): string {
+  const hour = hourOf(created);
+  const out = [2, hour >> 8, hour & 0xff];
+  writeVarint(out, end);
+  const bytes = Buffer.concat([Buffer.from(out), Buffer.from(topHash, 'hex')]);
+  return TOP_PREFIX + BigInt('0x' + bytes.toString('hex')).toString(10);
+}
+
+/** A `w` id's record; `total` is not in it, so it is taken as `end` (the messages of a decoded id say no more). */
+function decodeTopId(id: string, now: number): ViewedRecord | undefined {
+  const body = id.slice(TOP_PREFIX.length);
+  if (!/^[1-9][0-9]{0,40}$/.test(body)) return undefined;
+  let hex = BigInt(body).toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  const buf = Buffer.from(hex, 'hex');
+  if (buf[0] !== 2 || buf.length < 3) return undefined;
+  const at = { i: 3 };
+  const end = readVarint(buf, at);
+  if (end === undefined || buf.length - at.i !== TOP_HEX / 2) return undefined;
+  const hour = (buf[1]! << 8) | buf[2]!;
+  return {
+    id,
+    file: '',
+    fileTag: '',
+    start: end === 0 ? 0 : 1,
+    end,
+    total: end,
+    prefixHash: '',
+    rangeHash: '',
+    rangeBytes: 0,
+    created: createdFromHour(hour, now),
+    topHash: buf.subarray(at.i).toString('hex'),
+  };
+}
+
 /** The record of an id; `created` is the latest time consistent with its hour (at most `now`). */
 export function decodeViewedId(id: string, now: number = Date.now()): ViewedRecord | undefined {
+  if (id.startsWith(TOP_PREFIX)) return decodeTopId(id, now);
   if (!id.startsWith(ID_VERSION) || id.length > 80) return undefined;
   const body = id.slice(ID_VERSION.length);
   if (!/^[1-9][0-9]*$/.test(body)) return undefined;
@@ -135,8 +200,6 @@ export function decodeViewedId(id: string, now: number = Date.now()): ViewedReco
   const hour = (buf[at.i]! << 8) | buf[at.i + 1]!;
   const hex = buf.subarray(at.i + 2).toString('hex');
   const end = start + span;
-  const nowHour = Math.floor(now / HOUR_MS);
-  const ageHours = (((nowHour - hour) % HOURS_MOD) + HOURS_MOD) % HOURS_MOD;
   const rangeHash = start >= 1 && end >= start && rangeBytes > 0 ? hex.slice(FILE_TAG_HEX + PREFIX_HEX) : '';
   return {
     id,
@@ -148,7 +211,7 @@ export function decodeViewedId(id: string, now: number = Date.now()): ViewedReco
     prefixHash: hex.slice(FILE_TAG_HEX, FILE_TAG_HEX + PREFIX_HEX),
     rangeHash,
     rangeBytes,
-    created: Math.min(now, (nowHour - ageHours + 1) * HOUR_MS - 1),
+    created: createdFromHour(hour, now),
   };
 }
 
@@ -170,22 +233,16 @@ export class ViewedCodeRegistry {
   async issue(file: string, doc: TextBuffer, start: number, end: number): Promise<ViewedRecord> {
     const prefix = prefixBytes(doc, end);
     const rangeSize = start >= 1 && doc.lineCount > 0 ? prefix.length - doc.lineStart(start) : 0;
-    const base = {
-      file,
-      start,
-      end,
-      total: doc.lineCount,
-      prefixHash: await prefixDigest(doc, end),
-      rangeHash: rangeDigest(doc, start, end),
-      rangeBytes: rangeSize,
-      created: this.clock.now(),
-    };
-    const rec: ViewedRecord = {
-      id: encodeViewedId(base),
-      ...base,
-      fileTag: fileTag(file),
-      lines: rangeSize <= this.maxKeptLineBytes && start >= 1 ? doc.lines(start, end) : undefined,
-    };
+    const created = this.clock.now();
+    const lines = rangeSize <= this.maxKeptLineBytes && start >= 1 && doc.lineCount > 0 ? doc.lines(start, end) : undefined;
+    let rec: ViewedRecord;
+    if (start <= 1) {
+      const topHash = await topDigest(file, doc, end);
+      rec = { id: encodeTopId(end, topHash, created), file, fileTag: fileTag(file), start, end, total: doc.lineCount, prefixHash: '', rangeHash: '', rangeBytes: rangeSize, created, topHash, lines };
+    } else {
+      const base = { file, start, end, total: doc.lineCount, prefixHash: await prefixDigest(doc, end), rangeHash: rangeDigest(doc, start, end), rangeBytes: rangeSize, created };
+      rec = { id: encodeViewedId(base), ...base, fileTag: fileTag(file), lines };
+    }
     this.records.delete(rec.id);
     this.records.set(rec.id, rec);
     while (this.records.size > this.maxRecords) {

@@ -1,9 +1,14 @@
-/** A page of numbered lines (be-read full or a range): `file:S-E/T id=… next: …`, then the rows. */
+/**
+ * A page of numbered lines (be-read full or a range): `S-E/T id=… next: …`, then the rows (common.ts compactRows).
+ * The file is the one the call named, so the header does not repeat it; a page that is the whole file has no range
+ * either (its rows are numbered from 1 and no `next:` follows), only its id.
+ */
 import { compactRows, join, listedNames, warningLines } from './common';
 import type { RenderContext } from './types';
 
 export function renderReadPage(r: Record<string, unknown>, ctx: RenderContext): string {
-  const head = [`${r.file}:${r.start}-${r.end}/${r.total}`];
+  const whole = Number(r.start) <= 1 && r.end === r.total && !r.next && !r.partial && r.brief !== true;
+  const head = whole ? [] : [`${r.start}-${r.end}/${r.total}`];
   if (typeof r.viewed_code_id === 'string') head.push(`id=${r.viewed_code_id}`);
   if (r.eol === 'crlf' || r.eol === 'mixed') head.push(`eol=${r.eol}`);
   if (r.bom === true) head.push('bom');

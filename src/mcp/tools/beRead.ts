@@ -28,10 +28,10 @@ export const beRead = defineTool({
   name: 'be-read',
   title: 'Read lines',
   description:
-    'Numbered lines. file: path, path:N, path:S-E or path:ALL (1-based, inclusive; all tools). id= is the viewed_code_id ' +
-    'for edits. mode: full, structure (symbols), overview.',
+    'Rows "N text"; an unnumbered row follows the one above. file: path, path:N, path:S-E or path:ALL ' +
+    '(1-based, inclusive; all tools). id= is the viewed_code_id for edits. mode: full, structure (symbols), overview.',
   descriptionZh:
-    '带行号读取文件。file："path"（整个文件）、"path:N"、"path:S-E" 或 "path:ALL"；行号从 1 开始，闭区间。' +
+    '带行号读取文件：每行 "N 文本"；没有行号的行是上一行的下一行。file："path"（整个文件）、"path:N"、"path:S-E" 或 "path:ALL"；行号从 1 开始，闭区间。' +
     '返回 viewed_code_id；传给 be-replace 可在文件已变化时拒绝编辑。mode：auto（无范围时小文件读全文，否则给结构）、' +
     'full（分页，按 hint 继续）、structure（符号，行范围在前）、overview（文件夹概览）。',
   grammar: 'file: "path", "path:N", "path:S-E" or "path:ALL"; 1-based, inclusive.',

@@ -14,7 +14,7 @@ describe('core/edits read', () => {
     assert.equal(r.file, 'src/a.ts');
     assert.equal(r.content, '1\tone\n2\ttwo\n3\t<blank>\n4\tfour');
     assert.deepEqual([r.start, r.end, r.total], [1, 4, 4]);
-    assert.match(r.viewed_code_id, /^v2\.[0-9]+$/);
+    assert.match(r.viewed_code_id, /^w[0-9]+$/, 'a read from line 1 gets the short id');
     assert.deepEqual([r.eol, r.bom, r.final_newline], ['lf', false, true]);
   });
 

@@ -247,7 +247,7 @@ describe('core/edits viewed_code_id', () => {
     assert.equal(reg.size, 2);
     await b.replace({ file: 'a.txt:1', content: 'x', viewed_code_id: first });
     assert.equal(ws.read('a.txt'), 'x\n');
-    await rejectsCode(b.replace({ file: 'a.txt:1', content: 'y', viewed_code_id: first }), 'conflict', /changed since it was read/);
+    await rejectsCode(b.replace({ file: 'a.txt:1', content: 'y', viewed_code_id: first }), 'conflict', /changed in lines 1-1 since they were read/);
   });
 
   it('spec §14: viewed_code_id survives a restart — a new EditService accepts a fresh id and still rejects stale ones', async () => {
@@ -280,10 +280,48 @@ describe('core/edits viewed_code_id', () => {
 
     // other file, and a tampered id
     ws.write('b.txt', 'b\n');
-    const idB = (await fresh().read({ file: 'b.txt' })).viewed_code_id;
-    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB }), 'conflict', /belongs to another file, not a\.txt/);
+    const idB = (await fresh().read({ file: 'b.txt:1' })).viewed_code_id;
+    assert.match(idB, /^w[0-9]+$/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB }), 'conflict', /or the id is another file's/);
+    ws.write('b.txt', 'b\nc\n');
+    const idB2 = (await fresh().read({ file: 'b.txt:2' })).viewed_code_id;
+    assert.match(idB2, /^v2\.[0-9]+$/);
+    await rejectsCode(fresh().replace({ file: 'a.txt:2', content: 'x', viewed_code_id: idB2 }), 'conflict', /belongs to another file, not a\.txt/);
     await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: 'v1.' + idB.slice(3) }), 'conflict', /unknown or expired/);
     await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB.slice(0, -2) }), 'conflict', /unknown or expired/);
+  });
+
+  it('a read from line 1 gets a w id (~7 tokens) that survives a restart: edits below it pass, any change in it or another file refuses', async () => {
+    const { getEncoding } = await import('js-tiktoken');
+    const enc = getEncoding('o200k_base');
+    const sandbox = new Sandbox([ws.root]);
+    const fresh = () => new EditService({ files: new NodeFileStore(), sandbox });
+    ws.write('a.txt', 'one\ntwo\nthree\nfour\n');
+    const whole = (await fresh().read({ file: 'a.txt' })).viewed_code_id;
+    assert.match(whole, /^w[0-9]+$/);
+    assert.ok(enc.encode(`id=${whole}`).length <= 8, `${whole}: ${enc.encode(whole).length} tokens`);
+    const head = (await fresh().read({ file: 'a.txt:1-2' })).viewed_code_id;
+    assert.match(head, /^w[0-9]+$/);
+    // a line appended below the lines read: the first-page id still holds; the whole-file id does not
+    fs.writeFileSync(ws.p('a.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    await fresh().replace({ file: 'a.txt:2', content: 'TWO', viewed_code_id: head });
+    assert.equal(ws.read('a.txt'), 'one\nTWO\nthree\nfour\nfive\n');
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: whole }), 'conflict', /changed in lines 1-4 since they were read/);
+    // a range past what was read is refused before any hash
+    const again = (await fresh().read({ file: 'a.txt:1-2' })).viewed_code_id;
+    await rejectsCode(fresh().replace({ file: 'a.txt:3', content: 'x', viewed_code_id: again }), 'conflict', /outside the lines 1-2/);
+    // the same text under another name is another file
+    ws.write('copy.txt', 'one\nTWO\nthree\nfour\nfive\n');
+    await rejectsCode(fresh().replace({ file: 'copy.txt:1', content: 'x', viewed_code_id: again }), 'conflict', /another file's/);
+    // in this process the record is cached: the message shows the lines
+    const svc = fresh();
+    const cached = (await svc.read({ file: 'a.txt' })).viewed_code_id;
+    fs.writeFileSync(ws.p('a.txt'), 'one\nSOMEONE\nthree\nfour\nfive\n');
+    const err = await rejectsCode(svc.replace({ file: 'a.txt:2', content: 'x', viewed_code_id: cached }), 'conflict', /changed since it was read/);
+    assert.match(err.message, /\+2\tSOMEONE/);
+    // a tampered w id is unknown
+    await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: again.slice(0, -1) }), 'conflict', /unknown or expired/);
+    assert.equal(ws.read('a.txt'), 'one\nSOMEONE\nthree\nfour\nfive\n');
   });
 
   it('a viewed_code_id costs at most 20 tokens, also for a long range deep in a large file', async () => {
