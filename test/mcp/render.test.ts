@@ -20,14 +20,14 @@ describe('mcp render: one renderer per result kind', () => {
   it('read page: one header line (range/total, id, next call), rows `N text` with empty lines empty', () => {
     const text = renderReadPage(
       { mode: 'full', file: 'src/a.ts', start: 1, end: 3, total: 9, viewed_code_id: 'w123', eol: 'lf', bom: false, final_newline: true,
-        content: '1\tfunction f() {\n2\t<blank>\n3\t}', next: { file: 'src/a.ts:4-9' }, hint: 'page limit 8000 tokens reached; continue with be-read {...}' },
+        content: '1\tfunction f() {\n2\t\n3\t}', next: { file: 'src/a.ts:4-9' }, hint: 'page limit 8000 tokens reached; continue with be-read {...}' },
       noPrefix,
     );
     assert.equal(text, '1-3/9 id=w123 next: read {"file":"src/a.ts:4-9","mode":"full"}\n1 function f() {\n\n3 }');
   });
 
   it('read page: a symbols-only row right after a numbered row is bare; the whole file in one page has only its id', () => {
-    const content = ['1\tclass A {', '2\t  f() {', '3\t    return [', '4\t      1,', '5\t    ];', '6\t  }', '7\t}', '8\t<blank>', '9\t})', '10\t  ', '11\t/**', '12\t *', '13\t */'].join('\n');
+    const content = ['1\tclass A {', '2\t  f() {', '3\t    return [', '4\t      1,', '5\t    ];', '6\t  }', '7\t}', '8\t', '9\t})', '10\t  ', '11\t/**', '12\t *', '13\t */'].join('\n');
     const text = renderReadPage({ mode: 'full', file: 'a.ts', start: 1, end: 13, total: 13, viewed_code_id: 'w77', content }, ctx);
     assert.equal(text, ['id=w77', '1 class A {', '2   f() {', '3     return [', '4       1,', '    ];', '6   }', '}', '', '9 })', '  ', '11 /**', ' *', '13  */'].join('\n'));
   });

@@ -10,6 +10,8 @@ export interface ReadArgs {
   file: string;
   brief?: boolean;
   target?: { kind: 'line' | 'function' | 'marker' | 'tag'; value: string };
+  /** How an empty line is shown: upstream's `<blank>` by default; '' for text replies (a line "<blank>" stays itself). */
+  blank?: string;
 }
 export interface ReadResult {
   status: 'ok';
@@ -17,7 +19,7 @@ export interface ReadResult {
   start: number;
   end: number;
   total: number;
-  content?: string; // "N\t<text>" lines joined by "\n" (omitted when brief)
+  content?: string; // "N\t<text>" lines joined by "\n", an empty line "N\t<blank>" (omitted when brief)
   viewed_code_id: string;
   warnings?: string[]; // about the file, never about the numbered output
   brief?: boolean;

@@ -117,6 +117,8 @@ export interface ReadRequest {
   json?: boolean;
   /** Override the page token limit for this call (bounded by the setting). */
   limit?: number;
+  /** full: how an empty line is shown (default upstream's `<blank>`; '' for text replies). */
+  blank?: string;
 }
 
 /** One read of a file: the line model the id is hashed from, and its text (BOM excluded) for pages and outlines. */
@@ -291,7 +293,7 @@ export class ContextService {
       end = total;
     }
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
-    const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer });
+    const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer, blank: req.blank });
     // The id and the metadata of the page's own lines, hashed from the buffer the page was cut from.
     const meta = total > 0 ? await readMetadata(this.deps.viewed, loaded, page.start, page.end) : {};
     const mixed = mixedEolWarning(loaded.doc);

@@ -48,7 +48,7 @@ export async function readLines(ctx: EditContext, args: ReadArgs): Promise<ReadR
   // the same fields, from the same code, as a context mode's full page (the id of exactly these lines of these bytes)
   const result: ReadResult = { ...(await readMetadata(ctx.viewed, ld, start, end)) };
   if (args.brief) result.brief = true;
-  else result.content = total === 0 ? '' : numbered(doc, start, end);
+  else result.content = total === 0 ? '' : numbered(doc, start, end, args.blank ?? '<blank>');
   if (warnings.length) result.warnings = warnings;
   return result;
 }
@@ -79,11 +79,11 @@ function checkReadSize(doc: TextBuffer, display: string, start: number, end: num
   throw new ToolError('too_large', message, { total, bytes, limit, suggested: { start, end: fit } });
 }
 
-function numbered(doc: TextBuffer, start: number, end: number): string {
+function numbered(doc: TextBuffer, start: number, end: number, blank: string): string {
   const out: string[] = [];
   for (let i = start; i <= end; i++) {
     const t = doc.lineText(i);
-    out.push(`${i}\t${t === '' ? '<blank>' : t}`);
+    out.push(`${i}\t${t === '' ? blank : t}`);
   }
   return out.join('\n');
 }
