@@ -90,13 +90,6 @@ export interface ContextOptions {
   watch?: boolean;
 }
 
-/** The settings the VS Code host uses too (src/vscode/compose.ts): auto up to 2,000 tokens, 8,000-token pages. */
-export const CLI_CONTEXT_SETTINGS: Partial<ContextSettings> = {
-  defaultMode: 'auto',
-  autoThresholdTokens: 2000,
-  pageTokens: 8000,
-  overviewBudget: 1024,
-};
 
 export interface Services {
   deps: ServerDeps;
@@ -183,7 +176,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       sandbox,
       files,
       fallbackSymbols: co.fallbackSymbols,
-      settings: { ...CLI_CONTEXT_SETTINGS, ...co.settings },
+      settings: { ...co.settings },
       viewed: edits.viewed,
       tokenizer: getTokenizer(),
       parsers,

@@ -3,9 +3,11 @@
  * checked here, so a hand-edited settings.json with a wrong value falls back to the default instead of throwing
  * inside the extension host. Pure: no vscode import, unit-tested in test/vscode.
  */
-import type { ContextSettings, ReadMode } from '../core/context/node/service';
+import type { ContextSettings } from '../core/context/node/service';
+import { CONTEXT_SETTINGS, type ContextSettingKey, type ContextSettingValue } from '../core/context/settingsTable';
 import type { ChatMemoryOptions } from '../core/memory/chatMemory';
 import { memorySettingOrDefault, type MemorySettingKey, type MemorySettingValue } from '../core/memory/limits';
+import { settingOrDefault } from '../core/util/settingTable';
 import type { CondenseInput, Summarizer } from '../core/memory/summarizer';
 import type { Fingerprint, MemoryMessage } from '../core/memory/types';
 
@@ -18,17 +20,6 @@ export interface MemorySettings {
 }
 
 export type ContextModeSettings = Pick<ContextSettings, 'defaultMode' | 'autoThresholdTokens' | 'pageTokens' | 'overviewBudget'>;
-
-function num(get: SettingGetter, key: string, fallback: number, min: number, max: number, integer = true): number {
-  const v = get<unknown>(key, fallback);
-  if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) return fallback;
-  return v;
-}
-
-function oneOf<T extends string>(get: SettingGetter, key: string, allowed: readonly T[], fallback: T): T {
-  const v = get<unknown>(key, fallback);
-  return allowed.includes(v as T) ? (v as T) : fallback;
-}
 
 /** `memory.<key>` when the settings table (src/core/memory/limits.ts) allows it, else the table's default. */
 function memorySetting<K extends MemorySettingKey>(get: SettingGetter, key: K): MemorySettingValue<K> {
@@ -47,12 +38,17 @@ export function memorySettings(get: SettingGetter): MemorySettings {
   };
 }
 
+/** `context.<key>` when the settings table (src/core/context/settingsTable.ts) allows it, else the table's default. */
+function contextSetting<K extends ContextSettingKey>(get: SettingGetter, key: K): ContextSettingValue<K> {
+  return settingOrDefault(CONTEXT_SETTINGS[key], get<unknown>(`context.${key}`, undefined)) as ContextSettingValue<K>;
+}
+
 export function contextSettings(get: SettingGetter): ContextModeSettings {
   return {
-    defaultMode: oneOf<ReadMode>(get, 'context.defaultReadMode', ['auto', 'full', 'structure'], 'auto'),
-    autoThresholdTokens: num(get, 'context.autoFullMaxTokens', 2000, 0, 10_000_000),
-    pageTokens: num(get, 'context.pageTokens', 8000, 500, 100_000),
-    overviewBudget: num(get, 'context.overviewBudget', 1024, 128, 100_000),
+    defaultMode: contextSetting(get, 'defaultReadMode'),
+    autoThresholdTokens: contextSetting(get, 'autoFullMaxTokens'),
+    pageTokens: contextSetting(get, 'pageTokens'),
+    overviewBudget: contextSetting(get, 'overviewBudget'),
   };
 }
 

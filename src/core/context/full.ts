@@ -3,9 +3,10 @@
  * token limit. A page ends on a line boundary; a single line longer than the limit is split by
  * characters and the page says so. The hint names the exact call that continues where the page ended.
  */
+import { CONTEXT_SETTINGS } from './settingsTable';
 import type { TokenCounter } from './types';
 
-export const DEFAULT_PAGE_TOKENS = 8000;
+export const DEFAULT_PAGE_TOKENS = CONTEXT_SETTINGS.pageTokens.default;
 /**
  * A page also holds at most this many characters per token of its limit. Text runs at ~4; only runs of one
  * character (whitespace, `=`) reach 128, and a page of a megabyte of spaces helps no one while its counting

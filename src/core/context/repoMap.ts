@@ -17,10 +17,11 @@ import type { MapFileReader } from './node/readWalked';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
+import { CONTEXT_SETTINGS } from './settingsTable';
 
 export type { OverviewFile } from './ranking';
 
-export const DEFAULT_OVERVIEW_BUDGET = 1024;
+export const DEFAULT_OVERVIEW_BUDGET = CONTEXT_SETTINGS.overviewBudget.default;
 
 export interface OverviewOptions {
   /** Absolute folder inside the root to describe; default the root. */

@@ -1,36 +1,14 @@
 /**
- * The one table of the memory settings (`betterEditTools.memory.*`): each one's type, bounds or allowed values,
- * and default. ChatMemory validates its options against it, the VS Code settings reader falls back to the default
- * outside it, and package.json's contributes.configuration repeats it (test/core/memory/limits.test.ts checks
- * they agree), so a value the Settings UI accepts never throws and one it refuses is never taken.
+ * The one table of the memory settings (`betterEditTools.memory.*`, util/settingTable.ts): each one's type,
+ * bounds or allowed values, and default. ChatMemory validates its options against it, the VS Code settings reader
+ * falls back to the default outside it, and package.json's contributes.configuration repeats it
+ * (test/core/memory/limits.test.ts checks they agree), so a value the Settings UI accepts never throws and one it
+ * refuses is never taken.
  */
+import { settingOrDefault, settingProblem, type SettingLimit, type SettingValue } from '../util/settingTable';
 import type { TokenEncoding } from './node/tokenizer';
 
-export interface NumberLimit {
-  type: 'number';
-  min: number;
-  /** Inclusive. */
-  max: number;
-  integer: boolean;
-  default: number;
-  /** What it means, for error messages. */
-  what: string;
-}
-
-export interface ChoiceLimit<T extends string = string> {
-  type: 'choice';
-  values: readonly T[];
-  default: T;
-  what: string;
-}
-
-export interface SwitchLimit {
-  type: 'boolean';
-  default: boolean;
-  what: string;
-}
-
-export type SettingLimit = NumberLimit | ChoiceLimit | SwitchLimit;
+export type { ChoiceLimit, NumberLimit, SettingLimit, SwitchLimit } from '../util/settingTable';
 
 const ENCODINGS: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
 
@@ -46,33 +24,18 @@ export const MEMORY_SETTINGS = {
 
 export type MemorySettingKey = keyof typeof MEMORY_SETTINGS;
 
-/** The value a setting holds: a number, one of its choices, or a boolean. */
-export type MemorySettingValue<K extends MemorySettingKey> = (typeof MEMORY_SETTINGS)[K] extends { type: 'number' }
-  ? number
-  : (typeof MEMORY_SETTINGS)[K] extends { type: 'choice'; values: readonly (infer T)[] }
-    ? T
-    : boolean;
+/** The value a memory setting holds: a number, one of its choices, or a boolean. */
+export type MemorySettingValue<K extends MemorySettingKey> = SettingValue<(typeof MEMORY_SETTINGS)[K]>;
 
 /**
  * Undefined when `value` is allowed for the setting `key`; otherwise what is wrong and what is expected, naming it
  * `label` (default the setting's name; ChatMemory names its option, `encoding` for the tokenizer setting).
  */
 export function memorySettingProblem(key: MemorySettingKey, value: unknown, label: string = key): string | undefined {
-  const l: SettingLimit = MEMORY_SETTINGS[key];
-  const got = JSON.stringify(value) ?? String(value);
-  switch (l.type) {
-    case 'number': {
-      const ok = typeof value === 'number' && Number.isFinite(value) && (!l.integer || Number.isInteger(value)) && value >= l.min && value <= l.max;
-      return ok ? undefined : `${label} (${l.what}) must be ${l.integer ? 'an integer' : 'a number'} from ${l.min} to ${l.max}; got ${got}`;
-    }
-    case 'choice':
-      return l.values.includes(value as string) ? undefined : `${label} (${l.what}) must be one of ${l.values.join(', ')}; got ${got}`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `${label} (${l.what}) must be true or false; got ${got}`;
-  }
+  return settingProblem(MEMORY_SETTINGS[key], value, label);
 }
 
 /** The value of `key` when allowed, else its default: what a hand-edited settings.json falls back to. */
 export function memorySettingOrDefault<K extends MemorySettingKey>(key: K, value: unknown): MemorySettingValue<K> {
-  return (memorySettingProblem(key, value) === undefined ? value : MEMORY_SETTINGS[key].default) as MemorySettingValue<K>;
+  return settingOrDefault(MEMORY_SETTINGS[key], value) as MemorySettingValue<K>;
 }

@@ -58,7 +58,8 @@ export const beRead = defineTool({
       const req = { file: args.file, mode: args.mode, column: args.column };
       if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req));
       // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.
-      return asRecord(await ctx.read({ ...req, blank: '', limit: Math.max(500, ctx.settings.pageTokens - PAGE_HEADER_TOKENS) }));
+      // (the smallest page setting, 500, still leaves its rows 380 tokens: no floor that would push a page over it)
+      return asRecord(await ctx.read({ ...req, blank: '', limit: ctx.settings.pageTokens - PAGE_HEADER_TOKENS }));
     }
     // text rows show an empty line as an empty row (render/common.ts), so a line that reads "<blank>" stays itself
     const result = asRecord(await services.edits.read(reply === 'json' ? args : { ...args, blank: '' }));

@@ -1,24 +1,13 @@
 /** One table for the memory settings: package.json, the settings reader and ChatMemory follow it. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import fc from 'fast-check';
 import { ChatMemory } from '../../../src/core/memory/chatMemory';
 import type { ChatMemoryOptions } from '../../../src/core/memory/memoryOptions';
 import { MEMORY_SETTINGS, memorySettingProblem, type MemorySettingKey } from '../../../src/core/memory/limits';
 import { memorySettings, type SettingGetter } from '../../../src/vscode/settings';
 import { memoryDeps } from './memoryDeps';
+import { assertContributedAsTable } from '../../settingsContributed';
 
-interface Contributed {
-  type: string;
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-  enum?: unknown[];
-}
-
-const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
-const props = pkg.contributes.configuration.properties as Record<string, Contributed>;
 const PREFIX = 'betterEditTools.memory.';
 const keys = Object.keys(MEMORY_SETTINGS) as MemorySettingKey[];
 const numberKeys = keys.filter((k) => MEMORY_SETTINGS[k].type === 'number') as ('maxTokens' | 'reserveRatio' | 'recentKeep')[];
@@ -35,31 +24,9 @@ const read = (key: MemorySettingKey, value: unknown): unknown => {
   return key === 'lmSummary' ? s.lmSummary : s.options[OPTION[key] as keyof typeof s.options];
 };
 
-/** What package.json should say for a table entry. */
-function contributedFor(key: MemorySettingKey): Contributed {
-  const l = MEMORY_SETTINGS[key];
-  switch (l.type) {
-    case 'number':
-      return { type: l.integer ? 'integer' : 'number', minimum: l.min, maximum: l.max, default: l.default };
-    case 'choice':
-      return { type: 'string', enum: [...l.values], default: l.default };
-    case 'boolean':
-      return { type: 'boolean', default: l.default };
-  }
-}
-
 describe('memory/limits', () => {
   it('package.json contributes exactly the table\'s memory settings, each with its type, bounds or values, and default', () => {
-    const contributed = Object.keys(props).filter((k) => k.startsWith(PREFIX)).map((k) => k.slice(PREFIX.length));
-    assert.deepEqual(contributed.sort(), [...keys].sort(), 'the memory settings of package.json and of the table');
-    for (const key of keys) {
-      const p = props[PREFIX + key]!;
-      const want = contributedFor(key);
-      const have = Object.fromEntries(Object.keys(want).map((f) => [f, p[f as keyof Contributed]]));
-      assert.deepEqual(have, want, key);
-      // No bound of another kind (a minimum on a string, an enum on a number) that the table does not know.
-      for (const f of ['minimum', 'maximum', 'enum'] as const) if (!(f in want)) assert.equal(p[f], undefined, `${key}.${f}`);
-    }
+    assertContributedAsTable(PREFIX, MEMORY_SETTINGS);
   });
 
   it('every value the Settings UI accepts makes a working session (both bounds included, every choice)', () => {

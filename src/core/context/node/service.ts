@@ -14,6 +14,7 @@ import { isInside } from '../../files/sandbox';
 import { contentToLines } from '../../text/content';
 import { parseFileRange } from '../../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
+import { CONTEXT_SETTINGS } from '../settingsTable';
 import { renderStructureText } from '../render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
 import { fileStoreReader } from './readWalked';
@@ -38,8 +39,8 @@ export interface ContextSettings {
 }
 
 export const DEFAULT_CONTEXT_SETTINGS: ContextSettings = {
-  defaultMode: 'auto',
-  autoThresholdTokens: 2000,
+  defaultMode: CONTEXT_SETTINGS.defaultReadMode.default,
+  autoThresholdTokens: CONTEXT_SETTINGS.autoFullMaxTokens.default,
   pageTokens: DEFAULT_PAGE_TOKENS,
   overviewBudget: DEFAULT_OVERVIEW_BUDGET,
   maxFileBytes: 64 * 1024 * 1024,
