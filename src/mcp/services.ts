@@ -176,7 +176,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       sandbox,
       files,
       fallbackSymbols: co.fallbackSymbols,
-      settings: { ...co.settings },
+      settings: co.settings,
       viewed: edits.viewed,
       tokenizer: getTokenizer(),
       parsers,

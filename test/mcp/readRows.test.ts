@@ -37,7 +37,7 @@ const line = fc.oneof(
 );
 
 describe('read rows: every line comes back from the text rows', () => {
-  it('property: any lines, any page start: decoded by the stated rule they are the lines, and each number costs what it must', () => {
+  it('property: any lines, any page start: decoded by the stated rule they are the lines, and a bare row is symbols-only right after a numbered row', () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 40 }), fc.nat(2000), fc.boolean(), (lines, offset, whole) => {
         const start = whole ? 1 : offset + 1;

@@ -167,7 +167,7 @@ export class RepoMap {
   /** The overview text for the root or a folder in it, within `budget` tokens. */
   async overview(opts: OverviewOptions = {}): Promise<OverviewResult> {
     await this.refresh();
-    const budget = Math.max(128, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
+    const budget = Math.max(CONTEXT_SETTINGS.overviewBudget.min, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
     const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
     // Nothing changed since the same question: the same answer.
     const v = this.versions();

@@ -1,7 +1,7 @@
 /**
  * The one table of the context settings (`betterEditTools.context.*`, util/settingTable.ts): the context service's
- * defaults, the CLI's, the VS Code settings reader and package.json follow it (test/core/context/settingsTable.test.ts
- * checks package.json), so a value the Settings UI accepts is never silently dropped.
+ * defaults (the CLI's too), the VS Code settings reader and package.json follow it (test/mcp/contextSettings.test.ts
+ * checks them), so a value the Settings UI accepts is never silently dropped.
  */
 import type { SettingLimit, SettingValue } from '../util/settingTable';
 

@@ -11,8 +11,8 @@ const SYMBOLS_ONLY = /^[^\p{L}\p{N}]*$/u;
 
 /**
  * Numbered rows as the model sees them, from the core's `N<TAB>text` rows (an empty line `N<TAB>`, asked for by
- * be-read in text style): `N text` (one space), an empty line an
- * empty row, and a symbols-only row right after a numbered row bare (it is that row + 1). On bench:context's
+ * be-read in text style): `N text` (one space), an empty line an empty row, and a symbols-only row right after a
+ * numbered row bare (it is that row + 1). On bench:context's
  * answer files this costs 0.92-0.99x server-filesystem's JSON read of the same file, where a number on every
  * row cost up to 1.04x: o200k spends a token per three digits, and no escaping saves as much on tab-indented Go
  * or comment-heavy TypeScript. A row that starts a page is always numbered.
