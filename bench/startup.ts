@@ -1,0 +1,191 @@
+/**
+ * Start-up benchmark (npm run bench:startup; not part of the test suite).
+ * How soon a freshly started server answers, over raw newline-delimited JSON-RPC on stdio (no SDK in the timed
+ * path), against a bare Node process that echoes one JSON-RPC reply (the floor of any Node server) and against
+ * @modelcontextprotocol/server-filesystem doing the same calls. Per run, from spawn: the initialize reply,
+ * tools/list, the first tools/call (a read), and for ours the first and the second edit (be-replace).
+ * BENCH_RUNS=9. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
+ * the second.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const REPO = path.resolve(__dirname, '..');
+const OUR_CLI = path.join(REPO, 'dist/cli.js');
+const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+
+/** A stdio JSON-RPC peer that sends one request at a time and times each reply from the process's spawn. */
+class Peer {
+  private buf = '';
+  private waiting = new Map<number, (msg: unknown) => void>();
+  private nextId = 1;
+  readonly t0 = performance.now();
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      this.buf += d;
+      let nl: number;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        if (!line.trim()) continue;
+        const msg = JSON.parse(line) as { id?: number };
+        if (typeof msg.id === 'number') this.waiting.get(msg.id)?.(msg);
+      }
+    });
+    child.stderr.resume();
+  }
+  /** Sends a request; resolves with the reply and the ms since spawn when it arrived. */
+  request(method: string, params: unknown): Promise<{ msg: { result?: unknown; error?: unknown }; at: number }> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${method}: no reply in 20 s`)), 20_000);
+      this.waiting.set(id, (msg) => {
+        clearTimeout(timer);
+        resolve({ msg: msg as { result?: unknown; error?: unknown }, at: performance.now() - this.t0 });
+      });
+      this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+  notify(method: string): void {
+    this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method }) + '\n');
+  }
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    const exited = new Promise((r) => this.child.once('exit', r));
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(t);
+  }
+}
+
+const INIT = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'bench-startup', version: '1.0.0' },
+};
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function text(reply: { msg: { result?: unknown; error?: unknown } }): string {
+  if (reply.msg.error) throw new Error(`error reply: ${JSON.stringify(reply.msg.error)}`);
+  const r = reply.msg.result as { content?: { text?: string }[]; isError?: boolean };
+  const t = r.content?.map((c) => c.text ?? '').join('') ?? '';
+  if (r.isError) throw new Error(`tool error: ${t}`);
+  return t;
+}
+
+const BARE_ECHO = `let b='';process.stdin.setEncoding('utf8');process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n')}});process.stdin.on('end',()=>process.exit(0));`;
+
+async function bare(): Promise<number> {
+  const peer = new Peer(spawn(process.execPath, ['-e', BARE_ECHO], { stdio: 'pipe' }));
+  const r = await peer.request('initialize', INIT);
+  await peer.close();
+  return r.at;
+}
+
+async function workspace(): Promise<{ dir: string; file: string; cache: string }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-'));
+  const lines = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`);
+  const file = path.join(dir, 'src.ts');
+  await fs.writeFile(file, lines.join('\n') + '\n');
+  const cache = path.join(dir, '.cache');
+  return { dir, file, cache };
+}
+
+interface OurRun { init: number; list: number; firstCall: number; firstEdit: number; secondEdit: number }
+
+async function ours(): Promise<OurRun> {
+  const ws = await workspace();
+  const root = path.join(ws.dir, 'root');
+  await fs.mkdir(root);
+  await fs.rename(ws.file, path.join(root, 'src.ts'));
+  const env = { ...process.env, XDG_CACHE_HOME: ws.cache };
+  const peer = new Peer(spawn(process.execPath, [OUR_CLI, '--root', root], { stdio: 'pipe', env }));
+  try {
+    const init = (await peer.request('initialize', INIT)).at;
+    peer.notify('notifications/initialized');
+    const list = (await peer.request('tools/list', {})).at;
+    const read = await peer.request('tools/call', { name: 'be-read', arguments: { file: 'src.ts:1-20' } });
+    text(read);
+    const edit = async (n: number): Promise<number> => {
+      const before = performance.now();
+      text(await peer.request('tools/call', {
+        name: 'be-replace',
+        arguments: { file: `src.ts:${n}`, content: `export const value${n - 1} = ${n * 10};` },
+      }));
+      return performance.now() - before;
+    };
+    const firstEdit = await edit(5);
+    const secondEdit = await edit(6);
+    return { init, list, firstCall: read.at, firstEdit, secondEdit };
+  } finally {
+    await peer.close();
+    await fs.rm(ws.dir, { recursive: true, force: true });
+  }
+}
+
+async function serverFilesystem(): Promise<{ init: number; firstCall: number }> {
+  const ws = await workspace();
+  const peer = new Peer(spawn(process.execPath, [FS_SERVER, ws.dir], { stdio: 'pipe' }));
+  try {
+    const init = (await peer.request('initialize', INIT)).at;
+    peer.notify('notifications/initialized');
+    await peer.request('tools/list', {});
+    const read = await peer.request('tools/call', { name: 'read_text_file', arguments: { path: ws.file, head: 20 } });
+    text(read);
+    return { init, firstCall: read.at };
+  } finally {
+    await peer.close();
+    await fs.rm(ws.dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  await fs.access(OUR_CLI).catch(() => {
+    throw new Error('dist/cli.js is missing: run npm run build (npm run bench:startup does)');
+  });
+  const b: number[] = [];
+  const o: OurRun[] = [];
+  const f: { init: number; firstCall: number }[] = [];
+  await bare(); // warm the disk cache for node itself
+  for (let i = 0; i < RUNS; i++) {
+    // interleaved, so a busy moment of the machine touches all three alike
+    b.push(await bare());
+    o.push(await ours());
+    f.push(await serverFilesystem());
+  }
+  const med = (xs: number[]) => median(xs).toFixed(0).padStart(5);
+  const bareMs = median(b);
+  const oursFirst = median(o.map((r) => r.firstCall));
+  const firstEdit = median(o.map((r) => r.firstEdit));
+  const secondEdit = median(o.map((r) => r.secondEdit));
+  const mark = (ok: boolean) => (ok ? 'goal met' : 'GOAL MISSED');
+  console.log(`bench:startup, median of ${RUNS} interleaved runs, ms from spawn (edits: ms per call)`);
+  console.log('');
+  console.log('| process | initialize | tools/list | first tools/call |');
+  console.log('|---|---|---|---|');
+  console.log(`| bare Node echo (floor) | ${med(b)} | - | - |`);
+  console.log(`| ours (dist/cli.js) | ${med(o.map((r) => r.init))} | ${med(o.map((r) => r.list))} | ${med(o.map((r) => r.firstCall))} |`);
+  console.log(`| server-filesystem | ${med(f.map((r) => r.init))} | - | ${med(f.map((r) => r.firstCall))} |`);
+  console.log('');
+  const ratio = oursFirst / bareMs;
+  console.log(`first tools/call / bare Node start = ${ratio.toFixed(2)}x (goal <= 2.0x): ${mark(ratio <= 2)}`);
+  const fsRatio = oursFirst / median(f.map((r) => r.firstCall));
+  console.log(`first tools/call, ours / server-filesystem = ${fsRatio.toFixed(2)}x`);
+  const editRatio = firstEdit / secondEdit;
+  console.log(`first edit ${firstEdit.toFixed(1)} ms, second ${secondEdit.toFixed(1)} ms: ${editRatio.toFixed(2)}x (goal <= 1.2x): ${mark(editRatio <= 1.2)}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
