@@ -6,7 +6,7 @@
  * copy of the repository. Cost is counted on the model view of every reply (o200k_base) plus the tool catalog
  * once per call; every edit is checked on disk. See bench/README.md for setup and the meaning of each figure.
  *
- *   npm run bench:context [-- --repo httpx] [-- --verbose (every call)] [-- --scale]
+ *   npm run bench:context [-- --repo httpx] [-- --set all|in-sample|held-out] [-- --verbose (every call)] [-- --scale]
  *   BENCH_REPOS=httpx=DIR,hono=DIR,cobra=DIR npm run bench:context
  */
 import { existsSync } from 'node:fs';
@@ -23,7 +23,12 @@ const PROJECT = join(__dirname, '..');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { repo: { type: 'string', multiple: true }, scale: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+    options: {
+      repo: { type: 'string', multiple: true },
+      set: { type: 'string', default: 'all' },
+      scale: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   const paths = {
@@ -35,11 +40,16 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   console.log(`context benchmark · node ${process.version} · ${cpus().length} cores · load avg ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  const { repos, warnings } = loadTasks(join(__dirname, 'tasks'), repoLocator(process.env.BENCH_REPOS, join(PROJECT, '.bench/repos')), values.repo);
+  // In-sample tasks (bench/tasks/*.json) and the held-out set (bench/tasks/heldout/*.json, never tuned on).
+  if (!['all', 'in-sample', 'held-out'].includes(values.set)) throw new Error(`--set must be all, in-sample or held-out, got "${values.set}"`);
+  const locate = repoLocator(process.env.BENCH_REPOS, join(PROJECT, '.bench/repos'));
+  const sets = [...(values.set !== 'held-out' ? [loadTasks(join(__dirname, 'tasks'), locate, values.repo)] : []), ...(values.set !== 'in-sample' ? [loadTasks(join(__dirname, 'tasks/heldout'), locate, values.repo)] : [])];
+  const repos = sets.flatMap((x) => x.repos);
+  const warnings = sets.flatMap((x) => x.warnings);
   for (const w of warnings) console.warn(`WARNING: ${w}`);
   table([
-    ['repo', 'language', 'url', 'commit verified on', 'found', 'tasks'],
-    ...repos.map((r) => [r.repo, r.language, r.url, r.commit, r.foundCommit === r.commit ? 'same' : (r.foundCommit ?? 'unknown'), r.tasks.filter((t) => !t.skip).length]),
+    ['repo', 'set', 'language', 'url', 'commit verified on', 'found', 'tasks'],
+    ...repos.map((r) => [r.repo, r.set, r.language, r.url, r.commit, r.foundCommit === r.commit ? 'same' : (r.foundCommit ?? 'unknown'), r.tasks.filter((t) => !t.skip).length]),
   ]);
 
   const results: TaskResult[] = [];
