@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { repoFigures, type RepoFigures } from './context/figures';
-import { printReport, table } from './context/report';
+import { AGENTS } from './context/agents';
+import { printReport, printSideBySide, table, type Catalogs } from './context/report';
 import { runRepo, taskTokens, type TaskResult } from './context/run';
 import { loadTasks, repoLocator } from './context/tasks';
 
@@ -52,24 +53,24 @@ async function main(): Promise<void> {
     ...repos.map((r) => [r.repo, r.set, r.language, r.url, r.commit, r.foundCommit === r.commit ? 'same' : (r.foundCommit ?? 'unknown'), r.tasks.filter((t) => !t.skip).length]),
   ]);
 
-  const results: TaskResult[] = [];
-  const figures: RepoFigures[] = [];
-  const catalogs = { fs: 0, ours: 0 };
+  const bySet = new Map<string, { results: TaskResult[]; figures: RepoFigures[] }>();
+  const catalogs: Catalogs = { fs: 0, ours: 0, builtin: 0 };
   for (const repo of repos) {
     const t0 = performance.now();
-    results.push(
+    const setResults = (bySet.get(repo.set) ?? bySet.set(repo.set, { results: [], figures: [] }).get(repo.set))!;
+    setResults.results.push(
       ...(await runRepo(repo, paths, (r) => {
-        if (r.agent === 'd') catalogs.ours = r.catalogTokens;
-        else catalogs.fs = r.catalogTokens;
+        catalogs[AGENTS.find((a) => a.key === r.agent)!.server] = r.catalogTokens;
         const status = r.error ? `ERROR ${r.error}` : r.landed ? 'landed' : 'EDIT DID NOT LAND';
         process.stderr.write(`  ${r.agent} ${r.task.id}: ${taskTokens(r)} tokens, ${r.calls.length} calls, ${status}\n`);
         if (values.verbose) for (const c of r.calls) process.stderr.write(`      ${c.tool} ${c.label}: ${c.replyTokens} ${JSON.stringify(c.args).slice(0, 120)}\n`);
       })),
     );
-    figures.push(await repoFigures(repo, paths));
+    setResults.figures.push(await repoFigures(repo, paths));
     console.log(`${repo.repo}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  printReport(results, figures, catalogs);
+  for (const [set, { results, figures }] of bySet) printReport(results, figures, catalogs, set);
+  printSideBySide([...bySet].map(([set, { results }]) => ({ set, results })));
   console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   if (values.scale) {
