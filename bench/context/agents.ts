@@ -280,43 +280,42 @@ export const WINDOW = 120;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * (f) built-in tools (bench/context/builtin.ts): one Grep of the query words (alternation, case-insensitive, the
- * language's files), files ranked by how many distinct query words their matching lines hold (then by matches,
- * then path; tests/docs never candidates), then a WINDOW-line Read around each file's best line until the answer
- * file; in the answer file, if the lines to change were not in the window, a Grep for the function's definition
+ * (f) built-in tools (bench/context/builtin.ts): one Grep in count mode of the query words (alternation,
+ * case-insensitive, the language's files), files ranked by matches (then path; tests/docs never candidates); per
+ * file in that order, a Grep of the same words in the file and a WINDOW-line Read around its best line (the most
+ * distinct query words) until the answer file; in the answer file, if the lines to change were not in the window, a Grep for the function's definition
  * (the name, as (d) uses it) and windows from there; then an exact-string Edit.
  */
 export const builtinAgent: Agent = async (ctx) => {
   const { server, task, repo } = ctx;
   const run: AgentRun = { notes: [] };
-  const glob = `**/*${EXT[repo.language]}`;
-  const { result } = await server.call('Grep', { pattern: task.query.map(escapeRe).join('|'), glob, case_insensitive: true }, 'grep');
-  const perFile = new Map<string, { words: Set<string>; hits: number; best: { line: number; n: number } }>();
-  for (const l of textOf(check(result, 'Grep')).split('\n')) {
-    const m = /^(.+?):(\d+):(.*)$/.exec(l);
-    if (!m || isTestOrDoc(m[1]!)) continue;
-    const lower = m[3]!.toLowerCase();
-    const on = task.query.filter((w) => lower.includes(w));
-    const e = perFile.get(m[1]!) ?? { words: new Set<string>(), hits: 0, best: { line: Number(m[2]), n: 0 } };
-    for (const w of on) e.words.add(w);
-    e.hits++;
-    if (on.length > e.best.n) e.best = { line: Number(m[2]), n: on.length };
-    perFile.set(m[1]!, e);
-  }
-  const ranked = [...perFile.entries()].sort((a, b) => b[1].words.size - a[1].words.size || b[1].hits - a[1].hits || (a[0] < b[0] ? -1 : 1));
+  const pattern = task.query.map(escapeRe).join('|');
+  const { result } = await server.call('Grep', { pattern, glob: `**/*${EXT[repo.language]}`, output_mode: 'count', case_insensitive: true }, 'grep count');
+  const ranked = textOf(check(result, 'Grep'))
+    .split('\n')
+    .map((l) => /^(.+):(\d+)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && !isTestOrDoc(m[1]!))
+    .map((m) => ({ file: m[1]!, n: Number(m[2]) }))
+    .sort((x, y) => y.n - x.n || (x.file < y.file ? -1 : 1));
   const lines = new Map<number, string>();
-  const window = async (line: number, label: string) => {
-    const { result: r } = await server.call('Read', { file_path: task.answer.file, offset: Math.max(1, line - WINDOW / 2), limit: WINDOW }, label);
-    catLines(check(r, 'Read'), lines);
-  };
-  for (const [i, [file, e]] of ranked.slice(0, MAX_READS).entries()) {
-    if (file !== task.answer.file) {
-      check((await server.call('Read', { file_path: file, offset: Math.max(1, e.best.line - WINDOW / 2), limit: WINDOW }, 'read other')).result, 'Read');
-      continue;
+  for (const [i, { file }] of ranked.slice(0, MAX_READS).entries()) {
+    // The file's best line: the matching line with the most distinct query words (the first of them).
+    const { result: g } = await server.call('Grep', { pattern, path: file, case_insensitive: true }, 'grep in file');
+    let best = { line: 1, n: -1 };
+    for (const l of textOf(check(g, 'Grep')).split('\n')) {
+      const m = /^.+?:(\d+):(.*)$/.exec(l);
+      if (!m) continue;
+      const n = task.query.filter((w) => m[2]!.toLowerCase().includes(w)).length;
+      if (n > best.n) best = { line: Number(m[1]), n };
     }
-    run.foundAt = i + 1;
-    await window(e.best.line, 'read answer');
-    break;
+    const answer = file === task.answer.file;
+    const { result: r } = await server.call('Read', { file_path: file, offset: Math.max(1, best.line - WINDOW / 2), limit: WINDOW }, answer ? 'read answer' : 'read other');
+    check(r, 'Read');
+    if (answer) {
+      catLines(r, lines);
+      run.foundAt = i + 1;
+      break;
+    }
   }
   if (run.foundAt === undefined) run.notes.push(`answer not in the first ${MAX_READS} grep files (${ranked.length} files)`);
   if (!locate(lines, task.edit.old)) {

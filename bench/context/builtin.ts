@@ -5,8 +5,8 @@
  * model receives) and a catalog is paid once per call.
  *
  * No ripgrep binary is assumed: `Grep` is a JS search with ripgrep's output format (`path:line:text`, one line per
- * match, paths relative to the root, files in path order), case-insensitive, over the files a glob selects, with a
- * head limit like Claude Code's. `Read` returns `cat -n` lines (number, tab, text). `Edit` replaces an exact string
+ * match, paths relative to the root, files in path order; or `path:count` per file, like `rg -c`), optionally
+ * case-insensitive, over the files a glob and a path select, with a head limit like Claude Code's. `Read` returns `cat -n` lines (number, tab, text). `Edit` replaces an exact string
  * that occurs once, as Claude Code's Edit does, and answers with the edited lines in `cat -n` form.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens, type CallRecord, type Server } from './mcp';
 
 /** Matching lines returned at most (Claude Code's Grep has head_limit; without one a common word floods the turn). */
-export const GREP_HEAD_LIMIT = 100;
+export const GREP_HEAD_LIMIT = 250;
 /** Characters of a matching line shown (ripgrep's --max-columns is often set; long lines are cut). */
 const MAX_COLUMNS = 200;
 const MAX_READ_LINES = 2000;
@@ -25,10 +25,17 @@ const CATALOG = [
   {
     name: 'Grep',
     description:
-      'Search file contents with a regular expression (ripgrep syntax) under path (a folder or a file; default the root). Returns matching lines as path:line:text, at most head_limit lines. Use glob to filter files (e.g. "**/*.java").',
+      'Search file contents with a regular expression (ripgrep syntax) under path (a folder or a file; default the root). output_mode content: matching lines as path:line:text; count: path:count per file. At most head_limit lines. Use glob to filter files (e.g. "**/*.java").',
     inputSchema: {
       type: 'object',
-      properties: { pattern: { type: 'string' }, path: { type: 'string' }, glob: { type: 'string' }, case_insensitive: { type: 'boolean' }, head_limit: { type: 'number' } },
+      properties: {
+        pattern: { type: 'string' },
+        path: { type: 'string' },
+        glob: { type: 'string' },
+        output_mode: { type: 'string', enum: ['content', 'count'] },
+        case_insensitive: { type: 'boolean' },
+        head_limit: { type: 'number' },
+      },
       required: ['pattern'],
     },
   },
@@ -82,15 +89,21 @@ export function builtinServer(root: string): Server {
       const limit = typeof a.head_limit === 'number' ? a.head_limit : GREP_HEAD_LIMIT;
       const select = globTest(a.glob as string | undefined);
       const under = a.path === undefined ? undefined : rel(String(a.path));
+      const mode = a.output_mode ?? 'content';
       const out: string[] = [];
       let total = 0;
       for (const f of files.filter((f) => select(f) && (under === undefined || under === '' || f === under || f.startsWith(`${under}/`)))) {
         const lines = readFileSync(join(root, f), 'utf8').split('\n');
+        let inFile = 0;
         lines.forEach((l, i) => {
           if (!re.test(l)) return;
+          inFile++;
+          if (mode !== 'content') return;
           total++;
           if (out.length < limit) out.push(`${f}:${i + 1}:${l.length > MAX_COLUMNS ? `${l.slice(0, MAX_COLUMNS)}…` : l}`);
         });
+        // rg -c: path:count per file with matches (path order)
+        if (mode === 'count' && inFile > 0 && ++total <= limit) out.push(`${f}:${inFile}`);
       }
       if (total === 0) return text('No matches found');
       return text(`${out.join('\n')}${total > out.length ? `\n[${total - out.length} more matching lines not shown]` : ''}`);
