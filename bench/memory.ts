@@ -21,6 +21,7 @@ import { AIMessage, HumanMessage, ToolMessage, trimMessages, type BaseMessage } 
 import { ChatMemory } from '../src/core/memory/chatMemory';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
 import type { MessageKind, NewMessage } from '../src/core/memory/types';
+import { probeBench } from './memoryProbes';
 import { sessionBench } from './sessionReport';
 
 // ------------------------------------------------------------------ deterministic corpus
@@ -294,8 +295,10 @@ function main(): void {
     const clCold = performance.now() - clStart;
     console.log(`tokenizer (cl100k_base, first pass over the corpus, cold pre-token cache): ${(totalBytes / 1e6 / (clCold / 1000)).toFixed(1)} MB/s`);
     await sessionBench(200);
+    for (const t of [100, 200, 300]) await probeBench(t);
   })();
 }
 
-if (process.env.BENCH_MEMORY_SESSION_ONLY) void sessionBench(200);
+if (process.env.BENCH_MEMORY_PROBES_ONLY) void (async () => { for (const t of [100, 200, 300]) await probeBench(t); })();
+else if (process.env.BENCH_MEMORY_SESSION_ONLY) void sessionBench(200);
 else main();
