@@ -6,7 +6,7 @@
  * copy of the repository. Cost is counted on the model view of every reply (o200k_base) plus the tool catalog
  * once per call; every edit is checked on disk. See bench/README.md for setup and the meaning of each figure.
  *
- *   npm run bench:context [-- --repo httpx] [-- --verbose (every call)] [-- --scale]
+ *   npm run bench:context [-- --repo httpx] [-- --set all|in-sample|held-out] [-- --verbose (every call)] [-- --scale]
  *   BENCH_REPOS=httpx=DIR,hono=DIR,cobra=DIR npm run bench:context
  */
 import { existsSync } from 'node:fs';
@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { repoFigures, type RepoFigures } from './context/figures';
-import { printReport, table } from './context/report';
+import { AGENTS } from './context/agents';
+import { printReport, printSideBySide, table, type Catalogs } from './context/report';
 import { runRepo, taskTokens, type TaskResult } from './context/run';
 import { loadTasks, repoLocator } from './context/tasks';
 
@@ -23,7 +24,12 @@ const PROJECT = join(__dirname, '..');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { repo: { type: 'string', multiple: true }, scale: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+    options: {
+      repo: { type: 'string', multiple: true },
+      set: { type: 'string', default: 'all' },
+      scale: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   const paths = {
@@ -35,31 +41,36 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   console.log(`context benchmark · node ${process.version} · ${cpus().length} cores · load avg ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  const { repos, warnings } = loadTasks(join(__dirname, 'tasks'), repoLocator(process.env.BENCH_REPOS, join(PROJECT, '.bench/repos')), values.repo);
+  // In-sample tasks (bench/tasks/*.json) and the held-out set (bench/tasks/heldout/*.json, never tuned on).
+  if (!['all', 'in-sample', 'held-out'].includes(values.set)) throw new Error(`--set must be all, in-sample or held-out, got "${values.set}"`);
+  const locate = repoLocator(process.env.BENCH_REPOS, join(PROJECT, '.bench/repos'));
+  const sets = [...(values.set !== 'held-out' ? [loadTasks(join(__dirname, 'tasks'), locate, values.repo)] : []), ...(values.set !== 'in-sample' ? [loadTasks(join(__dirname, 'tasks/heldout'), locate, values.repo)] : [])];
+  const repos = sets.flatMap((x) => x.repos);
+  const warnings = sets.flatMap((x) => x.warnings);
   for (const w of warnings) console.warn(`WARNING: ${w}`);
   table([
-    ['repo', 'language', 'url', 'commit verified on', 'found', 'tasks'],
-    ...repos.map((r) => [r.repo, r.language, r.url, r.commit, r.foundCommit === r.commit ? 'same' : (r.foundCommit ?? 'unknown'), r.tasks.filter((t) => !t.skip).length]),
+    ['repo', 'set', 'language', 'url', 'commit verified on', 'found', 'tasks'],
+    ...repos.map((r) => [r.repo, r.set, r.language, r.url, r.commit, r.foundCommit === r.commit ? 'same' : (r.foundCommit ?? 'unknown'), r.tasks.filter((t) => !t.skip).length]),
   ]);
 
-  const results: TaskResult[] = [];
-  const figures: RepoFigures[] = [];
-  const catalogs = { fs: 0, ours: 0 };
+  const bySet = new Map<string, { results: TaskResult[]; figures: RepoFigures[] }>();
+  const catalogs: Catalogs = { fs: 0, ours: 0, builtin: 0 };
   for (const repo of repos) {
     const t0 = performance.now();
-    results.push(
+    const setResults = (bySet.get(repo.set) ?? bySet.set(repo.set, { results: [], figures: [] }).get(repo.set))!;
+    setResults.results.push(
       ...(await runRepo(repo, paths, (r) => {
-        if (r.agent === 'd') catalogs.ours = r.catalogTokens;
-        else catalogs.fs = r.catalogTokens;
+        catalogs[AGENTS.find((a) => a.key === r.agent)!.server] = r.catalogTokens;
         const status = r.error ? `ERROR ${r.error}` : r.landed ? 'landed' : 'EDIT DID NOT LAND';
         process.stderr.write(`  ${r.agent} ${r.task.id}: ${taskTokens(r)} tokens, ${r.calls.length} calls, ${status}\n`);
         if (values.verbose) for (const c of r.calls) process.stderr.write(`      ${c.tool} ${c.label}: ${c.replyTokens} ${JSON.stringify(c.args).slice(0, 120)}\n`);
       })),
     );
-    figures.push(await repoFigures(repo, paths));
+    setResults.figures.push(await repoFigures(repo, paths));
     console.log(`${repo.repo}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  printReport(results, figures, catalogs);
+  for (const [set, { results, figures }] of bySet) printReport(results, figures, catalogs, set);
+  printSideBySide([...bySet].map(([set, { results }]) => ({ set, results })));
   console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   if (values.scale) {

@@ -3,11 +3,13 @@
  * test/reliability/memory.rel.ts): what really goes to the model, per request, for
  *   ours      — the chat-turn loop, every prompt assembled by ChatMemory (promptAssembly.ts);
  *   naive     — the full history every time;
- *   trim      — LangChain `trimMessages` (strategy "last", startOn "human") of the same stream to the same budget.
+ *   trim      — LangChain `trimMessages` (strategy "last", startOn "human") of the same stream to the same budget, in
+ *               two configurations: [sys] includeSystem with the constraint as the first SystemMessage (the fair
+ *               one: it can keep the pin) and [hum] the constraint as a HumanMessage (cannot; reference only).
  * Figures: peak prompt tokens, overflow interrupts, the pinned constraint's presence, the artifact trail (edits
  * landed or failed: call id, file, outcome) recoverable from summary + recall, and cost per turn early vs late.
  */
-import { AIMessage, HumanMessage, ToolMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
 import { editEvents } from '../src/core/memory/sessionRecap';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
 import { MESSAGE_OVERHEAD_TOKENS } from '../src/core/memory/promptAssembly';
@@ -22,6 +24,10 @@ export interface SessionFigures {
   peakOurs: number;
   peakNaive: number;
   peakTrim: number;
+  /** trimMessages with includeSystem and the constraint as a SystemMessage (a configuration that can keep a pin) */
+  peakTrimSystem: number;
+  pinsTrimSystem: number;
+  trailTrimSystem: number;
   overflowInterrupts: number;
   naiveOverLimit: number;
   pinsOurs: number;
@@ -76,6 +82,20 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
     if (trimmed.some((m) => contentOf(m) === PINNED)) pinsTrim++;
     lastTrimmed = trimmed;
   }
+  // The fair configuration: the constraint as the first SystemMessage, includeSystem: true (trimMessages then
+  // always keeps it), the rest of the stream as before without the pinned note.
+  const system = new SystemMessage(PINNED);
+  const rest = run.stream.map((m, i) => (m.content === PINNED ? null : lc[i]!));
+  let peakTrimSystem = 0;
+  let pinsTrimSystem = 0;
+  let lastSystem: BaseMessage[] = [];
+  for (const at of run.streamAt) {
+    const history = [system, ...rest.slice(0, at).filter((m): m is BaseMessage => m !== null)];
+    const trimmed = await trimMessages(history, { maxTokens: run.limit - run.fixedTokens, strategy: 'last', startOn: 'human', includeSystem: true, tokenCounter });
+    peakTrimSystem = Math.max(peakTrimSystem, run.fixedTokens + tokenCounter(trimmed));
+    if (trimmed.some((m) => contentOf(m) === PINNED)) pinsTrimSystem++;
+    lastSystem = trimmed;
+  }
   // the artifact trail: each edit's call id, file and outcome, from summary + recall (archive trail, recall by id)
   const trail = await run.recall.trail(run.sessionId);
   const events = editEvents(memory, trail);
@@ -84,6 +104,8 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
   let trailSummaryOnly = 0;
   let trailTrim = 0;
   const inTrim = new Set(lastTrimmed.map(contentOf));
+  const inTrimSystem = new Set(lastSystem.map(contentOf));
+  let trailTrimSystem = 0;
   for (const e of run.edits) {
     const ev = events.find((x) => x.id === e.callId);
     const original = memory.get(e.callId) ?? (await run.recall.recall(run.sessionId, e.callId));
@@ -92,6 +114,7 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
     if (new RegExp(`\\[${e.callId},m\\d+\\][^\\n]*${e.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\\n]*→ ${e.ok ? 'ok' : 'error'}`).test(summary)) trailSummaryOnly++;
     const callText = run.stream.find((m) => m.id === e.callId)?.content;
     if (callText !== undefined && inTrim.has(callText)) trailTrim++;
+    if (callText !== undefined && inTrimSystem.has(callText)) trailTrimSystem++;
   }
   const k = Math.min(20, Math.floor(run.msPerTurn.length / 4));
   return {
@@ -102,6 +125,9 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
     peakOurs: Math.max(...run.promptTokens),
     peakNaive: Math.max(...run.naiveTokens),
     peakTrim,
+    peakTrimSystem,
+    pinsTrimSystem: pct(pinsTrimSystem, run.streamAt.length),
+    trailTrimSystem: pct(trailTrimSystem, run.edits.length),
     overflowInterrupts: run.overflowInterrupts,
     naiveOverLimit: run.naiveTokens.filter((t) => t > run.limit).length,
     pinsOurs: pct(pinsOurs, run.sent.length),
@@ -121,10 +147,15 @@ export async function sessionBench(turns = 200): Promise<SessionFigures> {
   try {
     const f = await measureSession(run);
     console.log(`\nscripted coding session: ${f.turns} turns, ${f.requests} model requests over bench/fixtures/order-service; model input ${f.maxInputTokens}, reserve 2000 → prompt limit ${f.limit}`);
-    console.log(`  peak prompt tokens: ours ${f.peakOurs} · naive full history ${f.peakNaive} (${f.naiveOverLimit} of ${f.requests} requests over the limit) · trimMessages ${f.peakTrim}`);
+    console.log('  trimMessages configurations (same stream, same budget, strategy "last", startOn "human"):');
+    console.log('    [sys] includeSystem: true, the constraint as the first SystemMessage (can keep the pin: the fair peer)');
+    console.log('    [hum] the constraint as a HumanMessage, no includeSystem (cannot keep a pin once it is old; reference only)');
+    console.log(`  peak prompt tokens: ours ${f.peakOurs} · naive full history ${f.peakNaive} (${f.naiveOverLimit} of ${f.requests} requests over the limit) · trimMessages [sys] ${f.peakTrimSystem} · [hum] ${f.peakTrim}`);
     console.log(`  overflow interrupts (a request that could not be sent): ours ${f.overflowInterrupts} (goal 0)`);
-    console.log(`  pinned constraint present: ours ${f.pinsOurs}% of prompts · trimMessages ${f.pinsTrim}% (goal 100%)`);
-    console.log(`  artifact trail (${f.edits} edits: call id, file, outcome, arguments): ours from summary + recall ${f.trailOurs}% · from the summary text alone ${f.trailSummaryOnly}% · trimMessages history ${f.trailTrim}% (goal 100%)`);
+    console.log(`  pinned constraint present: ours ${f.pinsOurs}% of prompts · trimMessages [sys] ${f.pinsTrimSystem}% · [hum] ${f.pinsTrim}% (goal 100%)`);
+    console.log(
+      `  artifact trail (${f.edits} edits: call id, file, outcome, arguments): ours from summary + recall ${f.trailOurs}% · from the summary text alone ${f.trailSummaryOnly}% · trimMessages [sys] ${f.trailTrimSystem}% · [hum] ${f.trailTrim}% (goal 100%)`,
+    );
     console.log(`  CPU per turn (scripted model, real MCP calls): median ${f.msPerTurnEarly.toFixed(1)} ms early vs ${f.msPerTurnLate.toFixed(1)} ms late → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
     return f;
   } finally {

@@ -1,14 +1,16 @@
 /**
- * The four scripted agents. Each follows one fixed rule for every task (no per-task tuning) and makes real calls
+ * The scripted agents. Each follows one fixed rule for every task (no per-task tuning) and makes real calls
  * on a real server; the edit is checked on disk afterwards by the runner.
  *  (a) tree:   server-filesystem directory_tree, then whole-file reads of the best-named files
  *  (b) list:   server-filesystem list_directory (best-named folder first), then the same reads
  *  (c) oracle: server-filesystem, reads only the answer file whole
  *  (d) ours:   be-overview (query) → be-read structure of the key files → be-read the function's range → be-replace
+ *  (e) search: server-filesystem search_files (every query word in one glob), then read_multiple_files
+ *  (f) built-in tools (no MCP server): Grep → a 120-line cat -n window around the best hit → exact-string Edit
  * Every agent stops reading when it has read the answer file (it "recognises" it); after MAX_READS misses it
  * reads the answer file anyway (as if found by other means), so every agent pays for a miss and still edits.
  */
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from './mcp';
 import { nextPage, outlineRange, overviewFiles, readLines, viewedCodeId } from './adapter';
@@ -225,9 +227,117 @@ function locate(lines: Map<number, string>, old: string): { start: number; end: 
   return undefined;
 }
 
-export const AGENTS: { key: string; label: string; server: 'fs' | 'ours'; run: Agent }[] = [
+/** File extension searched by (e) and (f), per language. */
+const EXT: Record<RepoTasks['language'], string> = { python: '.py', typescript: '.ts', go: '.go', java: '.java', ruby: '.rb' };
+/** Files read per read_multiple_files call by (e): the first batch, then the rest of MAX_READS. */
+export const FIRST_BATCH = 3;
+
+/**
+ * (e) server-filesystem at its best for finding by name: one `search_files` with every query word (as written and
+ * capitalised, for camelCase names) in a brace glob over the language's files, the hits ranked by the same name
+ * rule as (a)/(b), then `read_multiple_files` of the first FIRST_BATCH, then of the rest up to MAX_READS, then
+ * edit_file.
+ */
+export const searchAgent: Agent = async (ctx) => {
+  const { server, root, task, repo } = ctx;
+  const run: AgentRun = { notes: [] };
+  const words = task.query.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]);
+  const pattern = `**/*{${words.join(',')}}*${EXT[repo.language]}`;
+  const { result } = await server.call('search_files', { path: root, pattern, excludePatterns: ['**/.git/**', '**/node_modules/**'] }, 'search_files');
+  const hits = textOf(check(result, 'search_files'))
+    .split('\n')
+    .filter((l) => l.startsWith(root))
+    .map((l) => relative(root, l).split(sep).join('/'));
+  const ranked = bestNamed(hits, task.query, repo.language).slice(0, MAX_READS);
+  for (const batch of [ranked.slice(0, FIRST_BATCH), ranked.slice(FIRST_BATCH)]) {
+    if (!batch.length) continue;
+    const has = batch.indexOf(task.answer.file);
+    const label = has >= 0 ? 'read_multiple answer' : 'read_multiple other';
+    check((await server.call('read_multiple_files', { paths: batch.map((f) => join(root, f)) }, label)).result, 'read_multiple_files');
+    if (has >= 0) {
+      run.foundAt = ranked.indexOf(task.answer.file) + 1;
+      break;
+    }
+  }
+  if (run.foundAt === undefined) {
+    run.notes.push(`answer not in the first ${MAX_READS} search hits (${hits.length} hits)`);
+    check((await server.call('read_text_file', { path: join(root, task.answer.file) }, 'read answer (fallback)')).result, 'read answer');
+  }
+  await editFile(ctx);
+  return run;
+};
+
+/** Lines of a window read by the built-in agent (cat -n: number, tab, text). */
+function catLines(r: CallToolResult, into: Map<number, string>): void {
+  for (const l of textOf(r).split('\n')) {
+    const m = /^ *(\d+)\t(.*)$/.exec(l);
+    if (m) into.set(Number(m[1]), m[2]!);
+  }
+}
+
+/** Lines shown around a hit by (f): 120, the hit in the middle (Claude Code's Read offset/limit). */
+export const WINDOW = 120;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * (f) built-in tools (bench/context/builtin.ts): one Grep in count mode of the query words (alternation,
+ * case-insensitive, the language's files), files ranked by matches (then path; tests/docs never candidates); per
+ * file in that order, a Grep of the same words in the file and a WINDOW-line Read around its best line (the most
+ * distinct query words) until the answer file; in the answer file, if the lines to change were not in the window, a Grep for the function's definition
+ * (the name, as (d) uses it) and windows from there; then an exact-string Edit.
+ */
+export const builtinAgent: Agent = async (ctx) => {
+  const { server, task, repo } = ctx;
+  const run: AgentRun = { notes: [] };
+  const pattern = task.query.map(escapeRe).join('|');
+  const { result } = await server.call('Grep', { pattern, glob: `**/*${EXT[repo.language]}`, output_mode: 'count', case_insensitive: true }, 'grep count');
+  const ranked = textOf(check(result, 'Grep'))
+    .split('\n')
+    .map((l) => /^(.+):(\d+)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && !isTestOrDoc(m[1]!))
+    .map((m) => ({ file: m[1]!, n: Number(m[2]) }))
+    .sort((x, y) => y.n - x.n || (x.file < y.file ? -1 : 1));
+  const lines = new Map<number, string>();
+  for (const [i, { file }] of ranked.slice(0, MAX_READS).entries()) {
+    // The file's best line: the matching line with the most distinct query words (the first of them).
+    const { result: g } = await server.call('Grep', { pattern, path: file, case_insensitive: true }, 'grep in file');
+    let best = { line: 1, n: -1 };
+    for (const l of textOf(check(g, 'Grep')).split('\n')) {
+      const m = /^.+?:(\d+):(.*)$/.exec(l);
+      if (!m) continue;
+      const n = task.query.filter((w) => m[2]!.toLowerCase().includes(w)).length;
+      if (n > best.n) best = { line: Number(m[1]), n };
+    }
+    const answer = file === task.answer.file;
+    const { result: r } = await server.call('Read', { file_path: file, offset: Math.max(1, best.line - WINDOW / 2), limit: WINDOW }, answer ? 'read answer' : 'read other');
+    check(r, 'Read');
+    if (answer) {
+      catLines(r, lines);
+      run.foundAt = i + 1;
+      break;
+    }
+  }
+  if (run.foundAt === undefined) run.notes.push(`answer not in the first ${MAX_READS} grep files (${ranked.length} files)`);
+  if (!locate(lines, task.edit.old)) {
+    // Where the function is defined: its name as a word on a line (the first such line), then windows from there.
+    const { result: g } = await server.call('Grep', { pattern: `\\b${escapeRe(task.answer.function)}\\b`, path: task.answer.file }, 'grep function');
+    const first = /^.+?:(\d+):/m.exec(textOf(check(g, 'Grep')))?.[1];
+    let at = first ? Math.max(1, Number(first) - 10) : 1;
+    for (let k = 0; k < 20 && !locate(lines, task.edit.old); k++, at += WINDOW) {
+      const { result: r } = await server.call('Read', { file_path: task.answer.file, offset: at, limit: WINDOW }, run.foundAt === undefined ? 'read answer (fallback)' : 'read answer (more)');
+      catLines(check(r, 'Read'), lines);
+    }
+  }
+  if (!locate(lines, task.edit.old)) throw new Error(`${task.id}: the lines to change were not in what the agent read`);
+  check((await server.call('Edit', { file_path: task.answer.file, old_string: task.edit.old, new_string: task.edit.new }, 'edit')).result, 'Edit');
+  return run;
+};
+
+export const AGENTS: { key: string; label: string; server: 'fs' | 'ours' | 'builtin'; run: Agent }[] = [
   { key: 'a', label: '(a) fs directory_tree + whole files', server: 'fs', run: treeAgent },
   { key: 'b', label: '(b) fs list_directory + whole files', server: 'fs', run: listAgent },
   { key: 'c', label: '(c) oracle: answer file whole', server: 'fs', run: oracleAgent },
+  { key: 'e', label: '(e) fs search_files + read_multiple_files', server: 'fs', run: searchAgent },
+  { key: 'f', label: '(f) built-in: grep → 120-line window → Edit', server: 'builtin', run: builtinAgent },
   { key: 'd', label: '(d) ours: overview→structure→range→edit', server: 'ours', run: oursAgent },
 ];

@@ -48,12 +48,17 @@ function sumAgent(results: TaskResult[], agent: string): AgentSum {
   };
 }
 
-export function printReport(results: TaskResult[], figures: RepoFigures[], catalogs: { fs: number; ours: number }): void {
+export type Catalogs = { fs: number; ours: number; builtin: number };
+
+export function printReport(results: TaskResult[], figures: RepoFigures[], catalogs: Catalogs, set = 'all'): void {
   const sums = Object.fromEntries(AGENTS.map((a) => [a.key, sumAgent(results, a.key)])) as Record<string, AgentSum>;
   const tasks = sums.d!.tasks;
 
-  console.log(`\nCatalog per turn (name + description + inputSchema of tools/list): server-filesystem ${fmt(catalogs.fs)}, ours ${fmt(catalogs.ours)} tokens`);
-  console.log(`\nAll ${tasks} tasks (tokens = model view of every reply + the catalog once per call):`);
+  console.log(`\n==================== set: ${set} ====================`);
+  console.log(
+    `\nCatalog per turn (name + description + inputSchema of tools/list): server-filesystem ${fmt(catalogs.fs)}, ours ${fmt(catalogs.ours)}, built-in (our compact schemas) ${fmt(catalogs.builtin)} tokens`,
+  );
+  console.log(`\n${set}: all ${tasks} tasks (tokens = model view of every reply + the catalog once per call):`);
   table([
     ['agent', 'total tokens', 'replies', 'catalog', 'calls', 'largest reply', 'arg tokens*', 'answer reached', 'edits landed', 'errors'],
     ...AGENTS.map((a) => {
@@ -75,6 +80,8 @@ export function printReport(results: TaskResult[], figures: RepoFigures[], catal
     ['(d) below (a)', `${pct(1 - d / sums.a!.tokens)} below`, '≥ 70% below', mark(d <= 0.3 * sums.a!.tokens)],
     ['(d) below (b)', `${pct(1 - d / sums.b!.tokens)} below`, '≥ 50% below', mark(d <= 0.5 * sums.b!.tokens)],
     ['(d) below the oracle (c)', `${(d / sums.c!.tokens).toFixed(2)}× (c)`, '< 1.0×', mark(d < sums.c!.tokens)],
+    ['(d) below (e) fs search_files', `${pct(1 - d / sums.e!.tokens)} below`, 'below', mark(d < sums.e!.tokens)],
+    ['(d) below (f) built-in tools', `${pct(1 - d / sums.f!.tokens)} below`, 'below', mark(d < sums.f!.tokens)],
     ['moonshot: (d) vs oracle', `${(d / sums.c!.tokens).toFixed(2)}× (c)`, '≤ 0.8×', mark(d <= 0.8 * sums.c!.tokens)],
     ['answer file in the overview\'s first 3', `${inTop3}/${dResults.length} (${pct(inTop3 / dResults.length)})`, '≥ 90%', mark(inTop3 >= 0.9 * dResults.length)],
     ...figures.map((f) => {
@@ -97,14 +104,14 @@ export function printReport(results: TaskResult[], figures: RepoFigures[], catal
 
   console.log('\nPer task (tokens; d calls; rank of the answer in the overview, tests included; notes):');
   table([
-    ['task', '(a)', '(b)', '(c)', '(d)', 'd calls', 'ov rank', 'notes'],
+    ['task', ...AGENTS.map((a) => `(${a.key})`), 'd calls', 'ov rank', 'notes'],
     ...dResults.map((dr) => {
       const of = (k: string) => results.find((r) => r.agent === k && r.task.id === dr.task.id)!;
       const notes = AGENTS.flatMap((a) => {
         const r = of(a.key);
         return [...(r.run?.notes ?? []).map((n) => `${a.key}: ${n}`), ...(r.error ? [`${a.key}: ERROR ${r.error}`] : []), ...(!r.landed ? [`${a.key}: edit did not land`] : [])];
       });
-      return [dr.task.id, ...['a', 'b', 'c', 'd'].map((k) => fmt(taskTokens(of(k)))), dr.calls.length, dr.run?.overviewRank ?? '–', notes.join('; ')];
+      return [dr.task.id, ...AGENTS.map((a) => fmt(taskTokens(of(a.key)))), dr.calls.length, dr.run?.overviewRank ?? '–', notes.join('; ')];
     }),
   ]);
 
@@ -144,5 +151,37 @@ export function printReport(results: TaskResult[], figures: RepoFigures[], catal
         ],
       ];
     }),
+  ]);
+}
+
+/** In-sample and held-out side by side: per agent, total tokens, (d)'s ratio to it, answers reached, edits landed. */
+export function printSideBySide(bySet: { set: string; results: TaskResult[] }[]): void {
+  if (bySet.length < 2) return;
+  console.log('\nIn-sample and held-out side by side (total tokens; (d)/agent; answer reached; edits landed):');
+  const sums = bySet.map(({ results }) => Object.fromEntries(AGENTS.map((a) => [a.key, sumAgent(results, a.key)])) as Record<string, AgentSum>);
+  table([
+    ['agent', ...bySet.flatMap(({ set }) => [`${set} tokens`, '(d)/agent', 'reached', 'landed'])],
+    ...AGENTS.map((a) => [
+      a.label,
+      ...sums.flatMap((s) => [fmt(s[a.key]!.tokens), `${(s.d!.tokens / s[a.key]!.tokens).toFixed(2)}×`, `${s[a.key]!.reached}/${s[a.key]!.tasks}`, `${s[a.key]!.landed}/${s[a.key]!.tasks}`]),
+    ]),
+  ]);
+  table([
+    ['(d) figure', ...bySet.map(({ set }) => set)],
+    [
+      "answer file in the overview's first 3",
+      ...bySet.map(({ results }) => {
+        const d = results.filter((r) => r.agent === 'd');
+        const n = d.filter((r) => (r.run?.overviewRank ?? Infinity) <= 3).length;
+        return `${n}/${d.length} (${pct(n / d.length)})`;
+      }),
+    ],
+    [
+      'answer reached within 5 reads',
+      ...bySet.map(({ results }) => {
+        const d = results.filter((r) => r.agent === 'd');
+        return `${d.filter((r) => r.run?.foundAt !== undefined).length}/${d.length}`;
+      }),
+    ],
   ]);
 }

@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS, type AgentRun } from './agents';
+import { builtinServer } from './builtin';
 import { startServer, type CallRecord, type Server } from './mcp';
 import type { RepoTasks, Task } from './tasks';
 
@@ -34,12 +35,14 @@ export interface ServerPaths {
 }
 
 /** A private copy of the repository (no .git) and a server started on it. */
-export async function openWorkspace(repo: RepoTasks, kind: 'fs' | 'ours', paths: ServerPaths): Promise<Workspace> {
+export async function openWorkspace(repo: RepoTasks, kind: 'fs' | 'ours' | 'builtin', paths: ServerPaths): Promise<Workspace> {
   const base = mkdtempSync(join(tmpdir(), `bench-ctx-${repo.repo}-${kind}-`));
   const root = join(base, 'ws');
   cpSync(repo.dir, root, { recursive: true, filter: (p) => !/(^|[\\/])(\.git|node_modules)$/.test(p) });
   const server =
-    kind === 'fs'
+    kind === 'builtin'
+      ? builtinServer(root)
+      : kind === 'fs'
       ? await startServer({ name: 'server-filesystem', command: process.execPath, args: [paths.fs, root], cwd: root })
       : await startServer({
           name: 'better-edit-tools',

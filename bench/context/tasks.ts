@@ -24,7 +24,9 @@ export interface Task {
 
 export interface RepoTasks {
   repo: string;
-  language: 'python' | 'typescript' | 'go';
+  language: 'python' | 'typescript' | 'go' | 'java' | 'ruby';
+  /** 'in-sample' (bench/tasks/*.json) or the held-out set's name (bench/tasks/heldout/*.json: `set`) */
+  set: string;
   url: string;
   commit: string;
   tasks: Task[];
@@ -55,14 +57,16 @@ export const SOURCE_EXT: Record<RepoTasks['language'], RegExp> = {
   python: /\.py$/,
   typescript: /\.tsx?$/,
   go: /\.go$/,
+  java: /\.java$/,
+  ruby: /\.rb$/,
 };
 
 /** Tests, docs (`docs/`, not Go's `doc` packages), examples, benchmarks, hidden folders: not where a behaviour change goes (same rule for every agent). */
 export function isTestOrDoc(rel: string): boolean {
   return (
-    /(^|\/)(tests?|__tests__|testdata|docs|examples?|benchmarks?|perf-measures|runtime-tests|fixtures|site|scripts)(\/|$)/.test(rel) ||
+    /(^|\/)(tests?|__tests__|testdata|docs|examples?|benchmarks?|perf-measures|runtime-tests|fixtures|site|scripts|spec)(\/|$)/.test(rel) ||
     /(^|\/)\./.test(rel) ||
-    /(_test\.go|\.test\.tsx?|\.spec\.tsx?|(^|\/)test_[^/]*\.py|_test\.py|conftest\.py)$/.test(rel)
+    /(_test\.go|\.test\.tsx?|\.spec\.tsx?|(^|\/)test_[^/]*\.py|_test\.py|conftest\.py|_(test|spec)\.rb|Tests?\.java)$/.test(rel)
   );
 }
 
@@ -89,7 +93,7 @@ export function loadTasks(taskDir: string, dirOf: (name: string) => string, only
   const warnings: string[] = [];
   const repos: RepoTasks[] = [];
   for (const f of readdirSync(taskDir).filter((n) => n.endsWith('.json')).sort()) {
-    const data = JSON.parse(readFileSync(join(taskDir, f), 'utf8')) as Omit<RepoTasks, 'dir'>;
+    const data = JSON.parse(readFileSync(join(taskDir, f), 'utf8')) as Omit<RepoTasks, 'dir' | 'set'> & { set?: string };
     if (only?.length && !only.includes(data.repo)) continue;
     const dir = dirOf(data.repo);
     if (!existsSync(dir)) {
@@ -114,7 +118,7 @@ export function loadTasks(taskDir: string, dirOf: (name: string) => string, only
       else if (!wholeLines) t.skip = 'edit.old must be whole lines (the range agent replaces lines)';
       if (t.skip) warnings.push(`${t.id}: ${t.skip}; the task is skipped`);
     }
-    repos.push({ ...data, dir, foundCommit });
+    repos.push({ ...data, set: data.set ?? 'in-sample', dir, foundCommit });
   }
   return { repos, warnings };
 }

@@ -12,13 +12,16 @@ import { readLatestSession } from '../core/memory/node/latestSession';
 import { readTrail, recallFileName } from '../core/memory/node/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
 import { getTokenizer } from '../core/memory/node/tokenizer';
+import { defaultHistoryDir } from '../mcp/services';
+import { readLandedEdits } from './recapHistory';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
 
-export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--budget N] [--session ID]
+export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--history-dir DIR] [--budget N] [--session ID]
 
-Prints the recap of the workspace's most recent chat-memory session: pinned constraints, last edits (and what
-failed), files touched, the summary of what left the window, with the ids be-memory recall gives back in full.
+Prints the recap of the workspace's most recent chat-memory session: pinned constraints, its edit calls (landed,
+refused, unknown), the files its edits changed, edits other sessions landed (from the be-trx history), the
+summary of what left the window, with the ids be-memory recall gives back in full.
 At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, min ${MIN_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
 --root and --memory-dir select the directory exactly as the server does.`;
 
@@ -41,6 +44,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
         ...WORKSPACE_OPTIONS,
         budget: { type: 'string' },
         session: { type: 'string' },
+        'history-dir': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -57,12 +61,14 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
     return 2;
   }
   let memoryDir: string;
+  // The be-trx history says which edits landed and by whom; it needs the roots (its records name the workspace).
+  let history: { dir: string; roots: string[] } | undefined;
   try {
-    if (values['memory-dir']) memoryDir = path.resolve(io.cwd, values['memory-dir']);
-    else {
-      const roots = resolveRoots({ roots: values.root ?? [], allowRootDir: values['allow-root-dir'] ?? false }, io.cwd);
-      memoryDir = defaultMemoryDir(defaultChipDir(io.env, process.platform, os.homedir()), roots);
-    }
+    const cacheBase = defaultChipDir(io.env, process.platform, os.homedir());
+    const needRoots = !values['memory-dir'] || values.root !== undefined;
+    const roots = needRoots ? resolveRoots({ roots: values.root ?? [], allowRootDir: values['allow-root-dir'] ?? false }, io.cwd) : undefined;
+    memoryDir = values['memory-dir'] ? path.resolve(io.cwd, values['memory-dir']) : defaultMemoryDir(cacheBase, roots ?? []);
+    if (roots) history = { dir: values['history-dir'] ? path.resolve(io.cwd, values['history-dir']) : defaultHistoryDir(cacheBase, roots), roots };
   } catch (e) {
     io.err(`${(e as Error).message}\n`);
     return 2;
@@ -74,6 +80,19 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
   }
   const tokenizer = getTokenizer(session.memory.options.encoding);
   const trail = await readTrail(path.join(memoryDir, 'recall', recallFileName(session.sessionId)));
-  io.out(renderSessionRecap(session.memory, { sessionId: session.sessionId, lastActivity: session.lastActivity, budgetTokens: budget, trail, count: (t) => tokenizer.count(t) }));
+  const landed = history ? await readLandedEdits(history.dir, history.roots) : [];
+  const client = landed.find((e) => e.session === session.sessionId && e.client !== undefined)?.client;
+  const otherEdits = landed.filter((e) => e.session !== session.sessionId);
+  io.out(
+    renderSessionRecap(session.memory, {
+      sessionId: session.sessionId,
+      lastActivity: session.lastActivity,
+      budgetTokens: budget,
+      trail,
+      ...(client !== undefined ? { client } : {}),
+      otherEdits,
+      count: (t) => tokenizer.count(t),
+    }),
+  );
   return 0;
 }

@@ -89,14 +89,15 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
     } finally {
       await c.close();
     }
-    const r = await runCli(ws, ['recap', '--root', ws.root, '--budget', '800']);
+    const r = await runCli(ws, ['recap', '--root', ws.root, '--history-dir', ws.historyDir, '--budget', '800']);
     assert.equal(r.code, 0, r.stderr);
     const out = r.stdout;
     assert.match(out, /^\[Better Edit Tools recap of session stdio-/);
     assert.match(out, /Pinned constraints \(always apply\):\n- \[m1\] Never edit migrations\/\./);
     assert.match(out, /\(\d+ more pinned: be-memory \{"action":"pins","offset":\d+\}\)/, 'pins beyond the budget are counted, not printed');
-    assert.match(out, /Last edits \(newest first\):\n- \[m\d+\] be-write src\/new\.ts → ok\n- \[m\d+\] be-replace src\/order\.ts:90-99 → FAILED: .*\n- \[m\d+\] be-replace src\/order\.ts:2 → ok/);
-    assert.match(out, /Files touched:\nsrc\/order\.ts \(edited ×2\), src\/new\.ts \(edited ×1\)/);
+    assert.match(out, /Edit calls by test, this session \(newest first\):\n- \[m\d+\] be-write src\/new\.ts → landed\n- \[m\d+\] be-replace src\/order\.ts:90-99 → REFUSED, nothing written: .*\n- \[m\d+\] be-replace src\/order\.ts:2 → landed/);
+    assert.match(out, /Files changed by test, this session \(edits that landed\):\nsrc\/order\.ts \(×1\), src\/new\.ts \(×1\)\n/, 'the refused edit is not counted');
+    assert.match(out, /Edits refused \(nothing was written to these paths\):\nsrc\/order\.ts \(×1\)\n/);
     const tokens = getTokenizer().count(out);
     assert.ok(tokens <= 800, `recap is ${tokens} tokens, over its 800-token budget`);
 
@@ -113,5 +114,51 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
     const bad = await runCli(ws, ['recap', '--budget', '10']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--budget must be an integer ≥ 200/);
+  });
+
+  it('recap: refused edits (binary, .git, outside the roots) are refusals, never edits; another session\'s landed edits are named with their author', async () => {
+    await ws.write('src/a.ts', 'export const a = 1;\n');
+    await ws.write('icon.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    const outside = await tmpWorkspace();
+    try {
+      await outside.write('secret.txt', 'keep\n');
+      // session 1 (another agent) lands an edit, then closes
+      const other = await stdioClient(ws);
+      try {
+        await call(other.client, 'be-write', { file: 'src/from-other.ts', content: 'export const other = true;\n' });
+      } finally {
+        await other.close();
+      }
+      await new Promise((r) => setTimeout(r, 50)); // the sessions' files differ in mtime: the recap reads the newest
+      const c = await stdioClient(ws);
+      try {
+        await callError(c.client, 'be-write', { file: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' });
+        await callError(c.client, 'be-replace', { file: 'icon.png:1', content: 'text' });
+        await callError(c.client, 'be-write', { file: outside.file('secret.txt'), content: 'overwritten\n' });
+        await call(c.client, 'be-replace', { file: 'src/a.ts:1', content: 'export const a = 2;' });
+      } finally {
+        await c.close();
+      }
+      const r = await runCli(ws, ['recap', '--root', ws.root, '--history-dir', ws.historyDir]);
+      assert.equal(r.code, 0, r.stderr);
+      const out = r.stdout;
+      // nothing was written by the refused calls
+      await assert.rejects(fs.access(ws.file('.git/hooks/pre-commit')));
+      assert.equal(await fs.readFile(outside.file('secret.txt'), 'utf8'), 'keep\n');
+      for (const refused of ['.git/hooks/pre-commit', 'icon.png', 'secret.txt']) {
+        assert.doesNotMatch(out, new RegExp(`${refused.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\n]*(→ landed|→ ok|edited)`), `${refused} must not read as an edit`);
+      }
+      assert.match(out, /Files changed by test, this session \(edits that landed\):\nsrc\/a\.ts \(×1\)\n/);
+      const refusedLine = /Edits refused \(nothing was written to these paths\):\n(.*)\n/.exec(out)?.[1] ?? '';
+      assert.match(refusedLine, /\.git\/hooks\/pre-commit \(×1\)/);
+      assert.match(refusedLine, /icon\.png:?\S* \(×1\)|icon\.png \(×1\)/);
+      assert.match(refusedLine, /secret\.txt \(×1\)/);
+      assert.match(out, /→ REFUSED, nothing written/);
+      // the other session's edit: listed apart, with who made it
+      assert.match(out, /Edits other sessions landed in this workspace \(newest first\):\n- src\/from-other\.ts be-write by test \(session stdio-[^)]+\) at \d{4}-/);
+      assert.doesNotMatch(out, /Files changed by[^\n]*\n[^\n]*from-other/, "another session's edit is not this session's");
+    } finally {
+      await outside.dispose();
+    }
   });
 });

@@ -17,7 +17,9 @@ describe('reliability: ChatMemory over a 200-turn scripted coding session', func
       figure('memory.session.peak_trimMessages_tokens', f.peakTrim, '(reference)');
       figure('memory.session.overflow_interrupts', f.overflowInterrupts, '0');
       figure('memory.session.pins_present_pct', f.pinsOurs, '100');
-      figure('memory.session.pins_present_trimMessages_pct', f.pinsTrim, '(reference)');
+      figure('memory.session.pins_present_trimMessages_pct', f.pinsTrim, '(reference: constraint as a HumanMessage)');
+      figure('memory.session.pins_present_trimMessages_system_pct', f.pinsTrimSystem, '(reference: includeSystem, constraint as a SystemMessage)');
+      figure('memory.session.artifact_trail_trimMessages_system_pct', f.trailTrimSystem, '(reference)');
       figure('memory.session.artifact_trail_pct', f.trailOurs, '100');
       figure('memory.session.artifact_trail_summary_text_only_pct', f.trailSummaryOnly, '(reference)');
       figure('memory.session.ms_per_turn_late_over_early', (f.msPerTurnLate / f.msPerTurnEarly).toFixed(2), '≤ 2');

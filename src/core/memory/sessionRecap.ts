@@ -1,11 +1,12 @@
 /**
  * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
- * pinned constraints, the running summary, files touched, the last edits (with what failed), and how to
- * recall any id in full. Plain text for a model, bounded by a token budget however long the session or
+ * pinned constraints, the running summary, the edit calls (landed, refused or unknown: a refusal is never shown as
+ * an edit), the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
  * however many pins: each section takes what fits in its share, and says how much it left out.
  */
 import type { ChatMemory } from './chatMemory';
 import { headOf } from './fingerprint';
+import { describeAuthor } from '../history/author';
 import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
@@ -62,22 +63,43 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   return out;
 }
 
-/** Paths referenced by the session's calls, most referenced first, with how often they were edited. */
-export function filesTouched(memory: ChatMemory, trail: readonly TrailEntry[] = []): { path: string; refs: number; edits: number }[] {
-  const files = new Map<string, { refs: number; edits: number }>();
-  const note = (refs: readonly FileReference[], edit: boolean) => {
+/**
+ * Paths referenced by the session's calls, most edited first: `edits` counts edit calls that landed (result ok),
+ * `refused` those refused (result error: nothing was written), `unknown` those whose outcome left no record.
+ * A refused edit is never counted as an edit: a model re-grounding from the recap must not believe it happened.
+ */
+export function filesTouched(
+  memory: ChatMemory,
+  trail: readonly TrailEntry[] = [],
+): { path: string; refs: number; edits: number; refused: number; unknown: number }[] {
+  const files = new Map<string, { refs: number; edits: number; refused: number; unknown: number }>();
+  const note = (refs: readonly FileReference[], edit: EditEvent['status'] | undefined) => {
     for (const r of refs) {
-      const e = files.get(r.path) ?? { refs: 0, edits: 0 };
+      const e = files.get(r.path) ?? { refs: 0, edits: 0, refused: 0, unknown: 0 };
       e.refs++;
-      if (edit) e.edits++;
+      if (edit === 'ok') e.edits++;
+      else if (edit === 'error') e.refused++;
+      else if (edit === 'unknown') e.unknown++;
       files.set(r.path, e);
     }
   };
+  const edits = new Map(editEvents(memory, trail).map((e) => [e.id, e.status]));
   const inTrail = new Set(trail.map((t) => t.id));
-  for (const t of trail) note(t.references, EDIT_TOOLS.has(t.tool));
-  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.files, f.tool !== undefined && EDIT_TOOLS.has(f.tool));
-  for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.references, m.tool !== undefined && EDIT_TOOLS.has(m.tool));
-  return [...files.entries()].map(([p, e]) => ({ path: p, ...e })).sort((a, b) => b.edits - a.edits || b.refs - a.refs || (a.path < b.path ? -1 : 1));
+  for (const t of trail) note(t.references, edits.get(t.id));
+  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.files, edits.get(f.id));
+  for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.references, edits.get(m.id));
+  return [...files.entries()]
+    .map(([p, e]) => ({ path: p, ...e }))
+    .sort((a, b) => b.edits - a.edits || b.refused - a.refused || b.refs - a.refs || (a.path < b.path ? -1 : 1));
+}
+
+/** An edit that landed in the workspace by another session (from the be-trx history), newest last. */
+export interface OtherSessionEdit {
+  file: string;
+  tool: string;
+  session?: string;
+  client?: string;
+  time: number;
 }
 
 export interface SessionRecapInput {
@@ -86,6 +108,10 @@ export interface SessionRecapInput {
   budgetTokens?: number;
   /** The recall archive's trail (readTrail): edits that left the window long ago. */
   trail?: readonly TrailEntry[];
+  /** This session's MCP client name, when the history recorded it. */
+  client?: string;
+  /** Edits other sessions landed in the same workspace (the be-trx history), oldest first. */
+  otherEdits?: readonly OtherSessionEdit[];
   count(text: string): number;
 }
 
@@ -129,19 +155,26 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   const edits = editEvents(memory, input.trail).reverse(); // newest first
   const editLines = edits.map((e) => {
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
-    const status = e.status === 'error' ? `FAILED${e.error ? `: ${e.error}` : ''}` : e.status;
+    const status = e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : 'outcome unknown';
     return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
   });
-  section('Last edits (newest first):', editLines, 0.4, (n) => `(${n} older edits)`);
-  const files = filesTouched(memory, input.trail).map((f) => `${f.path}${f.edits ? ` (edited ×${f.edits})` : ''}`);
-  if (files.length) {
-    const { kept } = within([files.join(', ')], Math.floor(left * 0.3), count);
-    const line = kept[0] ?? within(files, Math.floor(left * 0.3), count).kept.join(', ');
+  const who = input.client ? `${input.client}, this session` : 'this session';
+  section(`Edit calls by ${who} (newest first):`, editLines, 0.4, (n) => `(${n} older edit calls)`);
+  const touched = filesTouched(memory, input.trail);
+  const fileLine = (title: string, items: string[]) => {
+    if (items.length === 0 || left <= 0) return;
+    const { kept } = within([items.join(', ')], Math.floor(left * 0.3), count);
+    const line = kept[0] ?? within(items, Math.floor(left * 0.3), count).kept.join(', ');
     if (line) {
-      out.push('', 'Files touched:', line);
-      left -= count(`\nFiles touched:\n${line}\n`);
+      out.push('', title, line);
+      left -= count(`\n${title}\n${line}\n`);
     }
-  }
+  };
+  fileLine(`Files changed by ${who} (edits that landed):`, touched.filter((f) => f.edits > 0).map((f) => `${f.path} (×${f.edits})`));
+  fileLine('Edits refused (nothing was written to these paths):', touched.filter((f) => f.refused > 0).map((f) => `${f.path} (×${f.refused})`));
+  fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
+  const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
+  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} older edits by other sessions)`);
   // The summary's newest lines say where the work is now: they are kept first.
   const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();
   const summaryTitle = 'Summary of earlier conversation (newest first):';

@@ -47,7 +47,56 @@ describe('core/memory/sessionRecap (the recap a host hook prints)', () => {
     const events = editEvents(m);
     assert.equal(events.length, 30, 'evicted (fingerprints) and visible edits, once each');
     const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 3000, count });
-    assert.match(text, /- \[m\d+\] be-replace src\/f1\.ts:30 → ok\n- \[m\d+\] be-replace src\/f0\.ts:29 → ok\n- \[m\d+\] be-replace src\/f6\.ts:28 → FAILED: conflict: stale viewed_code_id/);
+    assert.match(text, /- \[m\d+\] be-replace src\/f1\.ts:30 → landed\n- \[m\d+\] be-replace src\/f0\.ts:29 → landed\n- \[m\d+\] be-replace src\/f6\.ts:28 → REFUSED, nothing written: conflict: stale viewed_code_id/);
+  });
+});
+
+describe('core/memory/sessionRecap: only what happened', () => {
+  const edit = (m: ChatMemory, tool: string, file: string, ok: boolean) => {
+    const c = m.add({ kind: 'tool_call', tool, content: `${tool} {"file":"${file}"}`, references: [{ path: file }] });
+    m.add({ kind: 'tool_result', tool, status: ok ? 'ok' : 'error', pairId: c.id, content: ok ? 'ok' : `refused: ${file} is not writable` });
+  };
+
+  for (const evicted of [false, true]) {
+    it(`refused edits (binary, .git, outside the roots) are refusals, never edits${evicted ? ' (after they left the window)' : ''}`, () => {
+      const m = new ChatMemory({ maxTokens: evicted ? 400 : 100_000, reserveRatio: 0, recentKeep: 1 }, memoryDeps);
+      edit(m, 'be-replace', 'icon.png', false);
+      edit(m, 'be-write', '.git/hooks/pre-commit', false);
+      edit(m, 'be-write', '/etc/outside-the-roots.conf', false);
+      edit(m, 'be-replace', 'src/landed.ts', true);
+      for (let i = 0; i < (evicted ? 20 : 0); i++) m.add({ kind: 'note', content: `filler ${i} ${'z'.repeat(300)}` });
+      if (evicted) assert.ok(m.fingerprints().length >= 8, 'the edits left the window');
+      const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 3000, count });
+      for (const p of ['icon\\.png', '\\.git\\/hooks\\/pre-commit', '\\/etc\\/outside-the-roots\\.conf']) {
+        assert.match(text, new RegExp(`be-\\w+ ${p} → REFUSED, nothing written`));
+        assert.doesNotMatch(text, new RegExp(`${p}[^\\n]*(→ landed|edited)`));
+      }
+      assert.match(text, /Files changed by this session \(edits that landed\):\nsrc\/landed\.ts \(×1\)\n/);
+      assert.match(text, /Edits refused \(nothing was written to these paths\):\n.*icon\.png \(×1\)/);
+      assert.doesNotMatch(text, /edited ×/);
+    });
+  }
+
+  it("another session's edits are listed apart, by author; this session's client is named", () => {
+    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0 }, memoryDeps);
+    edit(m, 'be-replace', 'src/mine.ts', true);
+    const text = renderSessionRecap(m, {
+      sessionId: 'me',
+      lastActivity: 0,
+      count,
+      client: 'claude-code',
+      otherEdits: [
+        { file: 'src/theirs.ts', tool: 'be-write', session: 'other-1', client: 'codex', time: 1_000 },
+        { file: 'src/theirs2.ts', tool: 'be-replace', session: 'other-2', time: 2_000 },
+      ],
+    });
+    assert.match(text, /Edit calls by claude-code, this session \(newest first\):\n- \[m1\] be-replace src\/mine\.ts → landed/);
+    assert.match(text, /Files changed by claude-code, this session \(edits that landed\):\nsrc\/mine\.ts \(×1\)\n/);
+    assert.match(
+      text,
+      /Edits other sessions landed in this workspace \(newest first\):\n- src\/theirs2\.ts be-replace by session other-2 at 1970-01-01T00:00:02\.000Z\n- src\/theirs\.ts be-write by codex \(session other-1\) at 1970/,
+    );
+    assert.doesNotMatch(text, /Files changed by[^\n]*\n[^\n]*theirs/);
   });
 });
 

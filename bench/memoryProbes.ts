@@ -1,0 +1,170 @@
+/**
+ * Probes after a compaction (part of `npm run bench:memory`; BENCH_MEMORY_PROBES_ONLY=1 runs just this).
+ *
+ * A scripted session of `turns` turns by two agents over one copy of bench/fixtures/order-service, through our MCP
+ * server in process (real edits, real refusals, the memory observer and the be-trx history as in use): agent A
+ * reads, edits, fails (an out-of-range replace, a write into .git/), pins constraints; agent B (another session)
+ * lands an edit now and then. Then everything but what a host keeps after compaction is dropped, and deterministic
+ * probes are answered by a parser (no model) from:
+ *   recap + last N  — our recap (`better-edit-tools recap`'s text, 2,000 tokens) plus A's last N raw turns;
+ *   last N alone    — A's last N raw turns (what a host that keeps recent turns has without the recap).
+ * Each answer is scored against the ground truth the script recorded (F1 for sets, 1/0 for one answer).
+ * Probes: files A modified, files another session modified, A's last failing command, every pinned constraint,
+ * the file a symbol read early lives in. Open transactions are not probed (be-trx has no open/closed state here).
+ * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
+ * the be-trx history keeps its last 30 steps, so another session's older edits can be gone from it.
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readLandedEdits } from '../src/cli/recapHistory';
+import { RecallStore } from '../src/core/memory/node/recallStore';
+import { MemoryRegistry } from '../src/core/memory/node/registry';
+import { getTokenizer } from '../src/core/memory/node/tokenizer';
+import { renderSessionRecap } from '../src/core/memory/sessionRecap';
+import { createServices } from '../src/mcp/services';
+import { openToolSession } from '../src/mcp/toolSession';
+import { FIXTURE, listFiles } from './memorySession';
+
+interface Call {
+  turn: number;
+  tool: string;
+  file: string;
+  text: string;
+  isError: boolean;
+}
+
+export interface ProbeScore {
+  probe: string;
+  truth: string;
+  recap: number;
+  raw: number;
+}
+
+const f1 = (truth: Set<string>, got: Set<string>): number => {
+  if (truth.size === 0 && got.size === 0) return 1;
+  const hit = [...got].filter((x) => truth.has(x)).length;
+  if (hit === 0) return 0;
+  const p = hit / got.size;
+  const r = hit / truth.size;
+  return (2 * p * r) / (p + r);
+};
+
+/** The paths of a recap section's single line of "path (×n)" items. */
+function sectionPaths(recap: string, title: RegExp): Set<string> {
+  const m = new RegExp(`${title.source}\\n(.*)\\n`).exec(recap);
+  return new Set((m?.[1] ?? '').split(', ').map((x) => x.replace(/ \(×\d+\)$/, '')).filter(Boolean));
+}
+
+export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> {
+  const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'be-probes-')));
+  const root = path.join(base, 'repo');
+  await fs.cp(FIXTURE, root, { recursive: true, filter: (src) => !src.endsWith('.gitignore') });
+  await fs.mkdir(path.join(root, '.git', 'hooks'), { recursive: true });
+  const historyDir = path.join(base, 'history');
+  const registry = await MemoryRegistry.open({ dir: path.join(base, 'memory'), deps: { tokenizerFor: getTokenizer }, memoryOptions: { maxTokens: 8000, recentKeep: 6 }, debounceMs: 50 });
+  const recall = new RecallStore({ dir: path.join(base, 'memory', 'recall') });
+  await recall.attach(registry);
+  const services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir, memory: registry, recall });
+  const a = await openToolSession({ deps: services.deps, registry, sessionId: 'agent-a' });
+  const b = await openToolSession({ deps: services.deps, registry, sessionId: 'agent-b' });
+  try {
+    const files = await listFiles(root);
+    const symbolFile = new Map<string, string>();
+    for (const f of files) for (const m of (await fs.readFile(path.join(root, f), 'utf8')).matchAll(/export (?:async )?function (\w+)/g)) symbolFile.set(m[1]!, f);
+    const calls: Call[] = [];
+    const truth = { editedA: new Set<string>(), editedB: new Set<string>(), pins: [] as string[], lastFail: '', symbols: new Map<string, string>() };
+    const run = async (turn: number, tool: string, file: string, args: Record<string, unknown>) => {
+      const r = await a.call(tool, args);
+      // a raw turn as the host kept it: the call with its arguments, and the result
+      calls.push({ turn, tool, file, text: `${tool} ${JSON.stringify(args)}\n${r.text}`, isError: r.isError });
+      if (r.isError) truth.lastFail = `${tool} ${file}`;
+      else if (tool !== 'be-read' && tool !== 'be-memory') truth.editedA.add(file);
+    };
+    for (let t = 1; t <= turns; t++) {
+      const file = files[(t * 5 + Math.floor(t / files.length)) % files.length]!;
+      if (t % 40 === 1) {
+        const c = `Constraint ${truth.pins.length + 1}: never change ${file} without a test; keep money in integer cents.`;
+        truth.pins.push(c);
+        await run(t, 'be-memory', '', { action: 'add', kind: 'constraint', content: c });
+      } else if (t % 10 === 3 || t % 10 === 7) await run(t, 'be-insert', file, { file: `${file}:1`, content: `// reviewed in turn ${t}\n` });
+      else if (t % 10 === 9) await run(t, 'be-replace', file, { file: `${file}:9000-9001`, content: 'never lands\n' });
+      else if (t % 25 === 11) await run(t, 'be-write', '.git/hooks/pre-commit', { file: '.git/hooks/pre-commit', content: '#!/bin/sh\n' });
+      else {
+        await run(t, 'be-read', file, { file: `${file}:ALL` });
+        if (t <= turns / 5) for (const [s, f] of symbolFile) if (f === file) truth.symbols.set(s, f);
+      }
+      if (t % 17 === 0) {
+        const other = files[(t * 3) % files.length]!;
+        const r = await b.call('be-insert', { file: `${other}:1`, content: `// agent b, turn ${t}\n` });
+        if (!r.isError) truth.editedB.add(other);
+      }
+    }
+    await a.settled();
+    await b.settled();
+    await recall.flush();
+
+    // What survives: our recap (as `recap` prints it) and A's last N raw turns.
+    const memory = registry.get('agent-a');
+    const tok = getTokenizer();
+    const landed = await readLandedEdits(historyDir, [root]);
+    const recap = renderSessionRecap(memory, {
+      sessionId: 'agent-a',
+      lastActivity: Date.now(),
+      trail: await recall.trail('agent-a'),
+      otherEdits: landed.filter((e) => e.session !== 'agent-a'),
+      count: (x) => tok.count(x),
+    });
+    const lastTurn = calls.at(-1)!.turn;
+    const raw = calls.filter((c) => c.turn > lastTurn - lastN);
+
+    const scores: ProbeScore[] = [];
+    const union = <T>(x: Set<T>, y: Set<T>) => new Set([...x, ...y]);
+    // files A modified
+    const editedRaw = new Set(raw.filter((c) => !c.isError && c.tool !== 'be-read' && c.tool !== 'be-memory').map((c) => c.file));
+    const editedRecap = sectionPaths(recap, /Files changed by [^\n]*this session \(edits that landed\):/);
+    scores.push({ probe: 'files this agent modified (F1)', truth: `${truth.editedA.size} files`, recap: f1(truth.editedA, union(editedRecap, editedRaw)), raw: f1(truth.editedA, editedRaw) });
+    // files another session modified (A's own turns never show them)
+    const othersRecap = new Set([...recap.matchAll(/^- (\S+) be-\S+ by .*session agent-b/gm)].map((m) => m[1]!));
+    scores.push({ probe: 'files another session modified (F1)', truth: `${truth.editedB.size} files`, recap: f1(truth.editedB, othersRecap), raw: f1(truth.editedB, new Set()) });
+    // the last failing command: in the last N turns if one failed there, else the recap's failing item with the highest id
+    const fails = [...recap.matchAll(/\[m(\d+)(?:,m\d+)?\] (be-[\w-]+) (\S+?)(?::\d[\d-]*)?(?:,[^\n]*?)? → (?:REFUSED|error)/g)].map((m) => ({ id: Number(m[1]), what: `${m[2]} ${m[3]}` }));
+    const lastRecap = fails.sort((x, y) => y.id - x.id)[0]?.what ?? '';
+    const lastRawCall = raw.filter((c) => c.isError).at(-1);
+    const lastRaw = lastRawCall ? `${lastRawCall.tool} ${lastRawCall.file}` : '';
+    scores.push({ probe: 'last failing command (1/0)', truth: truth.lastFail, recap: (lastRaw || lastRecap) === truth.lastFail ? 1 : 0, raw: lastRaw === truth.lastFail ? 1 : 0 });
+    // every pinned constraint
+    const has = (text: string, c: string) => text.includes(c.slice(0, 60));
+    const rawText = raw.map((c) => c.text).join('\n');
+    scores.push({
+      probe: 'every pinned constraint (share)',
+      truth: `${truth.pins.length} constraints`,
+      recap: truth.pins.filter((c) => has(recap, c) || has(rawText, c)).length / truth.pins.length,
+      raw: truth.pins.filter((c) => has(rawText, c)).length / truth.pins.length,
+    });
+    // where a symbol read early lives: a line naming the symbol and a path (recap), a read result defining it (raw)
+    const symbolAnswer = (text: string, sym: string): string | undefined => {
+      for (const line of text.split('\n')) if (new RegExp(`\\b${sym}\\b`).test(line)) return /(src\/[\w/.-]+\.ts)/.exec(line)?.[1];
+      return undefined;
+    };
+    const rawBySymbol = (sym: string) => raw.find((c) => c.tool === 'be-read' && new RegExp(`function ${sym}\\b`).test(c.text))?.file;
+    const syms = [...truth.symbols];
+    scores.push({
+      probe: 'file of a symbol read early (share)',
+      truth: `${syms.length} symbols`,
+      recap: syms.filter(([sym, f]) => (rawBySymbol(sym) ?? symbolAnswer(recap, sym)) === f).length / Math.max(1, syms.length),
+      raw: syms.filter(([sym, f]) => rawBySymbol(sym) === f).length / Math.max(1, syms.length),
+    });
+    console.log(`\nprobes after a compaction: ${turns} turns, two agents (B lands ${truth.editedB.size} edits), window 8,000 tokens; recap ${tok.count(recap)} tokens; last N = ${lastN} raw turns`);
+    console.log('  | probe | ground truth | recap + last N | last N alone |');
+    for (const s of scores) console.log(`  | ${s.probe} | ${s.truth} | ${s.recap.toFixed(2)} | ${s.raw.toFixed(2)} |`);
+    return scores;
+  } finally {
+    await a.close();
+    await b.close();
+    recall.dispose();
+    await registry.dispose();
+    await services.close();
+    await fs.rm(base, { recursive: true, force: true });
+  }
+}

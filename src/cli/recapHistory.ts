@@ -1,0 +1,60 @@
+/**
+ * The be-trx history of a workspace as `recap` reads it: who landed which edit (session and client), read only
+ * (no lock, no prune, no write: a hook must not change the state it reports). Every record is parsed and checked
+ * like the store's own restore (parseSnapshot); a corrupt, foreign-workspace or non-regular file is skipped.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { workspaceKey } from '../core/files/workspaceKey';
+import { readRegularFile } from '../core/files/regularFile';
+import { isInside } from '../core/files/sandbox';
+import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
+
+export interface LandedEdit {
+  /** Relative to the root it lies in (absolute when outside every root). */
+  file: string;
+  tool: string;
+  session?: string;
+  client?: string;
+  time: number;
+}
+
+/** At most this many records are read (the store keeps 30 steps by default; a batch step can hold more). */
+const MAX_RECORDS = 500;
+
+/** Edits recorded in `dir` for the workspace of `roots`, oldest first; [] when the directory is missing. */
+export async function readLandedEdits(dir: string, roots: readonly string[]): Promise<LandedEdit[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const present = new Set(names);
+  const key = workspaceKey(roots);
+  const out: LandedEdit[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json')).sort().slice(-MAX_RECORDS)) {
+    const m = FILE_PATTERN.exec(name);
+    if (!m) continue;
+    let text: string;
+    try {
+      text = (await readRegularFile(path.join(dir, name))).toString('utf8');
+    } catch {
+      continue;
+    }
+    const entry = parseSnapshot(name, m[2]!, Number(m[1]), text, present);
+    if (typeof entry === 'string') continue;
+    const meta = entry.meta;
+    const ours = meta.workspace !== undefined ? meta.workspace === key : roots.some((r) => isInside(r, meta.file));
+    if (!ours) continue;
+    const root = roots.find((r) => isInside(r, meta.file));
+    out.push({
+      file: root ? path.relative(root, meta.file).split(path.sep).join('/') : meta.file,
+      tool: meta.tool,
+      ...(meta.session !== undefined ? { session: meta.session } : {}),
+      ...(meta.client !== undefined ? { client: meta.client } : {}),
+      time: meta.created_ms ?? meta.created_at * 1000,
+    });
+  }
+  return out;
+}
