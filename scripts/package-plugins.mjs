@@ -97,6 +97,12 @@ export function packagePlugins({ dist = path.join(ROOT, 'dist'), out = path.join
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // `--clean`: only remove dist/plugin (`npm run package` does before `vsce package`: the package.json "files" that
+  // put the archives into the npm tarball would put them into the .vsix too)
+  if (process.argv.includes('--clean')) {
+    rmSync(path.join(ROOT, 'dist', 'plugin'), { recursive: true, force: true });
+    process.exit(0);
+  }
   // `--out DIR`: somewhere else than dist/plugin (the tests build into a temp folder)
   const i = process.argv.indexOf('--out');
   const r = packagePlugins(i > 0 ? { out: path.resolve(process.argv[i + 1]) } : {});
