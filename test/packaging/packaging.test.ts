@@ -66,7 +66,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
     const bin = path.join(prefix, 'bin', 'better-edit-tools');
     assert.match(await run(bin, ['--version'], { cwd: base, env }), /^better-edit-tools \d+\.\d+\.\d+\n$/);
     await checkStructureTools(bin, [], path.join(base, 'global'));
-    // npx with the tarball (the README's `npx -y better-edit-tools`, minus the registry)
+    // npx with the tarball (the README's `npx -y -p <tgz> better-edit-tools`: the package is not on the registry)
     assert.match(await run(npm, ['exec', '--yes', '--offline', `--package=${tarball}`, '--', 'better-edit-tools', '--version'], { cwd: base, env }),
       /^better-edit-tools \d+\.\d+\.\d+\n$/);
   });
