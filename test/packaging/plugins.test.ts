@@ -165,5 +165,9 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     assert.match(r.stdout, /SessionStart compact/);
     assert.match(r.stdout, /mcpServers: better-edit-tools stdio/);
     assert.match(r.stdout, /skills: better-edit-tools/);
+    // Claude Code loads the plugin folder and its health check connects to the bundled server, started in the project
+    const ws = workspace('ws-claude-cli');
+    const list = spawnSync(bin, ['--plugin-dir', copy, 'mcp', 'list'], { cwd: ws, env: cleanEnv({ HOME: path.join(base, 'home'), XDG_CACHE_HOME: path.join(base, 'cache-cli') }), encoding: 'utf8', timeout: 120000 });
+    assert.match(list.stdout, /plugin:better-edit-tools:better-edit-tools: node .*server\/cli\.js - ✔ Connected/, list.stdout + list.stderr);
   });
 });
