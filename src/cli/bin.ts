@@ -20,7 +20,7 @@ function servesStdio(argv: string[]): boolean {
   try {
     const opts = parseCli(argv, process.env);
     if (opts.help || opts.version || opts.http) return false;
-    resolveRoots(opts, process.cwd());
+    resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
     return true;
   } catch {
     return false; // main() reports it

@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<void> {
 
   let roots: string[];
   try {
-    roots = resolveRoots(opts, process.cwd());
+    roots = resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
   } catch (e) {
     log((e as Error).message);
     process.exitCode = 2;

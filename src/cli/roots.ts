@@ -2,8 +2,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CliOptions } from './args';
 
-/** Real, existing directories; "/" refused unless allowed (a root of "/" sandboxes nothing). */
-export function resolveRoots(opts: Pick<CliOptions, 'roots' | 'allowRootDir'>, cwd: string): string[] {
+/**
+ * Real, existing directories; "/" refused unless allowed (a root of "/" sandboxes nothing). `pluginRoot` is the
+ * PLUGIN_ROOT an Agent Plugins host sets (spec 1.0.0 §9.1): such a host starts the server in the plugin folder
+ * (§7.2.1), which must not become the sandbox when no --root was given.
+ */
+export function resolveRoots(opts: Pick<CliOptions, 'roots' | 'allowRootDir'>, cwd: string, pluginRoot?: string): string[] {
+  if (opts.roots.length === 0 && pluginRoot && isWithin(realOr(pluginRoot), realOr(cwd))) {
+    throw new Error(
+      `refusing to use the plugin folder (${cwd}) as the sandbox root: the host started the server there and gave no --root. ` +
+        'Add "--root", "<your project directory>" to the args of better-edit-tools in the plugin\'s mcp.json, or start the host from a client that starts servers in the project.',
+    );
+  }
   const given = opts.roots.length > 0 ? opts.roots : [cwd];
   return given.map((r) => {
     const abs = path.resolve(cwd, r);
@@ -26,3 +36,16 @@ export function resolveRoots(opts: Pick<CliOptions, 'roots' | 'allowRootDir'>, c
   });
 }
 
+
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

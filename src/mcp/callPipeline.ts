@@ -52,6 +52,8 @@ export interface ToolCaller {
   listedName(tool: ToolModule<ServerDeps>): string;
   /** Never throws for a tool's failure: the result says isError, with the chip that kept the arguments. */
   call(name: string, rawArgs: unknown, ctx?: CallContext): Promise<CallToolResult>;
+  /** Whether `name` names a tool of this caller (with or without the prefix as `call` accepts it). */
+  knows(name: string): boolean;
 }
 
 export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): ToolCaller {
@@ -132,7 +134,7 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     );
     return result;
   };
-  return { tools, listedName, call };
+  return { tools, listedName, call, knows: (name) => resolveTool(name) !== undefined };
 }
 
 /** Observers must not throw; one that does is logged and the others still hear of the call. */

@@ -31,13 +31,18 @@ export function initializeReply(line: string): { id: Id; reply: string } | undef
   } catch {
     return undefined;
   }
-  if (!isObject(msg) || msg.jsonrpc !== '2.0' || msg.method !== 'initialize') return undefined;
+  // Only a request whose every field is one the SDK's schemas surely accept is answered here; anything unusual (an
+  // unknown key, _meta, icons, tasks, a wrong type) goes to the real server, which answers it as it would without
+  // the front (test/cli/fastStartMalformed.test.ts compares 46 such requests).
+  if (!isObject(msg) || !onlyKeys(msg, ['jsonrpc', 'id', 'method', 'params']) || msg.jsonrpc !== '2.0' || msg.method !== 'initialize') return undefined;
   const id = msg.id;
-  if (!((typeof id === 'string') || (typeof id === 'number' && Number.isInteger(id)))) return undefined;
+  if (!((typeof id === 'string') || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
   const params = msg.params;
-  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
+  if (!isObject(params) || !onlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'])) return undefined;
+  if (typeof params.protocolVersion !== 'string' || !plainCapabilities(params.capabilities)) return undefined;
   const info = params.clientInfo;
-  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
+  if (!isObject(info) || !onlyKeys(info, ['name', 'version', 'title', 'websiteUrl', 'description'])) return undefined;
+  if (!Object.values(info).every((v) => typeof v === 'string') || info.name === undefined || info.version === undefined) return undefined;
   const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
   // key order as the SDK's Protocol writes a response: result, jsonrpc, id
   const reply = JSON.stringify({ result: { protocolVersion, capabilities: CAPABILITIES, serverInfo: SERVER_INFO }, jsonrpc: '2.0', id });
@@ -105,6 +110,21 @@ function isReplyTo(chunk: Buffer, id: Id): boolean {
   } catch {
     return false;
   }
+}
+
+function onlyKeys(o: Record<string, unknown>, keys: readonly string[]): boolean {
+  return Object.keys(o).every((k) => keys.includes(k));
+}
+
+/** Client capabilities of the shapes the SDK accepts: roots {listChanged?: boolean}, sampling {context?, tools?},
+ * elicitation {form?, url?}, experimental {name: object} (inner objects as they come). */
+function plainCapabilities(c: unknown): boolean {
+  if (!isObject(c) || !onlyKeys(c, ['roots', 'sampling', 'elicitation', 'experimental'])) return false;
+  const objectsOf = (v: unknown, keys?: readonly string[]) =>
+    v === undefined || (isObject(v) && (!keys || onlyKeys(v, keys)) && Object.values(v).every(isObject));
+  const roots = c.roots;
+  if (roots !== undefined && !(isObject(roots) && onlyKeys(roots, ['listChanged']) && (roots.listChanged === undefined || typeof roots.listChanged === 'boolean'))) return false;
+  return objectsOf(c.sampling, ['context', 'tools']) && objectsOf(c.elicitation, ['form', 'url']) && objectsOf(c.experimental);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -65,7 +65,14 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         `tools/call needs params.name, a tool name string; available: ${tools.map(listedName).join(', ')}`,
       );
     }
-    return caller.call(params.name, params.arguments ?? {}, { signal: extra.signal, client: server.getClientVersion()?.name });
+    const result = await caller.call(params.name, params.arguments ?? {}, { signal: extra.signal, client: server.getClientVersion()?.name });
+    // MCP 2025-11-25 (server/tools, "Error Handling"): an unknown tool is a protocol error, -32602, not a tool
+    // result. The call still went through the pipeline: recorded, and its arguments kept as a chip the text names.
+    if (!caller.knows(params.name)) {
+      // a plain error with the code: McpError would prefix "MCP error -32602:" to the message the client prefixes again
+      throw Object.assign(new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')), { code: ErrorCode.InvalidParams });
+    }
+    return result;
   };
   // Registered on Protocol directly: Server's own tools/call registration validates the request shape first and
   // answers malformed calls (arguments not an object) with a bare JSON-RPC error the middleware never sees.
@@ -110,8 +117,15 @@ export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang)
 function outputSchemaOf(shape: z.ZodRawShape): Tool['outputSchema'] {
   const schema = z.toJSONSchema(z.looseObject(shape), { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
   delete schema.$schema;
+  // zod writes a loose object as `additionalProperties: {}`, which the MCP Inspector's --strict flags; leaving the
+  // keyword out means the same (other fields may follow) and every validator reads it alike.
+  if (isEmptyObject(schema.additionalProperties)) delete schema.additionalProperties;
   dropBounds(schema);
   return schema as Tool['outputSchema'];
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 /** Removes minimum/maximum (z.int() lists ±2^53) from a listed schema, in place. */

@@ -45,7 +45,7 @@ function newestInstalled() {
 const cli = fs.existsSync(target) ? target : newestInstalled();
 if (!cli) {
   process.stderr.write('[better-edit-tools] the VS Code extension is no longer installed (looked for ' + target +
-    ' and ' + id + '* in ' + extensions + '). Reinstall it and open VS Code once, or start the server with: npx -y better-edit-tools --root <dir>\\n');
+    ' and ' + id + '* in ' + extensions + '). Reinstall it and open VS Code once, or start the server from the npm tarball: npx -y -p <better-edit-tools-VERSION.tgz> better-edit-tools --root <dir>\\n');
   process.exit(1);
 }
 require(cli);

@@ -78,6 +78,22 @@ describe('cli args', () => {
     }
   });
 
+  it('an Agent Plugins host that starts the server in the plugin folder (PLUGIN_ROOT) gets no sandbox there without --root', async () => {
+    const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'bet-cli-')));
+    try {
+      const plugin = path.join(base, 'plugin');
+      await fs.mkdir(path.join(plugin, 'server'), { recursive: true });
+      await fs.mkdir(path.join(base, 'project'));
+      assert.throws(() => resolveRoots({ roots: [], allowRootDir: false }, plugin, plugin), /refusing to use the plugin folder.*--root/s);
+      assert.throws(() => resolveRoots({ roots: [], allowRootDir: false }, path.join(plugin, 'server'), plugin), /plugin folder/);
+      // started in the project, or given --root: as before
+      assert.deepEqual(resolveRoots({ roots: [], allowRootDir: false }, path.join(base, 'project'), plugin), [path.join(base, 'project')]);
+      assert.deepEqual(resolveRoots({ roots: [path.join(base, 'project')], allowRootDir: false }, plugin, plugin), [path.join(base, 'project')]);
+    } finally {
+      await fs.rm(base, { recursive: true, force: true });
+    }
+  });
+
   it('refuses "/" as a root (the cwd of many MCP clients) unless --allow-root-dir', () => {
     assert.throws(() => resolveRoots({ roots: [], allowRootDir: false }, '/'), /refusing to use \/ as the sandbox root.*--root/s);
     assert.throws(() => resolveRoots({ roots: ['/'], allowRootDir: false }, '/tmp'), /file system root/);

@@ -1,6 +1,6 @@
 /** Chips through the call middleware: failed calls are saved and named in the error; be-delete round-trips. */
 import assert from 'node:assert/strict';
-import { call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
+import { call, callError, callProtocolError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
 import type { ChipFormat } from '../../src/core/chips/types';
 
 describe('mcp chips through the middleware', function () {
@@ -62,9 +62,14 @@ describe('mcp chips through the middleware', function () {
     assert.equal(chipIdIn(text), undefined);
   });
 
-  it('an unknown tool says which tools exist', async () => {
-    const text = await callError(c.client, 'be-frobnicate', { file: 'a.go' });
-    assert.match(text, /unknown tool: be-frobnicate; available: be-read, be-replace, .*be-chip/);
+  it('an unknown tool is JSON-RPC error -32602 (MCP 2025-11-25) that says which tools exist and keeps the arguments', async () => {
+    const content = 'work worth keeping, long enough to pass the chip threshold of fifty characters\n';
+    const message = await callProtocolError(c.client, 'be-frobnicate', { file: 'a.go', content });
+    assert.match(message, /^MCP error -32602: unknown tool: be-frobnicate; available: be-read, be-replace, .*be-chip/);
+    const id = chipIdIn(message);
+    assert.ok(id, `the arguments are kept as a chip: ${message}`);
+    const chip = await call(c.client, 'be-chip', { action: 'get', id });
+    assert.equal(chip.chip.args.content, content);
   });
 
   it('be-delete then be-insert-chip restores the file byte for byte (several shapes)', async () => {

@@ -109,6 +109,10 @@ describe('mcp context modes (stdio, dist/cli.js)', function () {
     const ov = await conn.client.readResource({ uri: 'betools://overview' });
     assert.match(String((ov.contents[0] as { text: string }).text), /^overview of \. · 4 files/);
     await assert.rejects(conn.client.readResource({ uri: 'betools://structure/../outside.ts' }));
+    // MCP 2025-11-25: a resource that does not exist is -32002 "Resource not found"
+    await assert.rejects(conn.client.readResource({ uri: 'betools://nothing' }), (e: { code?: number; message: string }) =>
+      e.code === -32002 && /unknown resource betools:\/\/nothing/.test(e.message));
+    await assert.rejects(conn.client.readResource({ uri: 'betools://structure/src/missing.ts' }), (e: { code?: number }) => e.code === -32002);
   });
 
   it('a warm overview reflects an edit made through a tool and one made on disk (file watcher)', async () => {

@@ -176,6 +176,16 @@ export async function callError(client: Client, name: string, args: unknown): Pr
   return textOf(r);
 }
 
+/** Calls a tool that must be refused as a JSON-RPC error with `code` (an unknown tool: -32602); returns its message. */
+export async function callProtocolError(client: Client, name: string, args: unknown, code = -32602): Promise<string> {
+  const err = await client.callTool({ name, arguments: args as Record<string, unknown> }).then(
+    (r) => { throw new Error(`${name} was expected to be a JSON-RPC error ${code} but returned ${textOf(r as CallToolResult).slice(0, 300)}`); },
+    (e: { code?: number; message: string }) => e,
+  );
+  if (err.code !== code) throw new Error(`${name}: JSON-RPC error ${String(err.code)} instead of ${code}: ${err.message}`);
+  return err.message;
+}
+
 export function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }

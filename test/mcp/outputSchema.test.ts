@@ -39,6 +39,17 @@ describe('mcp outputSchema: structuredContent only on small data', function () {
     for (const t of tools) assert.equal(t.outputSchema !== undefined, SMALL_DATA.includes(t.name), `${t.name}: outputSchema ${JSON.stringify(t.outputSchema)}`);
   });
 
+  it('no schema holds an empty-object keyword schema (`additionalProperties: {}`), which the Inspector --strict flags', () => {
+    const empties = (node: unknown, at: string): string[] => {
+      if (node === null || typeof node !== 'object') return [];
+      return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
+        k === 'additionalProperties' && typeof v === 'object' && v !== null && Object.keys(v).length === 0 ? [`${at}.${k}`] : empties(v, `${at}.${k}`));
+    };
+    const found = tools.flatMap((t) => [...empties(t.outputSchema, `${t.name}.outputSchema`), ...empties(t.inputSchema, `${t.name}.inputSchema`)]);
+    assert.deepEqual(found, []);
+    assert.ok(tools.some((t) => t.outputSchema), 'output schemas were listed');
+  });
+
   for (const [tool, args] of [
     ['be-func-range', { file: 'a.ts', line: 2 }],
     ['be-tag-range', { file: 'a.html', line: 2 }],

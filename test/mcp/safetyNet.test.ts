@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { workspaceKey } from '../../src/core/files/workspaceKey';
-import { buildCli, call, callError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Workspace } from './helpers';
+import { buildCli, call, callError, callProtocolError, chipIdIn, memoryClient, stdioClient, tmpWorkspace, type Workspace } from './helpers';
 
 const posix = process.platform !== 'win32';
 
@@ -46,7 +46,7 @@ describe('mcp safety net (in-process SDK client)', function () {
     let edits = 0;
     for (let round = 0; round < 11; round++) {
       for (const [tool, args] of failing) {
-        const text = await callError(c.client, tool, args);
+        const text = tool === 'be-frobnicate' ? await callProtocolError(c.client, tool, args) : await callError(c.client, tool, args);
         const readOnly = ['be-read', 'be-func-range', 'be-tag-range', 'be-balance', 'be-trx', 'be-chip'].includes(tool);
         if (readOnly) assert.equal(chipIdIn(text), undefined, `${tool} saved a chip: ${text}`);
         else {
@@ -88,7 +88,7 @@ describe('mcp safety net (in-process SDK client)', function () {
     assert.ok(got.chip.args.file.length < 300);
     // an unknown tool with a 1 MiB name: short error, short chip tool name
     const name = `be-${'z'.repeat(1024 * 1024)}`;
-    const unknown = await callError(c.client, name, { file: 'a.txt', content: 'work that is long enough to be kept' });
+    const unknown = await callProtocolError(c.client, name, { file: 'a.txt', content: 'work that is long enough to be kept' });
     assert.ok(unknown.length < 3000, `${unknown.length} chars`);
     const chip = await call(c.client, 'be-chip', { action: 'get', id: chipIdIn(unknown)! });
     assert.ok(chip.chip.tool.length < 300);

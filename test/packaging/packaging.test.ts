@@ -31,7 +31,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
     const vsix = path.join(base, 'x.vsix');
     // --no-dependencies as in `npm run package`; the build first (once per test run), so the .vsix holds this checkout's code
     await buildDist();
-    await run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: REPO, env: cleanEnv() });
+    await run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-unused-files-pattern', '--out', vsix], { cwd: REPO, env: cleanEnv() });
     const names = unzip(vsix, path.join(base, 'unpacked'));
     for (const f of ['extension/dist/cli.js', 'extension/dist/cli-main.js', 'extension/dist/extension.js', 'extension/dist/extension-main.js',
       'extension/dist/wasm/tree-sitter.wasm',
@@ -48,10 +48,14 @@ describe('packaging: the shipped CLI outside the repository', function () {
     // the build the prepack script would run, done once for the test run: a rebuild now would rewrite dist/ under
     // the tests of other workers that start dist/cli.js
     await buildDist();
+    // the plugin archives the prepack script builds (scripts/package-plugins.mjs), shipped in the tarball
+    await run(process.execPath, [path.join(REPO, 'scripts', 'package-plugins.mjs')], { cwd: REPO, env: cleanEnv() });
     const out = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', base], { cwd: REPO, env });
     const [{ filename, files }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
     const packed = files.map((f) => f.path);
-    for (const f of ['dist/cli.js', 'dist/cli-main.js', 'dist/wasm/tree-sitter-python.wasm', 'dist/ranks/cl100k_base.json', 'README.md', 'LICENSE']) {
+    const version = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const f of ['dist/cli.js', 'dist/cli-main.js', 'dist/wasm/tree-sitter-python.wasm', 'dist/ranks/cl100k_base.json', 'README.md', 'LICENSE',
+      `dist/plugin/better-edit-tools-agent-plugin-${version}.tar.gz`, `dist/plugin/better-edit-tools-claude-code-${version}.tar.gz`]) {
       assert.ok(packed.includes(f), `${f} is in the tarball`);
     }
     assert.ok(!packed.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.endsWith('.map')), `only the built files: ${packed.join(', ')}`);
@@ -62,7 +66,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
     const bin = path.join(prefix, 'bin', 'better-edit-tools');
     assert.match(await run(bin, ['--version'], { cwd: base, env }), /^better-edit-tools \d+\.\d+\.\d+\n$/);
     await checkStructureTools(bin, [], path.join(base, 'global'));
-    // npx with the tarball (the README's `npx -y better-edit-tools`, minus the registry)
+    // npx with the tarball (the README's `npx -y -p <tgz> better-edit-tools`: the package is not on the registry)
     assert.match(await run(npm, ['exec', '--yes', '--offline', `--package=${tarball}`, '--', 'better-edit-tools', '--version'], { cwd: base, env }),
       /^better-edit-tools \d+\.\d+\.\d+\n$/);
   });

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { once } from 'node:events';
 import { workspaceKey } from '../../src/core/files/workspaceKey';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
-import { buildCli, call, callError, chipIdIn, cliArgs, childEnv, stdioClient, tmpWorkspace, type Workspace } from '../mcp/helpers';
+import { buildCli, call, callError, callProtocolError, chipIdIn, cliArgs, childEnv, stdioClient, tmpWorkspace, type Workspace } from '../mcp/helpers';
 import { figure } from './figures';
 
 const MiB = 1024 * 1024;
@@ -68,7 +68,8 @@ describe('reliability: the safety net', function () {
       let withChip = 0;
       for (let round = 0; round < 500; round++) {
         for (const [tool, args] of kinds) {
-          const text = await callError(c.client, tool, args);
+          // an unknown tool is a JSON-RPC error (-32602), not a tool result
+          const text = tool === 'be-frobnicate' ? await callProtocolError(c.client, tool, args) : await callError(c.client, tool, args);
           failed++;
           if (chipIdIn(text)) withChip++;
         }

@@ -82,6 +82,6 @@ describe('vscode/cliLauncher', function () {
     const r = await node([file, '--root', '.']);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /no longer installed.*Reinstall it.*npx -y better-edit-tools/s);
+    assert.match(r.stderr, /no longer installed.*Reinstall it.*npx -y -p <better-edit-tools-VERSION.tgz> better-edit-tools/s);
   });
 });

@@ -18,6 +18,8 @@ import { isToolError } from '../../core/errors';
 import type { ContextPort } from '../deps';
 
 export const OVERVIEW_URI = 'betools://overview';
+/** MCP's "Resource not found" error code (2025-11-25, server/resources). */
+export const RESOURCE_NOT_FOUND = -32002;
 const STRUCTURE_PREFIX = 'betools://structure/';
 const OVERVIEW_PREFIX = 'betools://overview/';
 
@@ -77,11 +79,17 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
         return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }
     } catch (e) {
-      if (isToolError(e)) throw new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });
+      if (isToolError(e)) throw e.code === 'not_found' ? notFound(e.message, { code: e.code }) : new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });
       throw e;
     }
-    throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}; expected ${OVERVIEW_URI}, ${OVERVIEW_PREFIX}{path} or ${STRUCTURE_PREFIX}{path}`);
+    // -32002 "Resource not found", the code MCP 2025-11-25 gives (server/resources, "Error Handling")
+    throw notFound(`unknown resource ${uri}; expected ${OVERVIEW_URI}, ${OVERVIEW_PREFIX}{path} or ${STRUCTURE_PREFIX}{path}`);
   });
+}
+
+/** -32002 with the message as written: McpError would prefix "MCP error -32002:", which the client prefixes again. */
+function notFound(message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND, ...(data === undefined ? {} : { data }) });
 }
 
 /** The reply tags ride along in _meta so that resource readers see the level too. */

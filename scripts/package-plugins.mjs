@@ -1,0 +1,110 @@
+// Builds the two plugin folders from dist/ (run `node esbuild.mjs` first; `npm run package` does):
+//   dist/plugin/agent-plugin/   an Agent Plugins 1.0 plugin (agent-plugins.org): plugin.json (closed schema), mcp.json
+//                               ($schema + mcpServers, each with `type`), skills/better-edit-tools/SKILL.md
+//   dist/plugin/claude-code/    a Claude Code plugin: .claude-plugin/plugin.json, .mcp.json, hooks/hooks.json
+//                               (SessionStart matcher `compact` runs `recap`), the same skill
+// and one archive of each (dist/plugin/better-edit-tools-<kind>-<version>.tar.gz). Each folder carries the server
+// under server/: the stdio CLI with the grammars, tokenizer ranks and codecs it loads at run time, so it starts with
+// `node` (20 or newer) and needs no download, no npx and no node_modules.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** What dist/cli.js needs beside it at run time (see scripts/copy-wasm.mjs and esbuild.mjs). */
+export const SERVER_FILES = ['cli.js', 'cli-main.js', 'wasm', 'ranks', 'vendor'];
+export const PLUGIN_NAME = 'better-edit-tools';
+export const AGENT_PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
+export const AGENT_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
+
+const json = (v) => JSON.stringify(v, null, 2) + '\n';
+
+function put(file, text) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function copyServer(dist, dir) {
+  for (const f of SERVER_FILES) {
+    const from = path.join(dist, f);
+    if (!existsSync(from)) throw new Error(`${from} is missing: run \`node esbuild.mjs\` before packaging the plugins`);
+    cpSync(from, path.join(dir, 'server', f), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  }
+  cpSync(path.join(ROOT, 'plugin', 'skills'), path.join(dir, 'skills'), { recursive: true });
+  cpSync(path.join(ROOT, 'LICENSE'), path.join(dir, 'LICENSE'));
+}
+
+export function manifests(pkg) {
+  const common = {
+    name: PLUGIN_NAME,
+    version: pkg.version,
+    description: pkg.description,
+    author: { name: 'Better Edit Tools' },
+    homepage: pkg.repository.url,
+    repository: pkg.repository.url,
+    license: pkg.license,
+    keywords: pkg.keywords,
+  };
+  return {
+    agent: {
+      'plugin.json': { $schema: AGENT_PLUGIN_SCHEMA, ...common },
+      // No --root: the project is the directory the host starts the server in. The spec (§7.2.1) says hosts use the
+      // plugin root there; the CLI refuses that folder as a sandbox with a message that says to add --root
+      // (src/cli/roots.ts). No variable for the workspace exists in the spec (only PLUGIN_ROOT and PLUGIN_DATA).
+      'mcp.json': {
+        $schema: AGENT_MCP_SCHEMA,
+        mcpServers: { [PLUGIN_NAME]: { type: 'stdio', command: 'node', args: ['${PLUGIN_ROOT}/server/cli.js'] } },
+      },
+    },
+    claude: {
+      '.claude-plugin/plugin.json': common,
+      // Claude Code starts plugin servers in the project directory: the CLI's default root (the current directory).
+      '.mcp.json': { mcpServers: { [PLUGIN_NAME]: { type: 'stdio', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/cli.js'] } } },
+      // SessionStart with matcher `compact`: its stdout enters the context after a compaction (README, Re-grounding).
+      'hooks/hooks.json': {
+        description: 'Re-grounds the agent after a compaction with the session recap of better-edit-tools.',
+        hooks: {
+          SessionStart: [{
+            matcher: 'compact',
+            hooks: [{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/server/cli.js" recap --root "${CLAUDE_PROJECT_DIR}"', timeout: 30 }],
+          }],
+        },
+      },
+    },
+  };
+}
+
+/** Writes both plugin folders and their archives under `out` (default `<dist>/plugin`); returns their paths. */
+export function packagePlugins({ dist = path.join(ROOT, 'dist'), out = path.join(dist, 'plugin'), archives = true } = {}) {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  rmSync(out, { recursive: true, force: true });
+  const m = manifests(pkg);
+  const result = {};
+  for (const [kind, files] of [['agent-plugin', m.agent], ['claude-code', m.claude]]) {
+    const dir = path.join(out, kind);
+    copyServer(dist, dir);
+    for (const [name, value] of Object.entries(files)) put(path.join(dir, name), json(value));
+    result[kind] = { dir };
+    if (archives) {
+      const archive = path.join(out, `${PLUGIN_NAME}-${kind}-${pkg.version}.tar.gz`);
+      // the folder's content at the top of the archive, named after the plugin: `tar -xzf … && ls better-edit-tools`
+      execFileSync('tar', ['-czf', archive, '--transform', `s,^\\.,${PLUGIN_NAME},`, '-C', dir, '.']);
+      result[kind].archive = archive;
+    }
+  }
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // `--clean`: only remove dist/plugin (`npm run package` does before `vsce package`: the package.json "files" that
+  // put the archives into the npm tarball would put them into the .vsix too)
+  if (process.argv.includes('--clean')) {
+    rmSync(path.join(ROOT, 'dist', 'plugin'), { recursive: true, force: true });
+    process.exit(0);
+  }
+  // `--out DIR`: somewhere else than dist/plugin (the tests build into a temp folder)
+  const i = process.argv.indexOf('--out');
+  const r = packagePlugins(i > 0 ? { out: path.resolve(process.argv[i + 1]) } : {});
+  for (const [kind, { dir, archive }] of Object.entries(r)) console.log(`${kind}: ${path.relative(ROOT, dir)}${archive ? `, ${path.relative(ROOT, archive)}` : ''}`);
+}
