@@ -94,6 +94,7 @@ export class BatchEditor {
         result.results = plans.map((p) => this.fileResult(p, args.brief));
         return result;
       }
+      for (const p of plans) await sandbox.checkWriteContent(p.abs, p.after);
       const stats = await commitBatch(
         files,
         this.deps.journal,
