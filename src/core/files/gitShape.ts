@@ -37,29 +37,50 @@ export async function gitMarkers(dir: string): Promise<Set<GitDirMarker>> {
 const toRel = (root: string, p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
 const listed = (m: ReadonlySet<string>) => [...m].join(', ');
 
-/** Why writing `p` (absolute, inside `root`) would touch or make a git directory, or undefined. */
-export async function gitShapeRefusal(root: string, p: string): Promise<GitShapeRefusal | undefined> {
+/** The markers the other writes of a batch (`pending`, absolute) add to `dir`, by the name each has below it. */
+function pendingMarkers(dir: string, pending: readonly string[]): GitDirMarker[] {
+  const out: GitDirMarker[] = [];
+  for (const q of pending) {
+    const rel = path.relative(dir, q);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    const m = gitMarkerOf(rel.split(path.sep)[0]);
+    if (m) out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Why writing `p` (absolute, inside `root`) would touch or make a git directory, or undefined. `pending`: the other
+ * files of the same batch (be-apply), which land together with `p` and so count as there already.
+ */
+export async function gitShapeRefusal(root: string, p: string, pending: readonly string[] = []): Promise<GitShapeRefusal | undefined> {
   const rel = path.relative(root, p);
   const names = rel === '' ? [] : rel.split(path.sep);
   let dir = root;
+  let onDisk = true;
   for (let i = 0; i <= names.length; i++) {
-    const markers = await gitMarkers(dir);
+    const markers = onDisk ? await gitMarkers(dir) : new Set<GitDirMarker>();
+    const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };
     }
     if (i === names.length) break;
     const gained = gitMarkerOf(names[i]);
-    if (gained && !markers.has(gained) && looksLikeGitDir(new Set([...markers, gained]))) {
+    const after = new Set([...markers, ...batch, ...(gained ? [gained] : [])]);
+    if ((gained || batch.length) && looksLikeGitDir(after)) {
       return {
         rel: toRel(root, p),
         why:
-          `it would make ${toRel(root, dir)} a git directory (it has ${listed(markers)}; "${names[i]}" would add ${gained}), ` +
-          'which git would then run the config of',
+          `it would make ${toRel(root, dir)} a git directory (with ${listed(after)}${batch.length ? ', counting the other files of this batch' : ''}), ` +
+          'whose config git would then run',
       };
     }
     dir = path.join(dir, names[i]);
-    // the rest is new: a new directory gains one entry per write, never the two the shape needs
-    if (!(await exists(dir))) break;
+    // below a new directory only the names count: a single write adds one entry to it, never the two the shape needs
+    if (onDisk && !(await exists(dir))) {
+      if (pending.length === 0) break;
+      onDisk = false;
+    }
   }
   return undefined;
 }

@@ -92,9 +92,10 @@ export class Sandbox {
    * resolve() for a path about to be written (or removed): also refuses what the write policy protects (`.git`),
    * judged on both the path as given and the path it resolves to, so neither a link to `.git` nor a `.git` that is
    * a link gets through; and a directory that is (or this write would make) a git directory by its shape
-   * (gitShape.ts), whatever its name. Call it at the moment of writing: a path can change between a read and a write.
+   * (gitShape.ts), whatever its name. `batch`: the other paths (absolute, resolved) written together with this one
+   * (be-apply), judged as if already there. Call it at the moment of writing: a path can change between a read and a write.
    */
-  async resolveForWrite(input: string): Promise<string> {
+  async resolveForWrite(input: string, batch: readonly string[] = []): Promise<string> {
     const real = await this.resolve(input);
     const abs = this.absolute(input);
     for (const p of [abs, real]) {
@@ -103,7 +104,7 @@ export class Sandbox {
         const refused = this.writePolicy.refusal(root, p);
         if (refused !== undefined) throw gitWriteRefused(input, refused);
         if (this.writePolicy.allows(root, p)) continue;
-        const shape = await gitShapeRefusal(root, p);
+        const shape = await gitShapeRefusal(root, p, batch);
         if (shape) throw gitShapeRefused(input, shape.rel, shape.why);
       }
     }

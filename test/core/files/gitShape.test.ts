@@ -79,6 +79,16 @@ describe('core/files git metadata by what it is (names folded, directories by sh
     }
   });
 
+  it('a batch (be-apply) is judged whole: its files together may not make a git directory', async () => {
+    const sb = new Sandbox([root]);
+    const batch = ['evil/config', 'evil/objects/x', 'evil/refs/x', 'evil/HEAD'].map((r) => path.join(root, r));
+    for (const p of batch) assert.equal(await sb.resolveForWrite(p), p); // each alone is fine
+    await refused(sb.resolveForWrite(batch[0], batch.slice(1)), 'git_dir_shape');
+    await refused(sb.resolveForWrite(batch[3], batch.slice(0, 3)), 'git_dir_shape');
+    await refused(sb.resolveForWrite(path.join(root, 'new', 'deep', 'HEAD'), [path.join(root, 'new', 'deep', 'refs', 'x')]), 'git_dir_shape');
+    assert.equal(await sb.resolveForWrite(batch[0], [path.join(root, 'evil', 'objects', 'x'), path.join(root, 'other', 'HEAD')]), batch[0]);
+  });
+
   it('an existing git directory by its shape (bare repo, worktree metadata, gitdir target, the root itself) is protected', async () => {
     mk('bare/HEAD', 'ref: refs/heads/main\n');
     mk('bare/objects');

@@ -72,6 +72,8 @@ export class BatchEditor {
       const abs = await sandbox.resolveForWrite(e.path);
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
+    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
+    if (byFile.size > 1) for (const abs of byFile.keys()) await sandbox.resolveForWrite(abs, [...byFile.keys()].filter((k) => k !== abs));
     return withLocks(files, [...byFile.keys()], async () => {
       const plans: FilePlan[] = [];
       for (const [abs, fileEdits] of byFile) {
