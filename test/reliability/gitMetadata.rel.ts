@@ -1,7 +1,7 @@
 /**
  * Git metadata protected by what it is: every way found to plant a command that the next `git status` runs,
- * tried through the real stdio server (dist/cli.js, SDK client) with be-write, be-apply, be-insert, be-replace and
- * be-trx rollback. Each attack plants `core.fsmonitor = touch MARKER`; then real `git status` runs in every folder
+ * tried through the real stdio server (dist/cli.js, SDK client) with be-write, be-apply, be-insert and be-replace.
+ * Each attack plants `core.fsmonitor = touch MARKER`; then real `git status` runs in every folder
  * involved, as the user who owns the files (so git's safe.directory check never applies, and no `safe.directory`
  * override is given), with no global or system config. The same attacks run once more against a server started
  * with `--allow-write '**'` (the user's opt-in): there the markers appear, which shows the attacks are real and that
