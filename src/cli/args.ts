@@ -50,7 +50,8 @@ Options:
                       start servers with the working directory "/", which would sandbox nothing
   --allow-write GLOB  let the tools write paths inside .git that match GLOB (gitignore syntax, relative to a
                       root; repeatable), e.g. --allow-write .git/info/exclude. Writes under .git are refused
-                      by default: a changed .git/config or hook runs commands at the next git call.
+                      by default (also in folders shaped like a git dir: HEAD with objects, refs or
+                      commondir): a changed .git/config or hook runs commands at the next git call.
   --no-memory         do not record calls in a per-session chat memory (drops the be-memory tool)
   --http [--port N]   serve Streamable HTTP on 127.0.0.1 instead of stdio (debugging); prints URL and token to stderr
   --session-idle-ms N with --http: close a session idle for N ms (default 30 minutes)

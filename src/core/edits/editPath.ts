@@ -176,6 +176,8 @@ export async function commitWrite(
   size: number,
   opts: WriteOptions,
 ): Promise<Written> {
+  // the content half of the git rule (a config that runs a command, next to git-directory entries): at the write
+  await ctx.sandbox.checkWriteContent(abs, parts);
   try {
     const written =
       parts.length > 1 && ctx.files.writeParts

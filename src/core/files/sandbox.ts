@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
-import { gitWriteRefused, WritePolicy } from './writePolicy';
+import { gitConfigRefusal, gitShapeRefusal, isGitConfigName } from './gitShape';
+import { gitShapeRefused, gitWriteRefused, WritePolicy } from './writePolicy';
 
 const MAX_LINK_HOPS = 40;
 
@@ -90,9 +91,11 @@ export class Sandbox {
   /**
    * resolve() for a path about to be written (or removed): also refuses what the write policy protects (`.git`),
    * judged on both the path as given and the path it resolves to, so neither a link to `.git` nor a `.git` that is
-   * a link gets through. Call it at the moment of writing: a path can change between a read and a write.
+   * a link gets through; and a directory that is (or this write would make) a git directory by its shape
+   * (gitShape.ts), whatever its name. `batch`: the other paths (absolute, resolved) written together with this one
+   * (be-apply), judged as if already there. Call it at the moment of writing: a path can change between a read and a write.
    */
-  async resolveForWrite(input: string): Promise<string> {
+  async resolveForWrite(input: string, batch: readonly string[] = []): Promise<string> {
     const real = await this.resolve(input);
     const abs = this.absolute(input);
     for (const p of [abs, real]) {
@@ -100,9 +103,26 @@ export class Sandbox {
         if (!isInside(root, p)) continue;
         const refused = this.writePolicy.refusal(root, p);
         if (refused !== undefined) throw gitWriteRefused(input, refused);
+        if (this.writePolicy.allows(root, p)) continue;
+        const shape = await gitShapeRefusal(root, p, batch);
+        if (shape) throw gitShapeRefused(input, shape.rel, shape.why);
       }
     }
     return real;
+  }
+
+  /**
+   * The content half of the git rule, for the write itself (`abs` from resolveForWrite): a `config` that names a
+   * command or a redirect is refused next to git-directory entries. Throws ToolError('outside_roots').
+   */
+  async checkWriteContent(abs: string, content: string | Buffer | readonly Buffer[]): Promise<void> {
+    if (!isGitConfigName(path.basename(abs))) return;
+    for (const root of this.roots) {
+      if (!isInside(root, abs) || this.writePolicy.allows(root, abs)) continue;
+      const text = typeof content === 'string' ? content : Buffer.concat(Array.isArray(content) ? content : [content as Buffer]).toString('latin1');
+      const bad = await gitConfigRefusal(root, abs, text);
+      if (bad) throw gitShapeRefused(abs, bad.rel, bad.why);
+    }
   }
 
   /** The path to show an agent: relative to the first root that contains it, with '/' separators. */

@@ -72,6 +72,8 @@ export class BatchEditor {
       const abs = await sandbox.resolveForWrite(e.path);
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
+    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
+    if (byFile.size > 1) for (const abs of byFile.keys()) await sandbox.resolveForWrite(abs, [...byFile.keys()].filter((k) => k !== abs));
     return withLocks(files, [...byFile.keys()], async () => {
       const plans: FilePlan[] = [];
       for (const [abs, fileEdits] of byFile) {
@@ -94,6 +96,7 @@ export class BatchEditor {
         result.results = plans.map((p) => this.fileResult(p, args.brief));
         return result;
       }
+      for (const p of plans) await sandbox.checkWriteContent(p.abs, p.after);
       const stats = await commitBatch(
         files,
         this.deps.journal,
