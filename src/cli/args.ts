@@ -58,7 +58,8 @@ Options:
   --memory-dir DIR    where each session's chat memory is saved (default: <cache>/better-edit-tools-mcp/memory/<workspace key>)
   --encoding GLOB=NAME  files matching GLOB (gitignore-style, relative to the root) are in NAME, e.g.
                       "**/*.c=gbk"; repeatable, the last match wins. Without it: BOM, UTF-8, else a guess.
-                      gb18030, gbk, big5, shift_jis, euc-kr, windows-1252, iso-8859-1, utf16le, utf16be, utf8
+                      gb18030, gbk, big5, shift_jis, euc-kr, windows-1250/1251/1252/1253, koi8-r,
+                      iso-8859-1/2/5/7/15, utf16le, utf16be, utf8
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --reply text|json   text: compact replies written for the model (default); json: upstream's JSON fields
