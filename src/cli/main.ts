@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { createServer, SERVER_VERSION } from '../mcp/server';
-import { createServices, defaultHistoryDir } from '../mcp/services';
+import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
 import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
@@ -22,6 +22,7 @@ import { getTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { runRecap } from './recap';
 import { RecallStore } from '../core/memory/node/recallStore';
+import { readFixedToken } from './token';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 
@@ -59,6 +60,15 @@ export async function main(argv: string[]): Promise<void> {
     log(`WARNING: a root is the file system root (${roots.join(', ')}): the tools can edit any file this user can.`);
   }
 
+  // --http with a fixed token: checked before anything is written, so a bad file costs nothing
+  let fixedToken: Awaited<ReturnType<typeof readFixedToken>>;
+  try {
+    fixedToken = opts.http ? await readFixedToken(opts.tokenFile, process.env) : undefined;
+  } catch (e) {
+    log((e as Error).message);
+    process.exitCode = 2;
+    return;
+  }
   const cacheBase = defaultChipDir(process.env, process.platform, os.homedir());
   const chipDir = opts.chipDir ? path.resolve(opts.chipDir) : workspaceChipDir(cacheBase, roots);
   const historyDir = opts.historyDir
@@ -81,7 +91,9 @@ export async function main(argv: string[]): Promise<void> {
   // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
   const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
   if (memory && recall) await recall.attach(memory);
-  const services = await createServices({ roots, chipDir, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, memory, recall });
+  // the key is ours, not the user's: never in the parent of --chip-dir (`--chip-dir ~/chips` wrote ~/chip-hmac.key)
+  const chipKeyPath = userChipKeyFile(cacheBase);
+  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, memory, recall });
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
@@ -100,6 +112,7 @@ export async function main(argv: string[]): Promise<void> {
     const { startHttpHost } = await import('../mcp/httpHost');
     const host = await startHttpHost({
       port: opts.port ?? 0,
+      token: fixedToken?.token,
       sessionIdleMs: opts.sessionIdleMs,
       createServerForSession: (sessionId) =>
         createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, log, observers, tools }),
@@ -110,7 +123,8 @@ export async function main(argv: string[]): Promise<void> {
       log,
     });
     log(`HTTP: ${host.url}`);
-    log(`token: ${host.token}`);
+    // a fixed token is not echoed: it lives in a file or the environment the user already has
+    log(fixedToken ? `token: the one from ${fixedToken.source}` : `token: ${host.token}`);
     const stop = () => void host.close().then(closeMemory).then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -16,13 +16,17 @@ import { defaultHistoryDir } from '../mcp/services';
 import { readLandedEdits } from './recapHistory';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
+import { intOption } from './args';
+
+/** A recap goes into the agent's context after a compaction: more than this would refill what was compacted. */
+export const MAX_SESSION_RECAP_TOKENS = 100_000;
 
 export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--history-dir DIR] [--budget N] [--session ID]
 
 Prints the recap of the workspace's most recent chat-memory session: pinned constraints, its edit calls (landed,
 refused, unknown), the files its edits changed, edits other sessions landed (from the be-trx history), the
 summary of what left the window, with the ids be-memory recall gives back in full.
-At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, min ${MIN_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
+At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, from ${MIN_SESSION_RECAP_TOKENS} to ${MAX_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
 --root and --memory-dir select the directory exactly as the server does.`;
 
 export interface RecapIo {
@@ -55,9 +59,11 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
     io.out(`${RECAP_USAGE}\n`);
     return 0;
   }
-  const budget = values.budget === undefined ? DEFAULT_SESSION_RECAP_TOKENS : Number(values.budget);
-  if (!Number.isInteger(budget) || budget < MIN_SESSION_RECAP_TOKENS) {
-    io.err(`--budget must be an integer ≥ ${MIN_SESSION_RECAP_TOKENS} (tokens), got "${values.budget}"\n`);
+  let budget = DEFAULT_SESSION_RECAP_TOKENS;
+  try {
+    if (values.budget !== undefined) budget = intOption('--budget', values.budget, MIN_SESSION_RECAP_TOKENS, MAX_SESSION_RECAP_TOKENS, 'tokens');
+  } catch (e) {
+    io.err(`${(e as Error).message}\n`);
     return 2;
   }
   let memoryDir: string;

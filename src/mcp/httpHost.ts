@@ -1,12 +1,14 @@
 /**
  * Loopback Streamable HTTP host: node:http on 127.0.0.1, one MCP Server + transport per MCP session.
- * Every request is checked, in this order: exact Host (DNS rebinding) → 403, any Origin → 403,
- * bearer token (constant-time) → 401, path /mcp → 404, body size → 413; then session routing
+ * Every request is checked, in this order: one Host header → 400, exact Host (DNS rebinding) → 403, any Origin
+ * → 403, OAuth discovery paths → 404, bearer token (constant-time) → 401 (no OAuth challenge), path /mcp → 404, body size → 413; then session routing
  * (unknown session → 404, non-initialize request without a session → 400, a request id already in
  * progress in the session → 409). Headers over Node's limit get 431.
  *
- * Sessions end on DELETE, when idle (no open request or stream) for `sessionIdleMs`, or when a new one would
- * pass `maxSessions` (the least recently active idle one goes). An ended session is closed and dropped, and
+ * Sessions end on DELETE, when idle for `sessionIdleMs`, or when a new one would pass `maxSessions` (the least
+ * recently active idle one goes, its stream closed). Idle means no POST in progress: an open GET (SSE) stream
+ * counts as activity only when a message goes through it (keep-alive comments do not), so listening clients
+ * cannot hold every slot for ever. An ended session is closed and dropped, and
  * `onSessionClosed` lets the composition root release what it keeps per session (its ChatMemory): a client
  * that never says goodbye cannot make the host grow.
  */
@@ -24,6 +26,8 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** Each session is an MCP server with its tool table (~80 KB); clients open one or a few each. */
 export const DEFAULT_MAX_SESSIONS = 64;
 
+export const DEFAULT_TOKEN_HINT = 'Send the header "Authorization: Bearer <token>" with the token this server printed to stderr at start (or the one given with --token-file / BETTER_EDIT_TOOLS_TOKEN).';
+
 export interface HttpHostOptions {
   /** Called once per new MCP session, with the session id the transport will use. */
   createServerForSession(sessionId: string): Server | Promise<Server>;
@@ -32,6 +36,8 @@ export interface HttpHostOptions {
   maxBodyBytes?: number;
   /** Defaults to 32 random bytes, hex. */
   token?: string;
+  /** How a client gets the token, said in every 401 (default: DEFAULT_TOKEN_HINT). */
+  tokenHint?: string;
   /** A session with no open request or stream for this long is closed (default 30 min). */
   sessionIdleMs?: number;
   /** Live sessions at most; a new one beyond closes the least recently active idle one (default 64). */
@@ -52,6 +58,8 @@ export interface HttpSession {
   transport: StreamableHTTPServerTransport;
   /** HTTP requests of this session still open (a GET stream stays open while the client listens). */
   openRequests: number;
+  /** Of those, the GET (SSE) streams: they keep a session only while they carry messages. */
+  openStreams: number;
   lastActivity: number;
   /** Order of the last activity across sessions (Date.now() ties within a millisecond; the cap evicts by this). */
   activitySeq: number;
@@ -103,6 +111,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Node joins or drops repeated headers in req.headers: count them in the raw list (RFC 9110 §7.2: one Host).
+    if (hostHeaderCount(req.rawHeaders) > 1) return sendError(res, 400, -32000, 'Bad Request: more than one Host header');
     const host = req.headers.host;
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
       return sendError(res, 403, -32000, 'Forbidden: Host header must be the loopback address of this server');
@@ -110,11 +120,18 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     if (req.headers.origin !== undefined) {
       return sendError(res, 403, -32000, 'Forbidden: requests with an Origin header are refused');
     }
-    if (!authorized(req.headers.authorization)) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(res, 401, -32000, 'Unauthorized: send Authorization: Bearer <token>');
-    }
     const path = (req.url ?? '').split('?')[0];
+    // OAuth discovery (RFC 9728 / 8414) finds nothing here, at once and without the token: a client that probes
+    // after a 401 stops with this message instead of starting an authorization flow.
+    if (path.startsWith('/.well-known/')) {
+      return sendError(res, 404, -32000, `Not found: ${path}; this server has no OAuth. ${opts.tokenHint ?? DEFAULT_TOKEN_HINT}`);
+    }
+    if (!authorized(req.headers.authorization)) {
+      // No `WWW-Authenticate: Bearer` challenge: MCP clients read it as "OAuth protected resource" and start a
+      // discovery and browser flow; the token is fixed (printed at start or given with --token-file), so the hint
+      // is in the JSON-RPC error of the body.
+      return sendError(res, 401, -32000, `Unauthorized: ${req.headers.authorization ? 'wrong token' : 'no token'}. ${opts.tokenHint ?? DEFAULT_TOKEN_HINT}`);
+    }
     if (path !== '/mcp') return sendError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
     if (closing) return sendError(res, 503, -32000, 'Server is shutting down');
 
@@ -149,7 +166,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
         // response stream and leave that request open for ever.
         return sendError(res, 409, -32600, `Invalid Request: id ${JSON.stringify(taken)} is already used by a request in progress in this session; send each request with a new id`, taken);
       }
-      track(session, res, ids);
+      track(session, req, res, ids);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') {
@@ -171,44 +188,61 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     });
     transport.onclose = () => void sessionEnded(newId, closing ? 'shutdown' : 'deleted');
     const server = await opts.createServerForSession(newId);
-    const session: HttpSession = { server, transport, openRequests: 0, lastActivity: Date.now(), activitySeq: ++activityClock, inFlight: new Set() };
+    const session: HttpSession = { server, transport, openRequests: 0, openStreams: 0, lastActivity: Date.now(), activitySeq: ++activityClock, inFlight: new Set() };
     sessions.set(newId, session);
-    track(session, res, requestIds(body));
+    track(session, req, res, requestIds(body));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
   let activityClock = 0;
 
-  /** The request is open until its response ends; its ids are in flight until then. */
-  function track(session: HttpSession, res: ServerResponse, ids: (string | number)[]): void {
-    session.openRequests++;
+  const touch = (session: HttpSession) => {
     session.lastActivity = Date.now();
     session.activitySeq = ++activityClock;
+  };
+
+  /** The request is open until its response ends; its ids are in flight until then. */
+  function track(session: HttpSession, req: IncomingMessage, res: ServerResponse, ids: (string | number)[]): void {
+    const stream = req.method === 'GET';
+    session.openRequests++;
+    if (stream) {
+      session.openStreams++;
+      // a message sent down the stream is activity; an SSE comment (the SDK's `: keepalive`) is not
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        if (!isSseComment(chunk)) touch(session);
+        return write(chunk, ...rest);
+      }) as typeof res.write;
+    }
+    touch(session);
     for (const id of ids) session.inFlight.add(id);
     res.once('close', () => {
       session.openRequests--;
-      session.lastActivity = Date.now();
-      session.activitySeq = ++activityClock;
+      if (stream) session.openStreams--;
+      touch(session);
       for (const id of ids) session.inFlight.delete(id);
     });
   }
 
+  /** A POST in progress keeps a session; an open stream alone does not. */
+  const busy = (s: HttpSession) => s.openRequests - s.openStreams > 0;
+
   function reapIdle(): void {
     const now = Date.now();
     for (const [id, s] of sessions) {
-      if (s.openRequests === 0 && now - s.lastActivity >= idleMs) {
+      if (!busy(s) && now - s.lastActivity >= idleMs) {
         log(`session ${id} idle for ${Math.round((now - s.lastActivity) / 1000)} s: closed`);
         void endSession(id, s, 'idle');
       }
     }
   }
 
-  /** Makes room for a new session: the least recently active one without open requests. */
+  /** Makes room for a new session: the least recently active one without a POST in progress (its stream is closed). */
   function evictOldestIdle(): boolean {
     let oldest: [string, HttpSession] | undefined;
     for (const entry of sessions) {
-      if (entry[1].openRequests === 0 && (!oldest || entry[1].activitySeq < oldest[1].activitySeq)) oldest = entry;
+      if (!busy(entry[1]) && (!oldest || entry[1].activitySeq < oldest[1].activitySeq)) oldest = entry;
     }
     if (!oldest) return false;
     log(`session ${oldest[0]} closed to stay within ${maxSessions} sessions`);
@@ -277,6 +311,18 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
 function sendError(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+function hostHeaderCount(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'host') n++;
+  return n;
+}
+
+/** An SSE chunk that is only a comment line (`: …`), e.g. a keep-alive. */
+function isSseComment(chunk: unknown): boolean {
+  if (typeof chunk === 'string') return chunk.startsWith(':');
+  return chunk instanceof Uint8Array && chunk.length > 0 && chunk[0] === 0x3a;
 }
 
 /** Ids of the requests (not notifications or responses) in a POST body, a message or a batch. */

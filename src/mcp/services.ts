@@ -61,6 +61,8 @@ export interface ServicesOptions {
    * file beside the chip directory (chipKeyFile()), created on first use.
    */
   chipKey?: Uint8Array;
+  /** Where the chip key file is (default chipKeyFile(chipDir)); the CLI keeps one per user in its cache folder. */
+  chipKeyPath?: string;
   limits?: Partial<EditLimits>;
   lang?: 'en' | 'zh';
   log?: (message: string) => void;
@@ -114,9 +116,18 @@ export function defaultHistoryDir(chipBase: string, roots: readonly string[]): s
   return workspaceHistoryDir(path.join(path.dirname(chipBase), 'history'), roots);
 }
 
-/** `<chip dir>/../chip-hmac.key`: per user, outside the workspace and outside the chip folder a store scans. */
+/**
+ * `<chip dir>/../chip-hmac.key`: for a chip dir that is one workspace's folder inside our own state folder
+ * (`…/chips/<workspace key>`, VS Code's `globalStorage/chips`). A chip dir chosen by the user has no parent of
+ * ours: the CLI passes `chipKeyPath` (userChipKeyFile) instead.
+ */
 export function chipKeyFile(chipDir: string): string {
   return path.join(path.dirname(chipDir), 'chip-hmac.key');
+}
+
+/** `<cache>/better-edit-tools-mcp/chips/chip-hmac.key`: the CLI's one key per user, whatever --chip-dir says. */
+export function userChipKeyFile(chipBase: string): string {
+  return path.join(chipBase, 'chip-hmac.key');
 }
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
@@ -140,7 +151,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     thresholdBytes: opts.chipThresholdBytes,
     clock: opts.clock,
     log: opts.log,
-    signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(chipKeyFile(opts.chipDir)),
+    signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(opts.chipKeyPath ?? chipKeyFile(opts.chipDir)),
   });
   const authors = new EditAuthors();
   // the grammars in `wasm/` beside the bundle (or node_modules, run from source), shared by structure and function ranges

@@ -30,7 +30,7 @@ describe('cli args', () => {
     assert.equal(parseCli([], {}).memoryDir, undefined);
     for (const flag of ['--chip-dir', '--history-dir', '--memory-dir']) assert.ok(USAGE.includes(flag), flag);
     assert.match(USAGE, /memory\/<workspace key>/);
-    assert.match(USAGE, /Directories written: the three above/);
+    assert.match(USAGE, /Paths written .*chip-hmac\.key.*code-cache.*locks.*transient lock file/s);
   });
 
   it('defaults the memory directory to the cache, whatever --chip-dir says, and notes state inside a root', () => {
@@ -57,8 +57,8 @@ describe('cli args', () => {
   it('--session-idle-ms takes a positive integer', () => {
     assert.equal(parseCli(['--http', '--session-idle-ms', '1500'], {}).sessionIdleMs, 1500);
     assert.equal(parseCli(['--http'], {}).sessionIdleMs, undefined);
-    assert.throws(() => parseCli(['--session-idle-ms', '0'], {}), /--session-idle-ms must be a positive integer/);
-    assert.throws(() => parseCli(['--session-idle-ms', '2s'], {}), /--session-idle-ms must be a positive integer/);
+    assert.throws(() => parseCli(['--session-idle-ms', '0'], {}), /--session-idle-ms must be an integer from 100 to/);
+    assert.throws(() => parseCli(['--session-idle-ms', '2s'], {}), /--session-idle-ms must be an integer from 100 to/);
   });
 
   it('rejects unknown options', () => {

@@ -113,7 +113,7 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
     }
     const bad = await runCli(ws, ['recap', '--budget', '10']);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--budget must be an integer ≥ 200/);
+    assert.match(bad.stderr, /--budget must be an integer from 200 to 100000 \(tokens\), got "10"/);
   });
 
   it('recap: refused edits (binary, .git, outside the roots) are refusals, never edits; another session\'s landed edits are named with their author', async () => {

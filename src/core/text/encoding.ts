@@ -10,7 +10,7 @@
 import { isUtf8 } from 'node:buffer';
 import { commonPrefixLength, commonSuffixLength, decodeText, encodeText, encodeUtf8 } from './codec';
 import { ToolError } from '../errors';
-import { detectAllOffThread } from './node/guessWorker';
+import { detectAllOffThread, type Guess } from './node/guessWorker';
 import { lineAtByte, lineAtIndex } from './lineCount';
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */
@@ -23,6 +23,15 @@ const ALIASES: Record<string, string> = {
   euckr: 'euc-kr', 'euc-kr': 'euc-kr', cp949: 'cp949',
   windows1252: 'windows-1252', 'windows-1252': 'windows-1252', cp1252: 'windows-1252',
   iso88591: 'iso-8859-1', 'iso-8859-1': 'iso-8859-1', latin1: 'iso-8859-1',
+  // other single-byte encodings without a BOM (guessed, or configured)
+  windows1250: 'windows-1250', 'windows-1250': 'windows-1250', cp1250: 'windows-1250',
+  windows1251: 'windows-1251', 'windows-1251': 'windows-1251', cp1251: 'windows-1251',
+  windows1253: 'windows-1253', 'windows-1253': 'windows-1253', cp1253: 'windows-1253',
+  koi8r: 'koi8-r', 'koi8-r': 'koi8-r',
+  iso88592: 'iso-8859-2', 'iso-8859-2': 'iso-8859-2', latin2: 'iso-8859-2',
+  iso88595: 'iso-8859-5', 'iso-8859-5': 'iso-8859-5',
+  iso88597: 'iso-8859-7', 'iso-8859-7': 'iso-8859-7',
+  iso885915: 'iso-8859-15', 'iso-8859-15': 'iso-8859-15', latin9: 'iso-8859-15',
 };
 
 /**
@@ -33,8 +42,46 @@ const GUESSES: Record<string, string> = {
   GB18030: 'gb18030', GB2312: 'gb18030', Big5: 'big5', SHIFT_JIS: 'shift_jis', CP932: 'cp932', 'EUC-KR': 'euc-kr',
   CP949: 'cp949', 'UTF-16LE': 'utf16le', 'UTF-16BE': 'utf16be',
 };
-/** Single-byte Latin answers: the text is read as windows-1252 (a superset of ISO-8859-1; every byte round-trips). */
-const LATIN = /^(iso-8859-(1|2|9|15)|windows-125[0247]|cp85[0278]|macroman|hp-roman8)$/i;
+/**
+ * jschardet's single-byte answers → the encoding read. The Western ones are read as windows-1252 (a superset of
+ * ISO-8859-1's printable range); the others as what was named, never as windows-1252 (Polish ISO-8859-2 read as
+ * windows-1252 showed "Za¿ó³æ" as if right).
+ */
+const SINGLE: Record<string, string> = {
+  'windows-1252': 'windows-1252', 'iso-8859-1': 'windows-1252', 'iso8859-15': 'windows-1252', macroman: 'windows-1252',
+  'windows-1250': 'windows-1250', 'iso-8859-2': 'iso-8859-2',
+  'windows-1251': 'windows-1251', 'koi8-r': 'koi8-r', 'iso-8859-5': 'iso-8859-5',
+  'windows-1253': 'windows-1253', 'iso-8859-7': 'iso-8859-7',
+};
+/**
+ * Single-byte detectors are weak: measured with jschardet on one-line texts, the right answer comes at 0.1-0.24
+ * for Cyrillic and Greek, and wrong ones at up to 0.074 (Czech named Greek). Below this, a non-Western guess is not
+ * taken: the file is refused with the option that names its encoding, rather than shown mis-decoded.
+ */
+const MIN_SINGLE_CONFIDENCE = 0.1;
+/**
+ * A non-Western single-byte guess needs this many bytes ≥ 0x80 (one word), and bytes that do not read as Western
+ * text: `à ` alone scored 0.1+ as windows-1251 ("а").
+ */
+const MIN_SINGLE_EVIDENCE = 6;
+/** Script families of jschardet's single-byte names; a name not listed is a family of its own. */
+const FAMILY: Record<string, string> = {
+  'windows-1251': 'cyrillic', 'koi8-r': 'cyrillic', 'iso-8859-5': 'cyrillic', maccyrillic: 'cyrillic', ibm866: 'cyrillic',
+  ibm855: 'cyrillic', kz1048: 'cyrillic', ptcp154: 'cyrillic', 'koi8-t': 'cyrillic', cp1125: 'cyrillic',
+  'windows-1253': 'greek', 'iso-8859-7': 'greek', macgreek: 'greek', cp869: 'greek', cp737: 'greek',
+  'windows-1250': 'central', 'iso-8859-2': 'central', maclatin2: 'central',
+};
+const familyOf = (name: string | null) => (name ? FAMILY[name.toLowerCase()] ?? name.toLowerCase() : '');
+/**
+ * A non-Western guess must score at least twice any guess of another script: random Cyrillic words scored 0.102 as
+ * Greek against 0.058 as Cyrillic, real Cyrillic 0.162 against 0.052, Greek 0.148 against 0.042.
+ */
+function leads(all: Guess[], g: Guess): boolean {
+  const family = familyOf(g.encoding);
+  return all.every((o) => familyOf(o.encoding) === family || g.confidence >= 2 * o.confidence);
+}
+/** A guess this close to the top one is as likely (the same text scores alike in sibling code pages). */
+const TIE = 0.95;
 
 /**
  * Multi-byte guesses below this confidence are not taken (measured on one-line CJK comments: 0.1-0.4 for the right
@@ -66,8 +113,66 @@ async function guessEncoding(bytes: Uint8Array): Promise<string | undefined> {
     if (await roundTrips(bytes, mapped)) return mapped;
   }
   const top = all[0];
-  if (top?.encoding && LATIN.test(top.encoding) && await roundTrips(bytes, 'windows-1252')) return 'windows-1252';
+  if (!top) return undefined;
+  const western = looksWestern(bytes);
+  let highBytes = 0;
+  for (const b of bytes) if (b >= 0x80) highBytes++;
+  // a single-byte answer: among the guesses tied with the top one, the first we read, if confident enough
+  for (const g of all) {
+    if (g.confidence < top.confidence * TIE) break;
+    const mapped = g.encoding ? SINGLE[g.encoding.toLowerCase()] : undefined;
+    if (!mapped) continue;
+    if (mapped === 'windows-1252' ? !western : g.confidence < MIN_SINGLE_CONFIDENCE || western || highBytes < MIN_SINGLE_EVIDENCE || !leads(all, g)) continue;
+    if (await roundTrips(bytes, mapped)) return mapped;
+  }
+  // short Western text scores near zero for every code page (`x = "é"`: 0.003); it is taken as windows-1252 only
+  // when jschardet ranks a Western code page at all and the bytes read as Western text
+  const ranked = all.slice(0, 5).some((g) => g.encoding && SINGLE[g.encoding.toLowerCase()] === 'windows-1252');
+  if (ranked && western && inWords(bytes) && (await roundTrips(bytes, 'windows-1252'))) return 'windows-1252';
   return undefined;
+}
+
+/**
+ * High bytes of Western text in windows-1252: letters from 0xC0 (À-ÿ, not × ÷), the punctuation such text uses
+ * (NBSP ¡ £ § © « ® ° · » ¿), and of 0x80-0x9F only € … ‘ ’ “ ” • – — ™ Š š Œ œ Ž ž Ÿ. Not ƒ ‚ „ ˆ ‹ ›: those are
+ * what Shift_JIS lead bytes read as (0x82 hiragana, 0x83 katakana: `"ア"` reads `"ƒA"`).
+ */
+const WESTERN_80 = new Set([0x80, 0x85, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x99, 0x8a, 0x9a, 0x8c, 0x9c, 0x8e, 0x9e, 0x9f]);
+const WESTERN_A0 = new Set([0xa0, 0xa1, 0xa3, 0xa7, 0xa9, 0xab, 0xae, 0xb0, 0xb7, 0xbb, 0xbf]);
+const westernLetter = (b: number) => b >= 0xc0 && b !== 0xd7 && b !== 0xf7;
+
+/**
+ * Do the bytes read as Western European text in windows-1252? Every byte ≥ 0x80 is one of the above, and at most
+ * two stand together, both letters: accented letters sit between ASCII ones ("Grüße", "ção"), while Cyrillic, Greek
+ * or Japanese put whole words in high bytes ("Привет" in windows-1251 reads "Ïðèâåò": a run of six; Shift_JIS "日"
+ * reads "“ú").
+ */
+function looksWestern(bytes: Uint8Array): boolean {
+  let run = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      run = 0;
+      continue;
+    }
+    if (++run > 2) return false;
+    if (run === 2 && !(westernLetter(b) && westernLetter(bytes[i - 1]))) return false;
+    if (!(westernLetter(b) || WESTERN_80.has(b) || WESTERN_A0.has(b))) return false;
+  }
+  return true;
+}
+
+/** Each byte ≥ 0x80 touches an ASCII letter (an accent inside a word): a lone `ñ` may as well be Cyrillic `с`. */
+function inWords(bytes: Uint8Array): boolean {
+  const letter = (b: number | undefined) => b !== undefined && ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a));
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] < 0x80) continue;
+    let j = i;
+    while (j < bytes.length && bytes[j] >= 0x80) j++;
+    if (!letter(bytes[i - 1]) && !letter(bytes[j])) return false;
+    i = j - 1;
+  }
+  return true;
 }
 
 /** The canonical name of `name`, or undefined when it is not an encoding we edit. */

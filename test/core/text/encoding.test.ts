@@ -28,6 +28,10 @@ const ALPHABETS: Record<string, string> = {
   // the superset spellings users configure (VS Code: cp950 for Big5, cp932 for Shift_JIS, cp949 for EUC-KR)
   big5hkscs: 'ab {};中文註解這是一個函數', cp950: 'ab {};中文註解這是一個函數', cp932: 'ab {};日本語のコメントテスト①',
   cp949: 'ab {};한국어주석입니다똠',
+  // single-byte code pages guessed without a BOM (or configured)
+  'windows-1250': 'ab {};ąęłńśźżčřšžť', 'windows-1251': 'ab {};Приветмир', 'windows-1253': 'ab {};Καλημέρα',
+  'koi8-r': 'ab {};Приветмир', 'iso-8859-2': 'ab {};ąęłńśźżčř', 'iso-8859-5': 'ab {};Приветмир',
+  'iso-8859-7': 'ab {};Καλημέρα', 'iso-8859-15': 'ab {};éèçàüß€œ',
 };
 
 const lineArb = (enc: string) => fc.array(fc.constantFrom(...ALPHABETS[enc]), { maxLength: 12 }).map((a) => a.join(''));
