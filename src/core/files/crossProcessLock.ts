@@ -113,9 +113,14 @@ export class CrossProcessLocks {
     return lockFileOf(target);
   }
 
-  /** Waits until this process holds the lock of `target`; resolves to the function that releases it (never throws). */
-  async acquire(target: string): Promise<() => Promise<void>> {
-    const file = lockFileOf(target);
+  /**
+   * Waits until this process holds the lock of `target`; resolves to the function that releases it (never throws).
+   * `folder`: the path to reach the target's folder by (a pinned descriptor path, so a folder swapped for a link
+   * meanwhile cannot put the lock elsewhere; it must stay valid until release). Messages show the plain path.
+   */
+  async acquire(target: string, folder?: string): Promise<() => Promise<void>> {
+    const shown = lockFileOf(target);
+    const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
     const record: LockRecord = {
       pid: me.pid,
@@ -131,10 +136,10 @@ export class CrossProcessLocks {
     let pause = 1;
     let last: { record: LockRecord; verdict: Verdict } | undefined;
     for (;;) {
-      const made = await this.tryCreate(file, body);
+      const made = await this.tryCreate(file, body, shown);
       if (made === 'no-folder') return async () => undefined; // a new folder (mkdirs): nothing there to exclude on yet
       if (made) return this.holding(file, made);
-      const seen = await this.look(file);
+      const seen = await this.look(file, shown);
       if (seen.kind === 'missing' && performance.now() <= deadline) continue; // released meanwhile: try again at once
       if (seen.kind === 'owner') {
         const verdict = await this.verdict(seen.record, seen.ageMs);
@@ -147,7 +152,7 @@ export class CrossProcessLocks {
         await this.breakAbandoned(file, seen.identity);
         continue;
       }
-      if (performance.now() > deadline) throw this.timeout(target, file, last);
+      if (performance.now() > deadline) throw this.timeout(target, shown, last);
       await sleep(pause + Math.random() * pause);
       pause = Math.min(MAX_POLL_MS, pause * 2);
     }
@@ -256,14 +261,14 @@ export class CrossProcessLocks {
   }
 
   /** createExclusive; 'no-folder' when the target's folder does not exist (yet). */
-  private async tryCreate(file: string, body: string): Promise<fsp.FileHandle | undefined | 'no-folder'> {
+  private async tryCreate(file: string, body: string, shown: string): Promise<fsp.FileHandle | undefined | 'no-folder'> {
     try {
       return await this.createExclusive(file, body);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return 'no-folder';
       if (e instanceof ToolError) throw e;
-      throw new ToolError('io', `cannot take the edit lock ${file}: ${(e as Error).message}. Nothing was changed.`, { lock: file });
+      throw new ToolError('io', `cannot take the edit lock ${shown}: ${(e as Error).message}. Nothing was changed.`, { lock: shown });
     }
   }
 
@@ -308,14 +313,14 @@ export class CrossProcessLocks {
   }
 
   /** The lock at `file`: lstat first (a FIFO or a link is refused before any open), then a bounded read. */
-  private async look(file: string): Promise<Seen> {
+  private async look(file: string, shown = file): Promise<Seen> {
     let fh: fsp.FileHandle | undefined;
     try {
       const before = await fsp.lstat(file);
-      if (!before.isFile()) throw notALock(file, before);
+      if (!before.isFile()) throw notALock(shown, before);
       fh = await fsp.open(file, READ_FLAGS);
       const st = await fh.stat();
-      if (!st.isFile()) throw notALock(file, st);
+      if (!st.isFile()) throw notALock(shown, st);
       const buf = Buffer.alloc(Math.min(st.size, MAX_RECORD_BYTES));
       const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
       const ageMs = Date.now() - st.mtimeMs;
@@ -326,8 +331,8 @@ export class CrossProcessLocks {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { kind: 'missing' };
       if (e instanceof ToolError) throw e;
-      if (code === 'ELOOP') throw notALock(file);
-      throw new ToolError('io', `cannot read the edit lock ${file}: ${(e as Error).message}. Nothing was changed.`, { lock: file });
+      if (code === 'ELOOP') throw notALock(shown);
+      throw new ToolError('io', `cannot read the edit lock ${shown}: ${(e as Error).message}. Nothing was changed.`, { lock: shown });
     } finally {
       await fh?.close().catch(() => undefined);
     }

@@ -197,13 +197,33 @@ export class NodeFileStore implements FileStore {
     const held = this.held.getStore();
     if (held?.has(absPath)) return fn();
     return this.inProcess.run(absPath, async () => {
-      const release = this.crossProcess ? await this.crossProcess.acquire(absPath) : undefined;
+      const { release, pinned } = await this.acquireCrossProcess(absPath);
       try {
         return await this.held.run(new Set([...(held ?? []), absPath]), fn);
       } finally {
         await release?.();
+        await pinned?.close();
       }
     });
+  }
+
+  /** The lock file beside `absPath`, made through the pinned folder (a folder swapped for a link cannot move it). */
+  private async acquireCrossProcess(absPath: string): Promise<{ release?: () => Promise<void>; pinned?: PinnedDir }> {
+    if (!this.crossProcess) return {};
+    let pinned: PinnedDir;
+    try {
+      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+    } catch (e) {
+      // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw ioError('write', absPath, e);
+    }
+    try {
+      return { release: await this.crossProcess.acquire(absPath, pinned.at('.')), pinned };
+    } catch (e) {
+      await pinned.close();
+      throw e;
+    }
   }
 
   /** At start: break crashed servers' locks and remove the temp files they left next to the files they wrote. */
