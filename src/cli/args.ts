@@ -85,10 +85,10 @@ Paths written (folders created 0700, files 0600), and nothing else:
   - the chip, history and memory folders above (memory: also its recall/ folder);
   - <history dir>-journal: be-apply's journal of a batch in progress;
   - <cache>/better-edit-tools-mcp/chips/chip-hmac.key: the key that signs chips (one per user, whatever --chip-dir);
-  - <cache>/better-edit-tools-mcp/code-cache (compiled code, for a fast start) and locks (cross-process edit
-    lock records);
-  - inside the roots, only the files an agent edits, with a transient lock file and a temp file beside the file
-    being edited while it is written (removed after the rename).
+  - <cache>/better-edit-tools-mcp/code-cache (compiled code, for a fast start); the old locks folder there is
+    only read and cleaned of dead owners' records (earlier versions wrote it);
+  - inside the roots, only the files an agent edits, with a transient lock file (.<name>.be-lock) and a temp file
+    beside the file being edited while it is written (removed after the rename).
 <cache> is $XDG_CACHE_HOME, else ~/.cache (%LOCALAPPDATA% on Windows); the workspace key is a hash of the roots,
 so no state lands inside a root unless a --*-dir option puts it there.
 

@@ -48,8 +48,9 @@ export interface ServicesOptions {
    */
   encodingFor?: EncodingResolver;
   /**
-   * The folder of the cross-process edit locks for the default disk store (core/files/lockDir.ts
-   * defaultLockDir: the same for every server process of the user). Without it, edits lock per process only.
+   * Given: the default disk store locks edits across processes (a lock file beside each edited file) and clears
+   * dead owners' locks left in this folder of earlier versions (core/files/lockDir.ts). Without it, edits lock
+   * per process only.
    */
   lockDir?: string;
   clock?: Clock;

@@ -26,7 +26,7 @@ import type { Lang } from '../core/lang';
 export interface ComposeOptions {
   roots: string[];
   storageDir: string; // context.globalStorageUri.fsPath
-  /** The cross-process edit lock folder (default: the one stdio servers use, core/files/lockDir.ts). */
+  /** The lock folder of earlier versions, cleaned at start (locks now live beside the files, core/files/lockDir.ts). */
   lockDir?: string;
   capacity: number;
   ttlDays: number;

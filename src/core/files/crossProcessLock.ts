@@ -1,21 +1,28 @@
 /**
- * A per-file lock shared by every server process of this user (the VS Code host and stdio CLIs for other agents
- * edit the same files), so one read-modify-write cycle of a file runs at a time across processes.
+ * A per-file lock shared by every server process on the machine (the VS Code host, stdio CLIs for other agents,
+ * a Flatpak or container build with another HOME), so one read-modify-write cycle of a file runs at a time.
  *
- * The lock of a file is `<dir>/<sha256(path)>.lock`, created whole (written to a temp, then hard-linked into
- * place, which fails when the lock exists), holding the owner's pid, process start time, host and a random
- * token. It lives in a private per-user folder the composition root chooses, never in the workspace.
+ * The lock of `dir/name` is `dir/.name.be-lock`, beside the file, in the folder the staged temp is written to:
+ * every process that can edit the file agrees on it whatever its environment (an earlier version kept it under
+ * the user's cache folder, so two servers with different XDG_CACHE_HOME did not exclude each other). It is created
+ * whole (written to an owner-named temp, then hard-linked into place, which fails when the lock exists; O_EXCL
+ * where there are no hard links) and removed on release. It holds the owner's pid, process start time, pid
+ * namespace, host and a random token; a live owner touches it every second (the heartbeat).
  *
- * A crash leaves the lock file behind; a waiter that finds its owner dead breaks it. Breaking is claimed first:
- * `<lock>.break-<token>` is created exclusively, so of all the waiters that saw the same dead owner exactly one
- * removes the lock, and it re-reads the lock before removing it, so it never removes a newer owner's lock.
+ * A crash leaves the lock behind. A waiter breaks it when its owner is provably dead (same host and pid namespace,
+ * no such process, or one started later). A record that cannot be checked (another host or pid namespace, a live
+ * pid without a start time, pid 1) counts as abandoned once its heartbeat is `staleMs` old (default 10 s, far above the 1 s beat).
+ * Breaking is claimed first (`<lock>.break-<token>`, created exclusively), and the lock is re-read before it is
+ * removed, so exactly one waiter removes it and never a newer owner's lock. Anything but a regular file at the
+ * lock path (a FIFO, a link, a folder) is refused from lstat, before any open, with the command that clears it.
  */
-import { promises as fsp, constants as fsc } from 'node:fs';
+import { promises as fsp, constants as fsc, readlinkSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { ToolError } from '../errors';
 import { currentOwner, isOwnerAlive } from './processIdentity';
+import { fileKind, READ_FLAGS } from './regularFile';
 import { sweepDeadTemps, tempBaseName } from './tempFiles';
 
 export interface LockRecord {
@@ -27,13 +34,19 @@ export interface LockRecord {
   path: string;
   /** Epoch ms when it was taken (shown in the timeout error). */
   since: number;
+  /** The owner's pid namespace (Linux, `pid:[…]`), '' when unknown: a pid of another namespace cannot be checked. */
+  pidns?: string;
 }
 
 export interface CrossProcessLockOptions {
-  /** A private folder (created 0700) outside every workspace. */
-  dir: string;
+  /** The lock folder of earlier versions: `recover()` breaks dead owners' locks left there. */
+  dir?: string;
   /** How long a writer waits for a live owner before giving up with a clear error (default 15 s). */
   timeoutMs?: number;
+  /** A lock whose owner cannot be checked is abandoned once its heartbeat is this old (default 10 s). */
+  staleMs?: number;
+  /** How often a holder touches its lock (default 1 s). */
+  heartbeatMs?: number;
   /** Called with the record of a dead owner before its lock is removed (to clean up after it). */
   onAbandoned?: (owner: LockRecord) => Promise<void>;
 }
@@ -41,31 +54,73 @@ export interface CrossProcessLockOptions {
 /** A lock that cannot be parsed is one being written, or a torn one: broken only once it is this old. */
 const UNREADABLE_GRACE_MS = 5_000;
 const MAX_POLL_MS = 20;
+const MAX_RECORD_BYTES = 64 * 1024;
+const LOCK_SUFFIX = '.be-lock';
+const MAX_BASE_BYTES = 100;
 
-type Seen = { kind: 'missing' } | { kind: 'owner'; record: LockRecord } | { kind: 'unreadable'; identity: string; ageMs: number };
+type Seen = { kind: 'missing' } | { kind: 'owner'; record: LockRecord; ageMs: number } | { kind: 'unreadable'; identity: string; ageMs: number };
+type Verdict = 'alive' | 'dead' | 'unknown' | 'stale';
+
+let ownPidns: string | undefined;
+function pidNamespace(): string {
+  if (ownPidns !== undefined) return ownPidns;
+  try {
+    ownPidns = process.platform === 'linux' ? readlinkSync('/proc/self/ns/pid') : '';
+  } catch {
+    ownPidns = '';
+  }
+  return ownPidns;
+}
+
+/** The lock file of `target`: `.<name>.be-lock` beside it (a long name is shortened and told apart by a hash). */
+export function lockFileOf(target: string): string {
+  const name = path.basename(target);
+  let base = name;
+  if (Buffer.byteLength(name) > MAX_BASE_BYTES) {
+    base = '';
+    for (const ch of name) {
+      if (Buffer.byteLength(base + ch) > MAX_BASE_BYTES) break;
+      base += ch;
+    }
+    base += `~${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+  }
+  return path.join(path.dirname(target), `.${base}${LOCK_SUFFIX}`);
+}
+
+/** True for the name of a lock file (or a break claim) of this module, which listings should not show. */
+export function isLockFileName(name: string): boolean {
+  return name.startsWith('.') && (name.endsWith(LOCK_SUFFIX) || name.includes(`${LOCK_SUFFIX}.break-`));
+}
 
 export class CrossProcessLocks {
-  readonly dir: string;
+  readonly dir?: string;
   private readonly timeoutMs: number;
+  private readonly staleMs: number;
+  private readonly heartbeatMs: number;
   private readonly onAbandoned?: (owner: LockRecord) => Promise<void>;
-  private ready?: Promise<void>;
   private readonly host = os.hostname();
 
-  constructor(opts: CrossProcessLockOptions) {
-    if (!path.isAbsolute(opts.dir)) throw new ToolError('invalid_argument', `the lock folder must be an absolute path: ${opts.dir}`);
+  constructor(opts: CrossProcessLockOptions = {}) {
+    if (opts.dir !== undefined && !path.isAbsolute(opts.dir)) throw new ToolError('invalid_argument', `the lock folder must be an absolute path: ${opts.dir}`);
     this.dir = opts.dir;
     this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.staleMs = opts.staleMs ?? 10_000;
+    this.heartbeatMs = opts.heartbeatMs ?? 1_000;
     this.onAbandoned = opts.onAbandoned;
   }
 
   lockFileOf(target: string): string {
-    return path.join(this.dir, `${createHash('sha256').update(target).digest('hex').slice(0, 40)}.lock`);
+    return lockFileOf(target);
   }
 
-  /** Waits until this process holds the lock of `target`; resolves to the function that releases it. */
-  async acquire(target: string): Promise<() => Promise<void>> {
-    await this.ensureDir();
-    const file = this.lockFileOf(target);
+  /**
+   * Waits until this process holds the lock of `target`; resolves to the function that releases it (never throws).
+   * `folder`: the path to reach the target's folder by (a pinned descriptor path, so a folder swapped for a link
+   * meanwhile cannot put the lock elsewhere; it must stay valid until release). Messages show the plain path.
+   */
+  async acquire(target: string, folder?: string): Promise<() => Promise<void>> {
+    const shown = lockFileOf(target);
+    const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
     const record: LockRecord = {
       pid: me.pid,
@@ -74,146 +129,213 @@ export class CrossProcessLocks {
       token: randomBytes(12).toString('hex'),
       path: target,
       since: Date.now(),
+      pidns: pidNamespace(),
     };
     const body = JSON.stringify(record);
     const deadline = performance.now() + this.timeoutMs;
     let pause = 1;
-    let last: LockRecord | undefined;
+    let last: { record: LockRecord; verdict: Verdict } | undefined;
     for (;;) {
-      if (await this.tryCreate(file, body)) return () => this.release(file, record.token);
-      const seen = await this.look(file);
+      const made = await this.tryCreate(file, body, shown);
+      if (made === 'no-folder') return async () => undefined; // a new folder (mkdirs): nothing there to exclude on yet
+      if (made) return this.holding(file, made);
+      const seen = await this.look(file, shown);
       if (seen.kind === 'missing' && performance.now() <= deadline) continue; // released meanwhile: try again at once
       if (seen.kind === 'owner') {
-        last = seen.record;
-        if (seen.record.host === this.host && !(await isOwnerAlive(seen.record))) {
-          await this.breakAbandoned(file, seen.record.token, seen.record);
+        const verdict = await this.verdict(seen.record, seen.ageMs);
+        last = { record: seen.record, verdict };
+        if (verdict === 'dead' || verdict === 'stale') {
+          await this.breakAbandoned(file, seen.record.token, verdict === 'dead' ? seen.record : undefined);
           continue;
         }
       } else if (seen.kind === 'unreadable' && seen.ageMs > UNREADABLE_GRACE_MS) {
         await this.breakAbandoned(file, seen.identity);
         continue;
       }
-      if (performance.now() > deadline) throw this.timeout(target, last);
+      if (performance.now() > deadline) throw this.timeout(target, shown, last);
       await sleep(pause + Math.random() * pause);
       pause = Math.min(MAX_POLL_MS, pause * 2);
     }
   }
 
   /**
-   * At start: breaks the locks of dead owners (cleaning up after each) and removes dead processes' temp files
-   * in the lock folder. Bounded by `maxEntries` folder entries. Returns how many locks were broken.
+   * Breaks the abandoned locks in one folder (dead owners, stale unverifiable ones). Bounded by `maxEntries`
+   * folder entries; never throws. Returns how many it broke.
    */
-  async recover(maxEntries = 10_000): Promise<number> {
+  async sweepDir(dir: string, maxEntries = 20_000): Promise<number> {
+    let broken = 0;
+    let seen = 0;
+    let names: string[];
     try {
-      await this.ensureDir();
+      names = await fsp.readdir(dir);
     } catch {
       return 0;
     }
+    for (const name of names) {
+      if (++seen > maxEntries) break;
+      if (!name.startsWith('.') || !isLockFileName(name)) continue;
+      const file = path.join(dir, name);
+      try {
+        if (name.includes(`${LOCK_SUFFIX}.break-`)) {
+          await this.removeIfDead(file);
+          continue;
+        }
+        const s = await this.look(file);
+        if (s.kind === 'owner') {
+          const v = await this.verdict(s.record, s.ageMs);
+          if ((v === 'dead' || v === 'stale') && (await this.breakAbandoned(file, s.record.token, v === 'dead' ? s.record : undefined))) broken++;
+        } else if (s.kind === 'unreadable' && s.ageMs > UNREADABLE_GRACE_MS) {
+          if (await this.breakAbandoned(file, s.identity)) broken++;
+        }
+      } catch {
+        // not a regular file, or unreadable: the next edit of that file reports it
+      }
+    }
+    return broken;
+  }
+
+  /**
+   * At start: breaks dead owners' locks (cleaning up after each) left in the lock folder of earlier versions and
+   * removes dead processes' temps there. Returns how many locks were broken.
+   */
+  async recover(maxEntries = 10_000): Promise<number> {
+    if (!this.dir) return 0;
     await sweepDeadTemps(this.dir, { maxEntries });
     let broken = 0;
-    let seen = 0;
     let names: string[];
     try {
       names = await fsp.readdir(this.dir);
     } catch {
       return 0;
     }
-    for (const name of names) {
-      if (++seen > maxEntries) break;
+    for (const name of names.slice(0, maxEntries)) {
+      if (!/^[0-9a-f]+\.lock(\.break-.*)?$/.test(name)) continue;
       const file = path.join(this.dir, name);
-      const claim = /^[0-9a-f]+\.lock\.break-/.exec(name);
-      if (claim) {
-        await this.removeIfDead(file);
-        continue;
-      }
-      if (!name.endsWith('.lock')) continue;
-      const s = await this.look(file);
-      if (s.kind === 'owner' && s.record.host === this.host && !(await isOwnerAlive(s.record))) {
-        if (await this.breakAbandoned(file, s.record.token, s.record)) broken++;
-      } else if (s.kind === 'unreadable' && s.ageMs > UNREADABLE_GRACE_MS) {
-        if (await this.breakAbandoned(file, s.identity)) broken++;
+      try {
+        const s = await this.look(file);
+        if (s.kind !== 'owner' || (await this.verdict(s.record, s.ageMs)) !== 'dead') continue;
+        if (!name.includes('.break-') && this.onAbandoned) await this.onAbandoned(s.record).catch(() => undefined);
+        await fsp.unlink(file);
+        broken++;
+      } catch {
+        // gone already, or not ours
       }
     }
     return broken;
   }
 
-  private ensureDir(): Promise<void> {
-    this.ready ??= (async () => {
-      try {
-        await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-        const st = await fsp.lstat(this.dir);
-        if (!st.isDirectory()) throw new Error('it is not a directory');
-        const uid = process.getuid?.();
-        if (uid !== undefined && st.uid !== uid) throw new Error(`it belongs to uid ${st.uid}, not to this user (${uid})`);
-        if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) await fsp.chmod(this.dir, 0o700);
-      } catch (e) {
-        this.ready = undefined;
-        throw new ToolError('io', `cannot use the lock folder ${this.dir}: ${(e as Error).message}. Nothing was changed.`);
-      }
-    })();
-    return this.ready;
+  /** Alive/dead when the record can be checked here; else stale once its heartbeat is `staleMs` old. */
+  private async verdict(r: LockRecord, ageMs: number): Promise<Verdict> {
+    const here = r.host === this.host && r.pid > 1 && (!r.pidns || !pidNamespace() || r.pidns === pidNamespace());
+    if (here) {
+      const alive = await isOwnerAlive(r);
+      if (!alive) return 'dead'; // no such process (or a zombie, or one started later than the record says)
+      // without a start time a live pid may be a reused one: only the heartbeat tells
+      if (process.platform !== 'linux' || r.start > 0) return 'alive';
+    }
+    return ageMs > this.staleMs ? 'stale' : 'unknown';
   }
 
-  /** createExclusive, with the folder made again if someone removed it meanwhile (a cache clean-up). */
-  private async tryCreate(file: string, body: string): Promise<boolean> {
+  /** The lock is ours: a heartbeat keeps it fresh until release, which removes it (if it is still ours). */
+  private holding(file: string, fh: fsp.FileHandle): () => Promise<void> {
+    const beat = setInterval(() => {
+      const now = new Date();
+      fh.utimes(now, now).catch(() => undefined);
+    }, this.heartbeatMs);
+    beat.unref();
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      clearInterval(beat);
+      try {
+        // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
+        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file)]);
+        if (mine.ino === there.ino && mine.dev === there.dev) await fsp.unlink(file);
+      } catch {
+        // gone already: nothing to release
+      } finally {
+        await fh.close().catch(() => undefined);
+      }
+    };
+  }
+
+  /** createExclusive; 'no-folder' when the target's folder does not exist (yet). */
+  private async tryCreate(file: string, body: string, shown: string): Promise<fsp.FileHandle | undefined | 'no-folder'> {
     try {
       return await this.createExclusive(file, body);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new ToolError('io', `cannot take the edit lock in ${this.dir}: ${(e as Error).message}. Nothing was changed.`);
-      }
-      this.ready = undefined;
-      await this.ensureDir();
-      return this.createExclusive(file, body);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return 'no-folder';
+      if (e instanceof ToolError) throw e;
+      throw new ToolError('io', `cannot take the edit lock ${shown}: ${(e as Error).message}. Nothing was changed.`, { lock: shown });
     }
   }
 
-  /** Creates `file` with `body` unless it exists; never leaves a partly written lock behind. */
-  private async createExclusive(file: string, body: string): Promise<boolean> {
-    const tmp = path.join(this.dir, tempBaseName(path.basename(file)));
-    await fsp.writeFile(tmp, body, { mode: 0o600, flag: 'wx' });
+  /** Creates `file` with `body` unless it exists (undefined then); never leaves a partly written lock behind. */
+  private async createExclusive(file: string, body: string): Promise<fsp.FileHandle | undefined> {
+    const tmp = path.join(path.dirname(file), tempBaseName(path.basename(file)));
+    const fh = await fsp.open(tmp, CREATE_FLAGS, 0o644);
+    let linked = false;
     try {
+      await fh.writeFile(body);
       await fsp.link(tmp, file);
-      return true;
+      linked = true;
+      return fh;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return false;
+      if (code === 'EEXIST') return undefined;
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
       // no hard links here (some file systems): exclusive create, written after (readers allow for that)
-      return this.createExclusiveWithoutLink(file, body);
+      return await this.createExclusiveWithoutLink(file, body);
     } finally {
+      if (!linked) await fh.close().catch(() => undefined);
       await fsp.unlink(tmp).catch(() => undefined);
     }
   }
 
-  private async createExclusiveWithoutLink(file: string, body: string): Promise<boolean> {
+  private async createExclusiveWithoutLink(file: string, body: string): Promise<fsp.FileHandle | undefined> {
     let fh;
     try {
-      fh = await fsp.open(file, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY, 0o600);
+      fh = await fsp.open(file, CREATE_FLAGS, 0o644);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
       throw e;
     }
     try {
       await fh.writeFile(body);
-    } finally {
-      await fh.close();
+      return fh;
+    } catch (e) {
+      await fh.close().catch(() => undefined);
+      await fsp.unlink(file).catch(() => undefined);
+      throw e;
     }
-    return true;
   }
 
-  private async look(file: string): Promise<Seen> {
-    let text: string;
-    let st;
+  /** The lock at `file`: lstat first (a FIFO or a link is refused before any open), then a bounded read. */
+  private async look(file: string, shown = file): Promise<Seen> {
+    let fh: fsp.FileHandle | undefined;
     try {
-      [text, st] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
+      const before = await fsp.lstat(file);
+      if (!before.isFile()) throw notALock(shown, before);
+      fh = await fsp.open(file, READ_FLAGS);
+      const st = await fh.stat();
+      if (!st.isFile()) throw notALock(shown, st);
+      const buf = Buffer.alloc(Math.min(st.size, MAX_RECORD_BYTES));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      const ageMs = Date.now() - st.mtimeMs;
+      const record = parseRecord(buf.subarray(0, bytesRead).toString('utf8'));
+      if (record) return { kind: 'owner', record, ageMs };
+      return { kind: 'unreadable', identity: `u${st.ino}-${Math.floor(st.mtimeMs)}`, ageMs };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw new ToolError('io', `cannot read the lock ${file}: ${(e as Error).message}. Nothing was changed.`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'missing' };
+      if (e instanceof ToolError) throw e;
+      if (code === 'ELOOP') throw notALock(shown);
+      throw new ToolError('io', `cannot read the edit lock ${shown}: ${(e as Error).message}. Nothing was changed.`, { lock: shown });
+    } finally {
+      await fh?.close().catch(() => undefined);
     }
-    const record = parseRecord(text);
-    if (record) return { kind: 'owner', record };
-    return { kind: 'unreadable', identity: `u${st.ino}-${Math.floor(st.mtimeMs)}`, ageMs: Date.now() - st.mtimeMs };
   }
 
   private async identityOf(file: string): Promise<string | undefined> {
@@ -227,10 +349,15 @@ export class CrossProcessLocks {
   private async breakAbandoned(file: string, identity: string, owner?: LockRecord): Promise<boolean> {
     const claim = `${file}.break-${identity.replace(/[^0-9a-z-]/gi, '')}`;
     const me = currentOwner();
-    const claimBody = JSON.stringify({ pid: me.pid, start: me.start, host: this.host, token: 'claim', path: file, since: Date.now() });
-    if (!(await this.createExclusive(claim, claimBody))) {
+    const claimBody = JSON.stringify({ pid: me.pid, start: me.start, host: this.host, token: 'claim', path: file, since: Date.now(), pidns: pidNamespace() });
+    const take = async () => {
+      const fh = await this.createExclusive(claim, claimBody).catch(() => undefined);
+      await fh?.close().catch(() => undefined);
+      return fh !== undefined;
+    };
+    if (!(await take())) {
       // another waiter is breaking it; if that waiter died while doing so, clear its claim and claim it ourselves
-      if (!(await this.removeIfDead(claim)) || !(await this.createExclusive(claim, claimBody))) return false;
+      if (!(await this.removeIfDead(claim)) || !(await take())) return false;
     }
     try {
       if ((await this.identityOf(file)) !== identity) return false;
@@ -242,39 +369,65 @@ export class CrossProcessLocks {
     }
   }
 
-  /** True when `claim` was a dead breaker's and is gone now. */
+  /** True when `claim` was a dead (or stale) breaker's and is gone now. */
   private async removeIfDead(claim: string): Promise<boolean> {
     const s = await this.look(claim).catch(() => ({ kind: 'missing' }) as const);
-    const dead =
-      (s.kind === 'owner' && s.record.host === this.host && !(await isOwnerAlive(s.record))) ||
-      (s.kind === 'unreadable' && s.ageMs > UNREADABLE_GRACE_MS);
+    let dead = s.kind === 'unreadable' && s.ageMs > UNREADABLE_GRACE_MS;
+    if (s.kind === 'owner') {
+      const v = await this.verdict(s.record, s.ageMs);
+      dead = v === 'dead' || v === 'stale';
+    }
     if (dead) await fsp.unlink(claim).catch(() => undefined);
     return dead;
   }
 
-  private async release(file: string, token: string): Promise<void> {
-    // only our own lock (it is ours unless someone judged us dead, which a live process never is)
-    if ((await this.identityOf(file)) === token) await fsp.unlink(file).catch(() => undefined);
-  }
-
-  private timeout(target: string, owner: LockRecord | undefined): ToolError {
-    const who = owner
-      ? `process ${owner.pid}${owner.host !== this.host ? ` on ${owner.host}` : ''} (holding it for ${Math.round((Date.now() - owner.since) / 1000)} s)`
-      : 'another process';
+  private timeout(target: string, file: string, last: { record: LockRecord; verdict: Verdict } | undefined): ToolError {
+    const waited = `waited ${Math.round(this.timeoutMs / 1000)} s for it, nothing was changed`;
+    const details = { lock: file, owner_pid: last?.record.pid };
+    if (!last) return new ToolError('conflict', `${target} is being edited by another process; ${waited}. Retry in a moment.`, details);
+    const r = last.record;
+    const held = `holding it for ${Math.round((Date.now() - r.since) / 1000)} s`;
+    if (last.verdict === 'alive') {
+      return new ToolError(
+        'conflict',
+        `${target} is being edited by process ${r.pid} (${held}); ${waited}. Retry in a moment; if process ${r.pid} hangs, end it (its lock is released when it exits).`,
+        details,
+      );
+    }
+    const where = r.host !== this.host ? ` on host ${r.host}` : ' in another container (pid namespace) or of unknown start time';
     return new ToolError(
       'conflict',
-      `${target} is being edited by ${who}; waited ${Math.round(this.timeoutMs / 1000)} s for it, nothing was changed. ` +
-        'Retry in a moment; if that process hangs, end it (its lock is released when it exits).',
-      { lock: this.lockFileOf(target), owner_pid: owner?.pid },
+      `${target} is locked by process ${r.pid}${where} (${held}), which this server cannot check; ${waited}. ` +
+        `Retry in ${Math.ceil(this.staleMs / 1000)} s: such a lock counts as abandoned ${Math.ceil(this.staleMs / 1000)} s after its owner's last heartbeat.`,
+      details,
     );
   }
+}
+
+const CREATE_FLAGS = fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | (fsc.O_NOFOLLOW ?? 0);
+
+function notALock(file: string, st?: Stats): ToolError {
+  const kind = st ? fileKind(st) : 'a symbolic link';
+  return new ToolError(
+    'io',
+    `cannot take the edit lock: ${file} is ${kind}, not a lock file; nothing was changed. Remove it (rm ${JSON.stringify(file)}) and retry.`,
+    { lock: file, kind },
+  );
 }
 
 function parseRecord(text: string): LockRecord | undefined {
   try {
     const r = JSON.parse(text) as Partial<LockRecord>;
     if (typeof r.pid === 'number' && typeof r.token === 'string' && typeof r.host === 'string' && typeof r.path === 'string') {
-      return { pid: r.pid, start: Number(r.start) || 0, host: r.host, token: r.token, path: r.path, since: Number(r.since) || 0 };
+      return {
+        pid: r.pid,
+        start: Number(r.start) || 0,
+        host: r.host,
+        token: r.token,
+        path: r.path,
+        since: Number(r.since) || 0,
+        pidns: typeof r.pidns === 'string' ? r.pidns : '',
+      };
     }
   } catch {
     // not JSON: being written, or torn

@@ -1,8 +1,8 @@
 /**
- * Where the cross-process edit locks live. Every server process of a user must use the same folder, whichever
- * host started it (the VS Code extension host, a stdio CLI for another agent), so it is derived from the same
- * cache base as the CLI's chips: `<cache>/better-edit-tools-mcp/locks`. Pure: the composition roots pass the
- * environment and home directory in.
+ * The per-user lock folder of earlier versions, `<cache>/better-edit-tools-mcp/locks`. Edit locks now live beside
+ * the edited file (crossProcessLock.ts), so servers with different caches agree; this folder is only read at start,
+ * to clear dead owners' locks an earlier version left there. Pure: the composition roots pass the environment and
+ * home directory in.
  */
 import * as path from 'node:path';
 import { defaultChipDir } from './statePaths';

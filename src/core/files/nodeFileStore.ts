@@ -7,8 +7,8 @@
  *
  * Writes go to exactly the path given (the Sandbox resolved it; a symlink there now is refused, not followed),
  * through the folder as it was opened and checked (safeOpen.ts). Edits of one file are serialised in this process
- * and, with a lock folder, across processes (crossProcessLock.ts); under that lock the file on disk is compared
- * with the bytes the edit was computed from just before the rename (unchangedCheck.ts).
+ * and, with `crossProcess`, across processes by a lock file beside it (crossProcessLock.ts); under that lock the
+ * file on disk is compared with the bytes the edit was computed from just before the rename (unchangedCheck.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -61,8 +61,13 @@ export interface NodeFileStoreOptions {
    */
   syncDirectory?: boolean;
   /**
-   * A private per-user folder for the cross-process edit locks (the composition root picks it; every server
-   * process of the user must pass the same one). Without it, edits are serialised within this process only.
+   * Serialise edits across processes too, by a lock file beside each edited file (default: true when `lockDir`
+   * is given). False: within this process only.
+   */
+  crossProcess?: boolean;
+  /**
+   * The per-user lock folder of earlier versions (locks now live beside the files): `recover()` clears dead
+   * owners' locks left there. Giving it turns the cross-process lock on.
    */
   lockDir?: string;
   /** How long an edit waits for another process's lock on the same file (default 15 s). */
@@ -96,7 +101,7 @@ export class NodeFileStore implements FileStore {
     this.syncDirectory = opts.syncDirectory ?? true;
     this.maxReadBytes = opts.maxReadBytes ?? SPARE_MAX;
     this.pin = opts.pinDirectories ?? true;
-    if (opts.lockDir) {
+    if (opts.crossProcess ?? opts.lockDir !== undefined) {
       this.crossProcess = new CrossProcessLocks({
         dir: opts.lockDir,
         timeoutMs: opts.lockTimeoutMs,
@@ -192,13 +197,33 @@ export class NodeFileStore implements FileStore {
     const held = this.held.getStore();
     if (held?.has(absPath)) return fn();
     return this.inProcess.run(absPath, async () => {
-      const release = this.crossProcess ? await this.crossProcess.acquire(absPath) : undefined;
+      const { release, pinned } = await this.acquireCrossProcess(absPath);
       try {
         return await this.held.run(new Set([...(held ?? []), absPath]), fn);
       } finally {
         await release?.();
+        await pinned?.close();
       }
     });
+  }
+
+  /** The lock file beside `absPath`, made through the pinned folder (a folder swapped for a link cannot move it). */
+  private async acquireCrossProcess(absPath: string): Promise<{ release?: () => Promise<void>; pinned?: PinnedDir }> {
+    if (!this.crossProcess) return {};
+    let pinned: PinnedDir;
+    try {
+      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+    } catch (e) {
+      // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw ioError('write', absPath, e);
+    }
+    try {
+      return { release: await this.crossProcess.acquire(absPath, pinned.at('.')), pinned };
+    } catch (e) {
+      await pinned.close();
+      throw e;
+    }
   }
 
   /** At start: break crashed servers' locks and remove the temp files they left next to the files they wrote. */
@@ -302,13 +327,14 @@ export class NodeFileStore implements FileStore {
     };
   }
 
-  /** A dead writer's temps in this folder go at the next write here (at most once a minute per folder). */
+  /** A dead writer's temps and locks in this folder go at the next write here (at most once a minute per folder). */
   private async sweepNow(pinned: PinnedDir): Promise<void> {
     const now = Date.now();
     if (now - (this.sweptAt.get(pinned.dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
     this.sweptAt.set(pinned.dir, now);
     if (this.sweptAt.size > 10_000) this.sweptAt.clear();
     await sweepDeadTemps(pinned.at('.'));
+    await this.crossProcess?.sweepDir(pinned.at('.'));
   }
 
   async remove(absPath: string): Promise<void> {

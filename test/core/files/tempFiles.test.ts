@@ -56,7 +56,25 @@ describe('core/files temp files of crashed writers', () => {
     assert.deepEqual(fs.readdirSync(dir), ['other.txt']);
   });
 
-  it('recover() at start: a dead writer\'s lock is broken and its temps next to the locked file removed', async () => {
+  it('the next write in a folder breaks a dead writer\'s lock beside its file and removes its temps', async () => {
+    const work = path.join(dir, 'work');
+    fs.mkdirSync(work);
+    const target = path.join(work, 'f.txt');
+    fs.writeFileSync(target, 'kept\n');
+    const dead = { pid: deadPid(), start: 0 };
+    const temp = path.join(work, tempBaseName('f.txt', dead));
+    fs.writeFileSync(temp, 'half a write');
+    const locks = new CrossProcessLocks();
+    fs.writeFileSync(locks.lockFileOf(target), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
+    // a live writer's temp in the same folder is left alone
+    const live = path.join(work, tempBaseName('g.txt', currentOwner()));
+    fs.writeFileSync(live, 'in progress');
+    await new NodeFileStore({ crossProcess: true }).write(path.join(work, 'other.txt'), Buffer.from('x'));
+    assert.deepEqual(fs.readdirSync(work).sort(), ['f.txt', 'other.txt', path.basename(live)].sort());
+    assert.equal(fs.readFileSync(target, 'utf8'), 'kept\n');
+  });
+
+  it('recover() at start clears a dead writer\'s lock left in the lock folder of earlier versions, and its temps', async () => {
     const lockDir = path.join(dir, 'locks');
     const work = path.join(dir, 'work');
     fs.mkdirSync(work);
@@ -65,15 +83,10 @@ describe('core/files temp files of crashed writers', () => {
     const dead = { pid: deadPid(), start: 0 };
     const temp = path.join(work, tempBaseName('f.txt', dead));
     fs.writeFileSync(temp, 'half a write');
-    const locks = new CrossProcessLocks({ dir: lockDir });
     fs.mkdirSync(lockDir, { mode: 0o700 });
-    fs.writeFileSync(locks.lockFileOf(target), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
-    // a live writer's temp in the same folder is left alone
-    const live = path.join(work, tempBaseName('g.txt', currentOwner()));
-    fs.writeFileSync(live, 'in progress');
+    fs.writeFileSync(path.join(lockDir, `${'c'.repeat(40)}.lock`), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
     await new NodeFileStore({ lockDir }).recover();
-    assert.deepEqual(fs.readdirSync(work).sort(), ['f.txt', path.basename(live)].sort());
-    assert.equal(fs.readFileSync(target, 'utf8'), 'kept\n');
+    assert.deepEqual(fs.readdirSync(work), ['f.txt']);
     assert.deepEqual(fs.readdirSync(lockDir), []);
   });
 });
