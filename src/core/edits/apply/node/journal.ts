@@ -79,6 +79,18 @@ export class ApplyJournal {
     };
   }
 
+  /** Does a journal of `owner` (a dead writer) remain? Its temps are then kept for the recovery that needs them. */
+  async hasJournalOf(owner: ProcessOwner): Promise<boolean> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!JOURNAL_NAME_RE.test(name)) continue;
+      const read = await readStateFile(path.join(this.dir, name), MAX_JOURNAL_BYTES);
+      const j = read.ok ? parseJournal(read.text, name) : undefined;
+      if (j && typeof j !== 'string' && j.owner.pid === owner.pid && (owner.start === 0 || j.owner.start === owner.start)) return true;
+    }
+    return false;
+  }
+
   /** At start: finish or undo the batches of dead processes. A live owner's journal is left alone. */
   async recover(ports: RecoveryPorts): Promise<RecoveryReport> {
     const report: RecoveryReport = { completed: 0, undone: 0, skipped: [] };
