@@ -14,7 +14,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { tempBaseName, tempOwner } from '../../src/core/files/tempFiles';
-import { currentOwner } from '../../src/core/files/processIdentity';
 import { sha256Hex } from '../../src/core/util/sha256';
 import { figure } from './figures';
 
