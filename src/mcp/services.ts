@@ -133,12 +133,13 @@ export function userChipKeyFile(chipBase: string): string {
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
-  const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir });
+  const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
+  // a dead writer's temps that a journal names are kept for the recovery that finishes its batch
+  const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir, keepTempsOf: (o) => journal.hasJournalOf(o) });
   const files = new NotifyingFileStore(opts.files ?? new EncodingFileStore(disk, opts.encodingFor), (e) =>
     opts.log?.(`a listener of file changes failed: ${e instanceof Error ? e.message : String(e)}`),
   );
   // be-apply batches a crashed server left half done: finished or undone before anything else edits
-  const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
   await journal
     .recover({ files: disk, sandbox, log: opts.log })
     .then((r) => (r.completed + r.undone > 0 ? opts.log?.(`be-apply recovery: ${r.completed} batch(es) completed, ${r.undone} undone`) : undefined))

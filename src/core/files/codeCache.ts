@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { readRegularFileSync } from './regularFile';
 
 export interface CodeCacheOptions {
   /** The bundle to run (CommonJS, no shebang). */
@@ -60,9 +61,10 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   return mod.exports;
 }
 
+/** lstat, O_NOFOLLOW | O_NONBLOCK, fstat: a FIFO or link planted in the cache folder never blocks a start. */
 function readIfPresent(file: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file);
+    return readRegularFileSync(file);
   } catch {
     return undefined;
   }
@@ -78,7 +80,9 @@ function saveCache(script: vm.Script, cacheFile: string, cacheDir: string): void
       if (old.startsWith(`${stem}-`) && old.endsWith('.v8') && old !== path.basename(cacheFile)) fs.rmSync(path.join(cacheDir, old), { force: true });
     }
     const tmp = `${cacheFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    // 'wx' after removing the name: a FIFO or a link planted as the temp is never opened for writing
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, cacheFile);
   } catch {
     // a read-only or full cache folder only costs the next start its compile time

@@ -19,6 +19,7 @@ import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteO
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
 import { sweepDeadTemps } from './tempFiles';
+import type { ProcessOwner } from './processIdentity';
 import { assertUnchanged } from './unchangedCheck';
 import { KeyedMutex } from '../util/mutex';
 
@@ -79,6 +80,11 @@ export interface NodeFileStoreOptions {
    * path-based check just before the rename that other platforms get (for measurements).
    */
   pinDirectories?: boolean;
+  /**
+   * Dead writers whose temps no sweep removes: those a be-apply journal names (its recovery finishes the batch
+   * with them; breaking the dead owner's lock would otherwise sweep them first and force an undo).
+   */
+  keepTempsOf?: (owner: ProcessOwner) => Promise<boolean>;
 }
 
 const SPARE_MIN = 256 * 1024;
@@ -96,11 +102,13 @@ export class NodeFileStore implements FileStore {
   private readonly maxReadBytes: number;
   private readonly pin: boolean;
   private readonly sweptAt = new Map<string, number>();
+  private readonly keepTempsOf?: (owner: ProcessOwner) => Promise<boolean>;
 
   constructor(opts: NodeFileStoreOptions = {}) {
     this.syncDirectory = opts.syncDirectory ?? true;
     this.maxReadBytes = opts.maxReadBytes ?? SPARE_MAX;
     this.pin = opts.pinDirectories ?? true;
+    this.keepTempsOf = opts.keepTempsOf;
     if (opts.crossProcess ?? opts.lockDir !== undefined) {
       this.crossProcess = new CrossProcessLocks({
         dir: opts.lockDir,
@@ -236,7 +244,7 @@ export class NodeFileStore implements FileStore {
     let pinned: PinnedDir | undefined;
     try {
       pinned = await PinnedDir.open('clean up', dir, this.pin);
-      await sweepDeadTemps(pinned.at('.'), { owner });
+      await sweepDeadTemps(pinned.at('.'), { owner, keep: this.keepTempsOf });
     } catch {
       // the folder is gone or is not where it was: nothing of ours to remove there
     } finally {
@@ -333,7 +341,7 @@ export class NodeFileStore implements FileStore {
     if (now - (this.sweptAt.get(pinned.dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
     this.sweptAt.set(pinned.dir, now);
     if (this.sweptAt.size > 10_000) this.sweptAt.clear();
-    await sweepDeadTemps(pinned.at('.'));
+    await sweepDeadTemps(pinned.at('.'), { keep: this.keepTempsOf });
     await this.crossProcess?.sweepDir(pinned.at('.'));
   }
 

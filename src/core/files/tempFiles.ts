@@ -58,6 +58,8 @@ export interface SweepOptions {
   maxEntries?: number;
   /** Only temps of this (known dead) owner. */
   owner?: ProcessOwner;
+  /** A dead owner whose temps are kept (a be-apply journal still needs them to finish its batch). */
+  keep?: (owner: ProcessOwner) => Promise<boolean>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function sweepDeadTemps(dir: string, opts: SweepOptions = {}): Prom
       let live = alive.get(key);
       if (live === undefined) {
         live = opts.owner ? false : await isOwnerAlive(owner);
+        if (!live && opts.keep) live = await opts.keep(owner).catch(() => true);
         alive.set(key, live);
       }
       if (live) continue;

@@ -4,6 +4,9 @@
  * the inverse splice that turns the new bytes back into the old ones. A server that finds the journal of a dead
  * process at start (recover) finishes the batch when every missing rename still has its temp, else undoes the
  * renames that happened: all old files or all new ones, never a mix. Kept outside the workspace, 0600 in 0700.
+ * At recovery a journal is untrusted input (journalFormat.ts): every path in it goes through the sandbox at the
+ * moment of use, and a journal naming files outside this server's roots belongs to another root's server (a shared
+ * history folder): it is left in place for that server.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -15,27 +18,11 @@ import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../../files/pr
 import type { Sandbox } from '../../../files/sandbox';
 import { applyInverse, spliceBetween } from '../../../history/splice';
 import { sha256Hex } from '../../../util/sha256';
+import { readRegularFile } from '../../../files/regularFile';
+import { readStateFile } from '../../../files/stateFile';
+import { isOwnTemp, JOURNAL_NAME_RE, MAX_JOURNAL_BYTES, parseJournal, type JournalFile, type JournalFileEntry } from './journalFormat';
 
-interface JournalFileEntry {
-  target: string;
-  temp?: string;
-  /** null: the batch created the file */
-  before_sha256: string | null;
-  after_sha256: string;
-  offset: number;
-  inserted_length: number;
-  removed_b64: string;
-}
 
-interface JournalFile {
-  v: 1;
-  id: string;
-  owner: ProcessOwner;
-  created_ms: number;
-  files: JournalFileEntry[];
-}
-
-const NAME_RE = /^apply-[0-9a-f]{12}\.json$/;
 
 
 export interface JournalHandle {
@@ -92,6 +79,18 @@ export class ApplyJournal {
     };
   }
 
+  /** Does a journal of `owner` (a dead writer) remain? Its temps are then kept for the recovery that needs them. */
+  async hasJournalOf(owner: ProcessOwner): Promise<boolean> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!JOURNAL_NAME_RE.test(name)) continue;
+      const read = await readStateFile(path.join(this.dir, name), MAX_JOURNAL_BYTES);
+      const j = read.ok ? parseJournal(read.text, name) : undefined;
+      if (j && typeof j !== 'string' && j.owner.pid === owner.pid && (owner.start === 0 || j.owner.start === owner.start)) return true;
+    }
+    return false;
+  }
+
   /** At start: finish or undo the batches of dead processes. A live owner's journal is left alone. */
   async recover(ports: RecoveryPorts): Promise<RecoveryReport> {
     const report: RecoveryReport = { completed: 0, undone: 0, skipped: [] };
@@ -108,17 +107,27 @@ export class ApplyJournal {
         await fs.unlink(full).catch(() => undefined); // a journal that was never complete: its batch never renamed
         continue;
       }
-      if (!NAME_RE.test(name)) continue;
-      let journal: JournalFile;
-      try {
-        journal = JSON.parse(await fs.readFile(full, 'utf8')) as JournalFile;
-      } catch (e) {
-        ports.log?.(`be-apply journal ${full} cannot be read (${errorText(e)}); left in place`);
+      if (!JOURNAL_NAME_RE.test(name)) continue;
+      // lstat + O_NOFOLLOW | O_NONBLOCK + fstat: a FIFO or a link planted here is never opened (startup never hangs)
+      const read = await readStateFile(full, MAX_JOURNAL_BYTES);
+      if (!read.ok) {
+        if (read.kind !== 'missing') ports.log?.(`be-apply journal ${full} was not read: ${read.reason}; left in place`);
         continue;
       }
-      if (journal.v !== 1 || !Array.isArray(journal.files)) continue;
+      const journal = parseJournal(read.text, name);
+      if (typeof journal === 'string') {
+        ports.log?.(`be-apply journal ${full} is not valid (${journal}); left in place, nothing touched`);
+        continue;
+      }
       if (await (ports.isAlive ?? isOwnerAlive)(journal.owner)) continue;
-      const outcome = await recoverOne(journal, ports);
+      let outcome: Outcome;
+      try {
+        outcome = await recoverOne(journal, ports);
+      } catch (e) {
+        ports.log?.(`be-apply journal ${full} could not be recovered (${errorText(e)}); left in place`);
+        continue;
+      }
+      if (outcome.kind === 'foreign') continue; // another root's batch: its own server recovers it
       if (outcome.kind === 'completed') report.completed++;
       else if (outcome.kind === 'undone') report.undone++;
       report.skipped.push(...outcome.skipped);
@@ -146,18 +155,35 @@ export function withLocks<T>(files: FileStore, paths: readonly string[], fn: () 
   return run();
 }
 
-async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{ kind: 'completed' | 'undone' | 'none'; skipped: string[] }> {
+/** The temp's bytes when it is one of ours, inside the roots now, a regular file (never followed) and intact. */
+async function intactTemp(entry: JournalFileEntry, owner: ProcessOwner, sandbox: Sandbox): Promise<Buffer | undefined> {
+  if (!entry.temp || !(await ownTempInside(entry, owner, sandbox))) return undefined;
+  const bytes = await readRegularFile(entry.temp).catch(() => undefined);
+  return bytes !== undefined && sha256Hex(bytes) === entry.after_sha256 ? bytes : undefined;
+}
+
+async function ownTempInside(entry: JournalFileEntry, owner: ProcessOwner, sandbox: Sandbox): Promise<boolean> {
+  if (!entry.temp || !isOwnTemp(entry.target, entry.temp, owner)) return false;
+  return (await sandbox.resolveForWrite(entry.temp).catch(() => undefined)) === entry.temp;
+}
+
+type Outcome = { kind: 'completed' | 'undone' | 'foreign'; skipped: string[] };
+
+async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<Outcome> {
   const { files, sandbox } = ports;
   const targets: string[] = [];
   for (const e of journal.files) {
     // the Sandbox decides at the moment of use: a journal naming a path outside the roots touches nothing
     const abs = await sandbox.resolveForWrite(e.target).catch(() => undefined);
     if (abs !== e.target) {
-      ports.log?.(`be-apply journal ${journal.id}: ${e.target} is not inside the roots now; recovery skipped`);
-      return { kind: 'none', skipped: journal.files.map((f) => f.target) };
+      ports.log?.(`be-apply journal ${journal.id}: ${e.target} is not inside this server's roots; left for the server of its root`);
+      return { kind: 'foreign', skipped: [] };
     }
     targets.push(abs);
   }
+  // The staged temps are read before the locks are taken: breaking the dead owner's locks sweeps its temps.
+  const temps = new Map<JournalFileEntry, Buffer | undefined>();
+  for (const e of journal.files) temps.set(e, await intactTemp(e, journal.owner, sandbox));
   return withLocks(files, targets, async () => {
     const states: FileState[] = [];
     for (const entry of journal.files) {
@@ -169,14 +195,9 @@ async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{
     const skipped = states.filter((s) => s.state === 'other').map((s) => s.entry.target);
     const pending = states.filter((s) => s.state === 'old');
     let kind: 'completed' | 'undone' = 'completed';
-    // finish the batch when every file not renamed yet still has its staged temp, intact
-    const temps = await Promise.all(pending.map((s) => (s.entry.temp ? readOrUndefined(files, s.entry.temp).catch(() => undefined) : undefined)));
-    const canFinish = temps.every((t, i) => t !== undefined && sha256Hex(t) === pending[i].entry.after_sha256);
-    if (pending.length > 0 && canFinish) {
-      for (let i = 0; i < pending.length; i++) {
-        const s = pending[i];
-        await files.write(s.entry.target, temps[i]!, { expectedContent: s.bytes ?? null, mkdirs: true });
-      }
+    // finish the batch when every file not renamed yet still had its staged temp, intact
+    if (pending.length > 0 && pending.every((s) => temps.get(s.entry) !== undefined)) {
+      for (const s of pending) await files.write(s.entry.target, temps.get(s.entry)!, { expectedContent: s.bytes ?? null, mkdirs: true });
     } else if (pending.length > 0) {
       kind = 'undone';
       for (const s of states.filter((x) => x.state === 'new')) {
@@ -189,7 +210,8 @@ async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<{
         await files.write(s.entry.target, old, { expectedContent: s.bytes! });
       }
     }
-    for (const e of journal.files) if (e.temp) await fs.unlink(e.temp).catch(() => undefined);
+    // only temps of ours, checked again now; unlink removes a name, never what a link points to
+    for (const e of journal.files) if (await ownTempInside(e, journal.owner, sandbox)) await fs.unlink(e.temp!).catch(() => undefined);
     return { kind, skipped };
   });
 }
