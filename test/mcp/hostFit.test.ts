@@ -174,6 +174,41 @@ describe('replies fit the host that asked (hostProfiles)', function () {
     }
   });
 
+  it('an edit of lines read over two smaller pages is guarded by the second page\'s id', async () => {
+    const s = await open(ws, 'Visual Studio Code');
+    try {
+      const body = Array.from({ length: 1500 }, (_, i) => `export const v${i} = ${i}; // row ${i}`).join('\n') + '\n';
+      await ws.write('guard.ts', body);
+      const p1 = text(await s.call('be-read', { file: 'guard.ts', mode: 'full' })).split('\n', 1)[0]!;
+      const m1 = /^1-(\d+)\/1500 id=(\S+) next: \S+ (\{.*\})$/.exec(p1);
+      assert.ok(m1, p1);
+      const end1 = Number(m1[1]);
+      assert.ok(end1 < 1500, 'the first page is smaller than the file');
+      const p2 = text(await s.call('be-read', JSON.parse(m1[3]!))).split('\n', 1)[0]!;
+      const m2 = /^(\d+)-(\d+)\/1500 id=(\S+)/.exec(p2);
+      assert.ok(m2 && Number(m2[1]) === end1 + 1, p2);
+      const inPage2 = `guard.ts:${end1 + 1}-${end1 + 2}`;
+      // a line of the first page changes behind the agent's back: the second page's id (it hashes every byte
+      // from line 1) refuses an edit of its lines
+      const changed = body.replace('// row 3\n', '// row three\n');
+      await ws.write('guard.ts', changed);
+      const refused = await s.call('be-replace', { file: inPage2, content: 'x', viewed_code_id: m2[3] });
+      assert.equal(refused.isError, true, text(refused));
+      assert.equal((await ws.read('guard.ts')).toString(), changed);
+      await ws.write('guard.ts', body);
+      // an edit across the two pages is refused with the read that covers it, as with the 8,000-token pages
+      const span = `guard.ts:${end1 - 1}-${end1 + 2}`;
+      const across = await s.call('be-replace', { file: span, content: 'x', viewed_code_id: m2[3] });
+      assert.equal(across.isError, true);
+      assert.match(text(across), new RegExp(`Read ${span} first`));
+      const spanId = /id=(\S+)/.exec(text(await s.call('be-read', { file: span })))![1];
+      const done = await s.call('be-replace', { file: span, content: 'x', viewed_code_id: spanId });
+      assert.ok(!done.isError, text(done));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('--reply json keeps the upstream fields of a read page and fits the limit', async () => {
     const s = await open(ws, 'Visual Studio Code', 'json');
     try {
