@@ -98,12 +98,20 @@ const line = fc.oneof(
   fc.string({ unit: fc.constantFrom('数', '据', '表', '\t', ' ', 'x', '😀'), maxLength: 300 }),
   fc.string({ unit: 'grapheme-ascii', minLength: 400, maxLength: 3000 }),
 );
+const tenK = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = compute(${i}, "${'x'.repeat(i % 40)}");`).join('\n');
 const files = fc.oneof(
-  fc.array(line, { minLength: 1, maxLength: 400 }).map((ls) => ls.join('\n')),
-  fc.array(line, { minLength: 1, maxLength: 300 }).map((ls) => ls.join('\r\n')),
-  fc.string({ unit: 'grapheme-ascii', minLength: 20_000, maxLength: 60_000 }).map((s) => s.replace(/\n/g, ';')), // one minified line
-  fc.integer({ min: 10_000, max: 10_400 }).map((n) => Array.from({ length: n }, (_, i) => `  const v${i} = compute(${i}, "${'x'.repeat(i % 40)}");`).join('\n')),
+  { arbitrary: fc.array(line, { minLength: 1, maxLength: 400 }).map((ls) => ls.join('\n')), weight: 3 },
+  { arbitrary: fc.array(line, { minLength: 1, maxLength: 300 }).map((ls) => ls.join('\r\n')), weight: 3 },
+  { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 20_000, maxLength: 60_000 }).map((s) => s.replace(/\n/g, ';')), weight: 2 }, // one minified line
+  { arbitrary: fc.integer({ min: 10_000, max: 10_400 }).map(tenK), weight: 1 },
 );
+/** One file of each class runs first, whatever the random runs draw (fast-check `examples`). */
+const EXAMPLES: [string][] = [
+  [Array.from({ length: 300 }, (_, i) => `\t${'数据表'.repeat(i % 9)}\tv${i}`).join('\n')],
+  [Array.from({ length: 200 }, (_, i) => `row ${i};`.repeat(i % 30)).join('\r\n')],
+  ['x=1;'.repeat(12_000)],
+  [tenK(10_000)],
+];
 
 describe('replies fit the host that asked (hostProfiles)', function () {
   this.timeout(180_000);
@@ -147,7 +155,7 @@ describe('replies fit the host that asked (hostProfiles)', function () {
             const err = await s.call('be-read', { file: `${rel}:${lines + 5}-${lines + 9}` });
             assert.equal(err.isError, true);
           }),
-          { numRuns: 4, seed: 19 },
+          { numRuns: 6, seed: 19, examples: EXAMPLES }, // the 4 examples and 2 random files
         );
       } finally {
         await s.close();
