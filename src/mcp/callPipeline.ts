@@ -142,11 +142,15 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
       result = await runOnce();
       if (paged && pageTokens !== undefined) {
         const measure = measureFor(limit, deps.context?.tokenizer);
+        let view = modelView(result);
         for (let i = 0; i < 4; i++) {
-          const measured = measure(modelView(result));
+          const measured = measure(view);
           if (measured <= limit.max) break;
           pageTokens = smallerPageTokens(pageTokens, measured, limit);
           result = await runOnce();
+          const again = modelView(result);
+          if (again === view) break; // the budget does not shape this reply (an outline): the guard pages it
+          view = again;
         }
       }
       result = fit(toolName, result, limit);
