@@ -17,6 +17,7 @@ export function intOption(name: string, raw: string, min: number, max: number, u
   }
   return n;
 }
+import { parseReplyMaxChars, type ReplyMaxChars } from '../mcp/hostProfiles';
 
 export interface CliOptions {
   roots: string[];
@@ -27,6 +28,8 @@ export interface CliOptions {
   lang: Lang;
   /** text: replies written for the model (default); json: upstream's JSON fields */
   reply: 'text' | 'json';
+  /** --reply-max-chars: auto (the client's host profile, default), none, or a number of characters */
+  replyMaxChars: ReplyMaxChars;
   allowRootDir: boolean;
   /** globs of `.git` paths the tools may write anyway (--allow-write, repeatable) */
   allowWrite: string[];
@@ -63,6 +66,9 @@ Options:
   --no-prefix         list tools without the "be-" prefix (calls accept both forms)
   --lang en|zh        language of the tool descriptions (default: en; also from LANG)
   --reply text|json   text: compact replies written for the model (default); json: upstream's JSON fields
+  --reply-max-chars N|0|none|auto  the longest reply in characters; longer ones come as pages naming the
+                      next call. auto (default): the client's limit (Copilot 8192 characters, Claude Code
+                      25,000 tokens, Codex 10,000 bytes, others 8192 characters); 0 or none: no limit
   --allow-root-dir    allow "/" (or a drive root) as a root; refused by default because MCP clients often
                       start servers with the working directory "/", which would sandbox nothing
   --allow-write GLOB  let the tools write paths inside .git that match GLOB (gitignore syntax, relative to a
@@ -114,6 +120,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       'no-prefix': { type: 'boolean', default: false },
       lang: { type: 'string' },
       reply: { type: 'string' },
+      'reply-max-chars': { type: 'string' },
       'allow-write': { type: 'string', multiple: true },
       'no-memory': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
@@ -141,6 +148,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     noPrefix: values['no-prefix'] ?? false,
     lang,
     reply,
+    replyMaxChars: values['reply-max-chars'] === undefined ? 'auto' : parseReplyMaxChars(values['reply-max-chars']),
     allowRootDir: values['allow-root-dir'] ?? false,
     allowWrite: allowWriteGlobs(values['allow-write'] ?? []),
     memory: !(values['no-memory'] ?? false),

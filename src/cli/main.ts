@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { createServer, SERVER_VERSION } from '../mcp/server';
+import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
 import { takeFront } from '../mcp/fastStart';
@@ -106,6 +107,8 @@ export async function main(argv: string[]): Promise<void> {
     await memory?.dispose();
   };
   const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
+  // every reply sized to the client that asked (its initialize clientInfo.name), or to --reply-max-chars
+  const replyLimit: ReplyLimitSource = (client) => replyLimitFor(client, { override: opts.replyMaxChars });
 
   if (opts.http) {
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
@@ -115,7 +118,7 @@ export async function main(argv: string[]): Promise<void> {
       token: fixedToken?.token,
       sessionIdleMs: opts.sessionIdleMs,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, log, observers, tools }),
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools }),
       // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
       onSessionClosed: (sessionId, reason) => {
         if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
@@ -136,6 +139,7 @@ export async function main(argv: string[]): Promise<void> {
     noPrefix: opts.noPrefix,
     lang: opts.lang,
     reply: opts.reply,
+    replyLimit,
     log,
     observers,
     tools,

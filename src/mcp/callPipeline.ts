@@ -16,6 +16,8 @@ import { toolTable } from './tools/index';
 import { replyOf, type ReplyStyle } from './render/index';
 import { listedNames } from './render/common';
 import type { CallObserver, ToolModule } from './types';
+import type { ReplyLimit, ReplyLimitSource } from './hostProfiles';
+import { firstPageTokens, measureFor, modelView, ReplyPages, smallerPageTokens } from './replyFit';
 
 /** Per-argument size limit: contents up to 16 MiB work; larger ones get a clear error. */
 export const DEFAULT_MAX_ARG_BYTES = 16 * 1024 * 1024;
@@ -36,6 +38,11 @@ export interface ToolCallerOptions {
   reply?: ReplyStyle;
   /** Per-argument limit in bytes (default 16 MiB). */
   maxArgBytes?: number;
+  /**
+   * The limit of a reply for the calling client (hostProfiles.ts), asked at each call so a changed setting applies
+   * at once. Absent: no limit (the extension's own UI reads data, not a model).
+   */
+  replyLimit?: ReplyLimitSource;
   /** Logger for middleware failures (observer threw, chip could not be saved); default: none. */
   log?: (message: string) => void;
 }
@@ -73,6 +80,16 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
   };
   const resolveTool = (name: string) =>
     byName.get(name) ?? (opts.noPrefix ? byName.get(PREFIX + name) : undefined);
+  const pages = new ReplyPages();
+  /** A reply over the limit, measured as the host counts it, becomes pages of whole lines (replyFit.ts). */
+  const fit = (tool: string, result: CallToolResult, limit: ReplyLimit | undefined): CallToolResult => {
+    if (!limit) return result;
+    const measure = measureFor(limit, deps.context?.tokenizer);
+    const seen = modelView(result);
+    if (measure(seen) <= limit.max) return result;
+    const text = pages.page(tool, renderContext.listedName(tool), seen, limit, measure);
+    return { content: [{ type: 'text', text }], ...(result.isError ? { isError: true } : {}) };
+  };
 
   const call = async (requested: string, rawArgs: unknown, cc: CallContext = {}): Promise<CallToolResult> => {
     const tool = resolveTool(requested);
@@ -80,9 +97,16 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     const callId = randomUUID();
     notifyObservers(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
     const started = performance.now();
+    const finish = (r: CallToolResult) => finishCall(observers, log, { sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs, started }, r);
 
     let result: CallToolResult;
+    const limit = opts.replyLimit?.(cc.client);
+    const pageRef = pageRequest(rawArgs);
     try {
+      if (tool && pageRef !== undefined) {
+        result = { content: [{ type: 'text', text: pages.get(pageRef, renderContext.listedName) }] };
+        return finish(result);
+      }
       if (!tool) {
         throw new ToolError(
           'not_found',
@@ -105,25 +129,59 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
       if (!parsed.success) {
         throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
-      const ctx = { services: deps, sessionId: opts.sessionId, signal: cc.signal, reply };
-      // edits record which session (and client) made them: conflicts and be-trx status name it
-      const run = () => tool.handler(parsed.data, ctx);
-      const obj = deps.authors ? await deps.authors.run({ session: opts.sessionId, client: cc.client }, run) : await run();
-      // No invalidation here: every write announces itself from the file store (core/files/notifyingFileStore.ts).
-      result = replyOf(obj, tool.render, reply, renderContext);
+      // A paged tool is asked for a page its host shows whole (smaller until it fits, at most 4 tries); a read-only
+      // call only, since a repeated write would write twice.
+      const paged = limit && tool.pageable === true && isReadOnlyCall(tool, rawArgs);
+      let pageTokens = paged ? firstPageTokens(limit) : undefined;
+      const runOnce = async () => {
+        const ctx = { services: deps, sessionId: opts.sessionId, signal: cc.signal, reply, pageTokens };
+        // edits record which session (and client) made them: conflicts and be-trx status name it
+        const run = () => tool.handler(parsed.data, ctx);
+        const obj = deps.authors ? await deps.authors.run({ session: opts.sessionId, client: cc.client }, run) : await run();
+        // No invalidation here: every write announces itself from the file store (core/files/notifyingFileStore.ts).
+        return replyOf(obj, tool.render, reply, renderContext);
+      };
+      result = await runOnce();
+      if (paged && pageTokens !== undefined) {
+        const measure = measureFor(limit, deps.context?.tokenizer);
+        let view = modelView(result);
+        for (let i = 0; i < 4; i++) {
+          const measured = measure(view);
+          if (measured <= limit.max) break;
+          pageTokens = smallerPageTokens(pageTokens, measured, limit);
+          result = await runOnce();
+          const again = modelView(result);
+          if (again === view) break; // the budget does not shape this reply (an outline): the guard pages it
+          view = again;
+        }
+      }
+      result = fit(toolName, result, limit);
     } catch (e) {
       // Arguments quoted by the core (a 15 MiB path was echoed twice) are cut to a short head.
       // Tool names in the text as the client lists them (`read` with --no-prefix), so a named next call works as written.
       const message = listedNames(boundErrorText(errorText(toolName, e), rawArgs), renderContext);
       // A failed read carries nothing of the agent's work: no chip (30 of them used to push deleted text out).
-      const saved = isReadOnlyCall(tool, rawArgs) ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
-      result = { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true };
+      const saved = isReadOnlyCall(tool, rawArgs) || pageRef !== undefined ? undefined : await saveFailedCall(deps, toolName, rawArgs, message, maxArgBytes, log);
+      result = fit(toolName, { content: [{ type: 'text', text: saved ? `${message}\n${chipNote(saved)}` : message }], isError: true }, limit);
     }
+    return finish(result);
+  };
+  return { tools, listedName, call, knows: (name) => resolveTool(name) !== undefined };
+}
 
+/** Ends a call: every observer hears of its result. */
+function finishCall(
+  observers: readonly CallObserver[],
+  log: (m: string) => void,
+  e: { sessionId: string; callId: string; tool: string; args: unknown; started: number },
+  result: CallToolResult,
+): CallToolResult {
+  {
+    const { sessionId, callId, tool: toolName, args: rawArgs, started } = e;
     const durationMs = performance.now() - started;
     notifyObservers(observers, log, (o) =>
       o.onToolResult({
-        sessionId: opts.sessionId,
+        sessionId,
         callId,
         tool: toolName,
         args: rawArgs,
@@ -133,8 +191,15 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
       }),
     );
     return result;
-  };
-  return { tools, listedName, call, knows: (name) => resolveTool(name) !== undefined };
+  }
+}
+
+/** `{"reply_page":"id/n"}` alone: a page of a reply that did not fit (replyFit.ts), else undefined. */
+function pageRequest(rawArgs: unknown): string | undefined {
+  if (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs)) return undefined;
+  const keys = Object.keys(rawArgs);
+  const ref = (rawArgs as Record<string, unknown>).reply_page;
+  return keys.length === 1 && typeof ref === 'string' ? ref : undefined;
 }
 
 /** Observers must not throw; one that does is logged and the others still hear of the call. */

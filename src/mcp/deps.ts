@@ -47,7 +47,7 @@ export interface ApplyPort {
 
 /** Context modes: be-read's pages and structure, be-overview, the betools:// resources (ContextService). */
 export interface ContextPort {
-  readonly settings: Pick<ContextSettings, 'pageTokens'>;
+  readonly settings: Pick<ContextSettings, 'pageTokens' | 'overviewBudget'>;
   readonly tokenizer: { count(text: string): number };
   read(req: ReadRequest): Promise<ContextReply>;
   overview(args: { path?: string; budget?: number; query?: string }): Promise<OverviewReply>;

@@ -22,6 +22,8 @@ export interface ToolContext<S = unknown> {
   signal?: AbortSignal;
   /** How the reply is written: text for the model (default) or upstream's JSON. */
   reply?: ReplyStyle;
+  /** Set for a `pageable` tool when the host limits replies: the page budget in tokens that fits it (replyFit.ts). */
+  pageTokens?: number;
 }
 
 export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawShape> {
@@ -38,6 +40,8 @@ export interface ToolModule<S = unknown, Shape extends z.ZodRawShape = z.ZodRawS
   aliases?: Record<string, string>;
   /** ours: unknown arguments are refused (a typo like `preveiw` must not turn a preview into a write); set to allow them. */
   allowUnknownArgs?: boolean;
+  /** ours: the handler honours `ctx.pageTokens` (a smaller page, with the exact `next` call); re-asked until the reply fits. */
+  pageable?: boolean;
   /** ours: writes the reply for the model (src/mcp/render/); without one the reply is JSON (small data). */
   render?: Renderer;
   /** ours: accepted arguments left out of tools/list (a hint or an error names them when they matter). */

@@ -20,7 +20,7 @@ import { chipDirOf, compose, liveDeps, type Composition } from './compose';
 import { McpHostController } from './mcpHost';
 import { registerMcpProvider } from './mcpProvider';
 import type { SaveAfterEdit } from './vscodeFileStore';
-import { allowWriteSetting, contextSettings, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
+import { allowWriteSetting, contextSettings, liveReplyLimit, memorySettings, SwitchingSummarizer, type SettingGetter } from './settings';
 import { StatusBar } from './statusBar';
 import { UiTools } from './uiTools';
 import { registerTokenWindow } from './tokenWindow';
@@ -156,13 +156,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     reserveRatio: () => memorySettings(settingGetter).options.reserveRatio,
   });
 
+  // Replies sized to the client (Copilot: its spill settings, read live), or to betterEditTools.replyMaxChars.
+  const replyLimit = liveReplyLimit(settingGetter, (key, fallback) => vscode.workspace.getConfiguration('github.copilot.chat.agent').get(key, fallback));
   const host = new McpHostController(
     // The MCP SDK (zod schemas of the whole protocol, ajv, the HTTP stack) is most of the bundle's evaluation: it is
     // loaded when VS Code first starts the server (resolveMcpServerDefinition), not on every VS Code start.
     async () => {
       const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
       return startHttpHost({
-        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', reply: parseReplyStyle(settingGetter('reply', 'text')) }),
+        createServerForSession: (sessionId) => createServer(serverDeps, { sessionId, observers, log: (m) => log.warn(m), lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en', reply: parseReplyStyle(settingGetter('reply', 'text')), replyLimit }),
         // an ended session's memory goes with it (after its last records landed); kept on shutdown for the next start
         onSessionClosed: (sessionId, reason) => void (reason !== 'shutdown' && recorder.settled().then(() => memory.delete(sessionId))),
         log: (m) => log.debug(m),

@@ -7,7 +7,8 @@ import type { ContextSettings } from '../core/context/node/service';
 import { CONTEXT_SETTINGS, type ContextSettingKey, type ContextSettingValue } from '../core/context/settingsTable';
 import type { ChatMemoryOptions } from '../core/memory/chatMemory';
 import { memorySettingOrDefault, type MemorySettingKey, type MemorySettingValue } from '../core/memory/limits';
-import { settingOrDefault } from '../core/util/settingTable';
+import { settingOrDefault, type NumberLimit } from '../core/util/settingTable';
+import { COPILOT_THRESHOLD_DEFAULT, replyLimitFor, type CopilotSpill, type ReplyLimitSource, type ReplyMaxChars } from '../mcp/hostProfiles';
 import type { CondenseInput, Summarizer } from '../core/memory/summarizer';
 import type { Fingerprint, MemoryMessage } from '../core/memory/types';
 
@@ -84,4 +85,41 @@ export class SwitchingSummarizer implements Summarizer {
   condense(input: CondenseInput): string[] | Promise<string[]> {
     return this.current().condense(input);
   }
+}
+
+/**
+ * `replyMaxChars`: -1 (the default) sizes replies to the client's host profile, 0 sets no limit, N is the longest
+ * reply in characters (at least MIN_REPLY_CHARS). Named beside `reply` rather than under it: VS Code cannot hold
+ * both `reply` (a string) and `reply.maxChars` in one settings tree.
+ */
+export const REPLY_MAX_CHARS_SETTING: NumberLimit = {
+  type: 'number',
+  min: -1,
+  max: 10_000_000,
+  integer: true,
+  default: -1,
+  what: 'the longest reply in characters (-1: the host profile, 0: no limit)',
+};
+
+export function replyMaxCharsSetting(get: SettingGetter): ReplyMaxChars {
+  const v = settingOrDefault(REPLY_MAX_CHARS_SETTING, get<unknown>('replyMaxChars', undefined)) as number;
+  return v === -1 ? 'auto' : v === 0 ? 'none' : v;
+}
+
+/** Copilot's spill settings under `github.copilot.chat.agent` (its defaults when Copilot Chat is not installed). */
+export function copilotSpillSettings(get: SettingGetter): CopilotSpill {
+  const enabled = get<unknown>('largeToolResultsToDisk.enabled', true);
+  const threshold = get<unknown>('largeToolResultsToDisk.thresholdBytes', COPILOT_THRESHOLD_DEFAULT);
+  return {
+    enabled: enabled !== false,
+    thresholdBytes: typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : COPILOT_THRESHOLD_DEFAULT,
+  };
+}
+
+/**
+ * The in-process server's reply limit: our override and Copilot's two settings read at each call, so a change
+ * applies to the next reply of every open session, without a restart.
+ */
+export function liveReplyLimit(ours: SettingGetter, copilot: SettingGetter): ReplyLimitSource {
+  return (client) => replyLimitFor(client, { override: replyMaxCharsSetting(ours), copilot: copilotSpillSettings(copilot) });
 }

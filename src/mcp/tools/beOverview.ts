@@ -47,10 +47,14 @@ export const beOverview = defineTool({
   },
   annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderOverview,
-  async handler(args, { services, sessionId }) {
+  pageable: true,
+  async handler(args, { services, sessionId, pageTokens }) {
     const ctx = services.context;
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
-    const reply = await ctx.overview(args.query && args.budget === undefined ? { ...args, budget: QUERY_OVERVIEW_BUDGET } : args);
+    const asked = args.query && args.budget === undefined ? { ...args, budget: QUERY_OVERVIEW_BUDGET } : args;
+    // Under a host's limit the map gets a budget the host shows whole (the minimum budget is 128).
+    const budget = pageTokens === undefined ? asked.budget : Math.max(128, Math.min(asked.budget ?? ctx.settings.overviewBudget, pageTokens));
+    const reply = await ctx.overview(budget === undefined ? asked : { ...asked, budget });
     if (!args.pin) return asRecord(reply);
     return { ...reply, pinned_id: pinIndex(services.memory, sessionId, reply.path, reply.overview) };
   },

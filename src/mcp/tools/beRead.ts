@@ -11,8 +11,8 @@ export const PAGE_HEADER_TOKENS = 120;
  * In JSON style the model sees the page inside a JSON string (every newline, tab and quote escaped, ~+20%): a page
  * over the limit as seen is read again with a limit scaled down by what it cost (at most three times).
  */
-async function jsonPageWithin(ctx: ContextPort, req: ReadRequest): Promise<ContextReply> {
-  const pageTokens = ctx.settings.pageTokens;
+async function jsonPageWithin(ctx: ContextPort, req: ReadRequest, budget?: number): Promise<ContextReply> {
+  const pageTokens = Math.min(ctx.settings.pageTokens, budget ?? Infinity);
   let limit = pageTokens - PAGE_HEADER_TOKENS;
   let page = await ctx.read({ ...req, limit });
   for (let i = 0; i < 3 && page.mode === 'full'; i++) {
@@ -51,15 +51,18 @@ export const beRead = defineTool({
   },
   annotations: { title: 'Read lines', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderRead,
-  async handler(args, { services, reply }) {
+  pageable: true,
+  async handler(args, { services, reply, pageTokens }) {
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
     const ctx = services.context;
     if (ctx && !args.brief && !args.target) {
       const req = { file: args.file, mode: args.mode, column: args.column };
-      if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req));
+      if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req, pageTokens));
       // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.
       // (the smallest page setting, 500, still leaves its rows 380 tokens: no floor that would push a page over it)
-      return asRecord(await ctx.read({ ...req, blank: '', limit: ctx.settings.pageTokens - PAGE_HEADER_TOKENS }));
+      // Under a host's limit (ctx.pageTokens) the page is smaller; its `next` is the exact call for the rest.
+      const budget = Math.min(ctx.settings.pageTokens, pageTokens ?? Infinity);
+      return asRecord(await ctx.read({ ...req, blank: '', limit: Math.max(64, budget - PAGE_HEADER_TOKENS) }));
     }
     // text rows show an empty line as an empty row (render/common.ts), so a line that reads "<blank>" stays itself
     const result = asRecord(await services.edits.read(reply === 'json' ? args : { ...args, blank: '' }));

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { DemoResult } from '../../../src/vscode/demo';
 import type { ExtensionApi } from '../../../src/vscode/extension';
-import { EXT_ID, invoke, sleep, until, ws } from '../support/host';
+import { EXT_ID, invoke, invokeOk, sleep, until, ws } from '../support/host';
 
 let api: ExtensionApi;
 
@@ -234,6 +234,36 @@ describe('Better Edit Tools in a real VS Code', () => {
       await config.update('memory.maxTokens', undefined, vscode.ConfigurationTarget.Global);
     }
     await until('the default budget again', () => api.memory.peek(session.sessionId)?.stats().maxTokens === 40000 || undefined, 10000);
+  });
+
+  it("replies are sized for Visual Studio Code from the settings, and follow a change without a restart", async function () {
+    this.timeout(60000);
+    fs.writeFileSync(ws('src/wide.ts'), Array.from({ length: 3000 }, (_, i) => `export const value${i} = compute(${i}, "${'x'.repeat(i % 50)}");`).join('\n') + '\n');
+    const ours = vscode.workspace.getConfiguration('betterEditTools');
+    const pageLength = async () => (await invokeOk('be-read', { file: 'src/wide.ts', mode: 'full' })).length;
+    // Copilot's default threshold (8192 characters of the text), with or without Copilot Chat installed
+    const first = await pageLength();
+    assert.ok(first <= 8192 && first > 4000, `a page within Copilot's 8192: ${first}`);
+    await ours.update('replyMaxChars', 20000, vscode.ConfigurationTarget.Global);
+    try {
+      const wider = await until('a wider page', async () => { const n = await pageLength(); return n > 8192 ? n : undefined; }, 15000);
+      assert.ok(wider <= 20000, `within the override: ${wider}`);
+    } finally {
+      await ours.update('replyMaxChars', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await until('the default again', async () => ((await pageLength()) <= 8192 ? true : undefined), 15000);
+    // Copilot's own setting, when Copilot Chat registers it here
+    const copilot = vscode.workspace.getConfiguration('github.copilot.chat.agent');
+    if (copilot.inspect('largeToolResultsToDisk.thresholdBytes')?.defaultValue === undefined) {
+      console.log('Copilot Chat is not installed: its threshold setting is not registered, the default 8192 applied');
+      return;
+    }
+    await copilot.update('largeToolResultsToDisk.thresholdBytes', 4096, vscode.ConfigurationTarget.Global);
+    try {
+      await until('a page within 4096', async () => ((await pageLength()) <= 4096 ? true : undefined), 15000);
+    } finally {
+      await copilot.update('largeToolResultsToDisk.thresholdBytes', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
