@@ -6,7 +6,7 @@ import { quickBalance } from '../balance';
 import type { EditContext } from '../context';
 import { editLines, requireRange, unchangedResult, type Planned } from '../editPath';
 import { editRange } from '../guards';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedDeleted, editMessages } from '../messages';
 import type { DeleteArgs, EditResult } from '../types';
 

@@ -5,7 +5,7 @@
 import { ToolError } from '../../errors';
 import { analyzableText, checkLine, loadFile, type EditContext } from '../context';
 import { findFunctionByName, findFunctionRange } from '../funcRange';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import type { FuncRangeResult, LineArgs } from '../types';
 

@@ -5,7 +5,7 @@ import { parseFileRange, type FileRange, type LineSpec } from '../../text/range'
 import { planInsert } from '../../text/splice';
 import type { EditContext } from '../context';
 import { editLines, unchangedResult, type EditOptions, type Planned } from '../editPath';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedLines, editMessages } from '../messages';
 import type { EditResult, InsertArgs } from '../types';
 

@@ -1,7 +1,7 @@
 /** be-read's `target`: the lines of a line number, a marker, a function or a tag, instead of a range. */
 import { ToolError } from '../../errors';
 import { analyzableText, checkLine, type EditContext } from '../context';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import type { RangeResult, ReadArgs } from '../types';
 import { enclosingFunction, namedFunction } from './funcRange';

@@ -7,7 +7,7 @@ import { explainStaleRead } from '../../history/review';
 import type { EditContext } from '../context';
 import { editLines, requireRange, unchangedResult, type Planned } from '../editPath';
 import { checkOld, checkViewed, editRange } from '../guards';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedDeleted, affectedLines, editMessages } from '../messages';
 import type { EditResult, ReplaceArgs } from '../types';
 

@@ -8,7 +8,7 @@ import { TextBuffer } from '../../text/lines';
 import { assertText } from '../../text/validate';
 import { withWriteLock, type EditContext } from '../context';
 import { commitWrite, recordEdit } from '../editPath';
-import { checkFileSize } from '../loadText';
+import { checkFileSize } from '../../read/load';
 import { editMessages, writeMessages } from '../messages';
 import { readBack } from '../readBack';
 import type { WriteArgs, WriteResult } from '../types';
