@@ -45,7 +45,8 @@ export const beOverview = defineTool({
     query: z.string().optional(),
     pin: z.boolean().optional(),
   },
-  annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // not read-only: `pin` writes the overview into the session's chat memory
+  annotations: { title: 'Repository overview', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   render: renderOverview,
   async handler(args, { services, sessionId }) {
     const ctx = services.context;
