@@ -5,7 +5,7 @@
  */
 import type { TokenCounter } from './types';
 import { extractOutline, type Extracted } from './extract';
-import { languageSpec } from './languages';
+import { languageSpec } from './outlineLanguages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
 import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar, type ParserSource } from './node/treeSitter';

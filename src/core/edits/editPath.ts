@@ -15,7 +15,7 @@ import type { LoadedText } from '../read/load';
 import { affectedNothing, contentWarnings, editMessages, usesTabIndent } from './messages';
 import { readBack } from './readBack';
 import type { DiffFormat, EditResult } from './types';
-import { loadFile, withWriteLock, type EditContext } from './context';
+import { loadFile, withWriteLock, type EditContext } from './editContext';
 
 export interface EditOptions {
   format?: DiffFormat;

@@ -2,7 +2,7 @@
 import { ToolError } from '../../errors';
 import type { TextBuffer } from '../../text/lines';
 import { parseFileRange } from '../../text/range';
-import { loadFile, type EditContext } from '../context';
+import { loadFile, type EditContext } from '../editContext';
 import { readMessages } from '../messages';
 import { mixedEolWarning, readMetadata } from '../../read/metadata';
 import { readRange } from '../../read/range';

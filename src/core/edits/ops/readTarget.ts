@@ -1,6 +1,6 @@
 /** be-read's `target`: the lines of a line number, a marker, a function or a tag, instead of a range. */
 import { ToolError } from '../../errors';
-import { analyzableText, checkLine, type EditContext } from '../context';
+import { analyzableText, checkLine, type EditContext } from '../editContext';
 import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import type { RangeResult, ReadArgs } from '../types';

@@ -1,6 +1,6 @@
 /** be-tag-range and be-read's `target: tag`: the innermost paired tag around a line (tagRange.ts). */
 import { ToolError } from '../../errors';
-import { analyzableText, checkLine, loadFile, type EditContext } from '../context';
+import { analyzableText, checkLine, loadFile, type EditContext } from '../editContext';
 import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import { findTagRange, type TagRange } from '../tagRange';

@@ -6,7 +6,7 @@ import { ToolError } from '../../errors';
 import type { FileStat } from '../../files/fileStore';
 import { TextBuffer } from '../../text/lines';
 import { assertText } from '../../text/validate';
-import { withWriteLock, type EditContext } from '../context';
+import { withWriteLock, type EditContext } from '../editContext';
 import { commitWrite, recordEdit } from '../editPath';
 import { checkFileSize } from '../../read/load';
 import { editMessages, writeMessages } from '../messages';
