@@ -8,7 +8,8 @@ import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './outlineLanguages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
 import { errorCount, repairedTypeScript } from './repair';
-import { hasGrammar, type ParserSource } from './node/treeSitter';
+import { hasGrammar } from '../text/languages';
+import type { ParserSource } from './node/treeSitter';
 import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 
