@@ -24,7 +24,7 @@ function pinIndex(registry: MemoryPort | undefined, sessionId: string, path: str
 }
 
 /**
- * The default budget when a query is given: the matching files are what the agent asked for, the folder tree and
+ * The default budget when a query is given at the default overviewBudget (core uses half the setting): the matching files are what the agent asked for, the folder tree and
  * the long tail are not. Measured with `npm run bench:context` (21 tasks): 944 → 438 tokens per overview, the
  * answer among the first 3 files in 21 of 21 either way.
  */
@@ -51,7 +51,7 @@ export const beOverview = defineTool({
   async handler(args, { services, sessionId }) {
     const ctx = services.context;
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
-    const reply = await ctx.overview(args.query && args.budget === undefined ? { ...args, budget: QUERY_OVERVIEW_BUDGET } : args);
+    const reply = await ctx.overview(args); // a query without a budget: half the user's overviewBudget (core)
     if (!args.pin) return asRecord(reply);
     return { ...reply, pinned_id: pinIndex(services.memory, sessionId, reply.path, reply.overview) };
   },

@@ -190,7 +190,9 @@ export class ContextService {
     if (!st) throw new ToolError('not_found', `folder not found: ${this.deps.sandbox.display(abs)}. Give a folder inside the workspace, or omit path for the whole workspace.`);
     const folder = st.isDirectory() ? abs : dirname(abs);
     const map = this.repoMapFor(folder);
-    const budget = args.budget ?? this.settings.overviewBudget;
+    // A query's default is half the user's overviewBudget (1024 → 512, the measured query default): the matching
+    // files are what was asked for, not the tree; the setting still scales it.
+    const budget = args.budget ?? (args.query ? Math.max(128, Math.round(this.settings.overviewBudget / 2)) : this.settings.overviewBudget);
     let res = await map.overview({ folder, budget, query: args.query });
     // The budget covers the whole reply an agent receives, JSON fields included: shrink the map by the overhead.
     const overhead = this.tokenizer.count(JSON.stringify({ ...this.overviewReply(folder, res), overview: '' }));
