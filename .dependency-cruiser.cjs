@@ -50,6 +50,20 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|child_process|worker_threads|net|http|https)$' },
     },
     {
+      name: 'context-reads-not-edits',
+      severity: 'error',
+      comment: 'The context modes read through src/core/read (the one line model, range check and id); they never import the edit tools.',
+      from: { path: '^src/core/context/' },
+      to: { path: '^src/core/edits/' },
+    },
+    {
+      name: 'read-below-edits',
+      severity: 'error',
+      comment: 'src/core/read is what both be-read paths and the edit tools stand on: it imports neither edits nor context.',
+      from: { path: '^src/core/read/' },
+      to: { path: '^src/core/(edits|context)/' },
+    },
+    {
       name: 'src-not-tests',
       severity: 'error',
       from: { path: '^src/' },

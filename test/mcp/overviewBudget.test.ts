@@ -1,6 +1,7 @@
 /** be-overview with a query and no budget answers within QUERY_OVERVIEW_BUDGET; an explicit budget, or no query, keeps its own. */
 import assert from 'node:assert/strict';
 import { QUERY_OVERVIEW_BUDGET } from '../../src/mcp/tools/beOverview';
+import { createServices } from '../../src/mcp/services';
 import { call, stdioClient, tmpWorkspace, type Connected, type Workspace } from './helpers';
 
 describe('mcp be-overview: a smaller default budget when a query is given', function () {
@@ -36,5 +37,21 @@ describe('mcp be-overview: a smaller default budget when a query is given', func
     assert.ok(withBudget.budget > QUERY_OVERVIEW_BUDGET && withBudget.tokens > QUERY_OVERVIEW_BUDGET, `${withBudget.tokens}/${withBudget.budget} tokens: the map fills more than the query budget`);
     const noQuery = await call(c.client, 'be-overview', {});
     assert.ok(noQuery.budget > QUERY_OVERVIEW_BUDGET && noQuery.tokens > QUERY_OVERVIEW_BUDGET, `${noQuery.tokens}/${noQuery.budget} tokens`);
+  });
+});
+
+describe('core overview: a query without a budget follows the user overviewBudget', () => {
+  it('overviewBudget 4000: a query gets half of it, not a fixed 512', async () => {
+    const ws = await tmpWorkspace();
+    const services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, context: { watch: false } });
+    try {
+      for (let f = 0; f < 200; f++) await ws.write(`src/m${f}.ts`, `/** Part ${f}. */\nexport function handle${f}(input: number): number {\n  return input + ${f};\n}\n`);
+      services.context!.updateSettings({ overviewBudget: 4000 });
+      const r = await services.context!.overview({ query: 'handle part' });
+      assert.ok(r.budget > 1500 && r.budget <= 2000, `budget ${r.budget}`);
+    } finally {
+      await services.close();
+      await ws.dispose();
+    }
   });
 });

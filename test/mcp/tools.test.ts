@@ -16,6 +16,8 @@ async function assertListing(client: Client, names = TOOL_NAMES): Promise<void> 
   const byName = new Map(tools.map((t) => [t.name.replace(/^(be-)?/, 'be-'), t]));
   assert.deepEqual(byName.get('be-read')!.inputSchema.required, ['file']);
   assert.equal(byName.get('be-read')!.annotations?.readOnlyHint, true);
+  // pin writes the overview into chat memory: be-overview is not read-only
+  assert.equal(byName.get('be-overview')!.annotations?.readOnlyHint, false);
   assert.equal(byName.get('be-delete')!.annotations?.destructiveHint, true);
   assert.equal(byName.get('be-write')!.annotations?.idempotentHint, true);
   assert.match(byName.get('be-insert')!.description!, /after line N.*:0/);

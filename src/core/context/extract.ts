@@ -1,6 +1,6 @@
 /** Walks a tree-sitter tree with a LanguageSpec and returns the nested outline. */
 import type { Node, Tree } from '@vscode/tree-sitter-wasm';
-import type { LanguageSpec, NodeRule } from './languages';
+import type { LanguageSpec, NodeRule } from './outlineLanguages';
 import type { OutlineSymbol, SymbolKind } from './types';
 
 const MAX_SIGNATURE = 160;

@@ -6,7 +6,8 @@
  */
 import { languageIdFromPath } from '../text/languages';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
-import { looksBinary, type WalkedFile } from './node/walk';
+import { looksBinary } from '../text/binary';
+import type { WalkedFile } from './node/walk';
 import type { MapFileReader } from './node/readWalked';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */

@@ -235,8 +235,3 @@ export function renderStructureText(s: FileStructure, opts: RenderOptions = {}):
   }
   return render(0, lo);
 }
-
-/** JSON form: the structure as data (no header line, no notes merged into text). */
-export function renderStructureJson(s: FileStructure): Record<string, unknown> {
-  return { ...s };
-}

@@ -5,10 +5,11 @@
  */
 import type { TokenCounter } from './types';
 import { extractOutline, type Extracted } from './extract';
-import { languageSpec } from './languages';
+import { languageSpec } from './outlineLanguages';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
 import { errorCount, repairedTypeScript } from './repair';
-import { hasGrammar, type ParserSource } from './node/treeSitter';
+import { hasGrammar } from '../text/languages';
+import type { ParserSource } from './node/treeSitter';
 import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 

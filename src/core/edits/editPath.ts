@@ -11,11 +11,11 @@ import type { LineSpec } from '../text/range';
 import type { ByteSplice } from '../text/splice';
 import { editBalance, editDiff } from './editReport';
 import { sha256Parts } from '../util/sha256';
-import type { LoadedText } from './loadText';
+import type { LoadedText } from '../read/load';
 import { affectedNothing, contentWarnings, editMessages, usesTabIndent } from './messages';
 import { readBack } from './readBack';
 import type { DiffFormat, EditResult } from './types';
-import { loadFile, withWriteLock, type EditContext } from './context';
+import { loadFile, withWriteLock, type EditContext } from './editContext';
 
 export interface EditOptions {
   format?: DiffFormat;

@@ -7,7 +7,7 @@ import { contentToLines } from '../text/content';
 import type { TextBuffer } from '../text/lines';
 import type { LineSpec } from '../text/range';
 import { findLines, shortLineDiff } from './conflict';
-import type { LoadedText } from './loadText';
+import type { LoadedText } from '../read/load';
 import { rangeMessages, viewedMessages, type ViewedChange } from './messages';
 import { prefixDigest, rangeDigest, viewedFileMatches, topDigest, type ViewedCodeRegistry, type ViewedRecord } from './viewedCode';
 

@@ -11,7 +11,7 @@ import type { FileStore } from '../files/fileStore';
 import { KeyedMutex as FileLocks } from '../util/mutex';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';
-import { DEFAULT_LIMITS, type ChipRenderer, type EditContext, type EditLimits, type SymbolLocator } from './context';
+import { DEFAULT_LIMITS, type ChipRenderer, type EditContext, type EditLimits, type SymbolLocator } from './editContext';
 import type { Lang } from './messages';
 import { balanceReport } from './ops/balance';
 import { deleteLines } from './ops/delete';
@@ -25,7 +25,7 @@ import { runTrx } from './ops/trx';
 import { writeFile } from './ops/write';
 import { ViewedCodeRegistry } from './viewedCode';
 
-export { DEFAULT_LIMITS, type ChipRenderer, type EditLimits, type SymbolLocator } from './context';
+export { DEFAULT_LIMITS, type ChipRenderer, type EditLimits, type SymbolLocator } from './editContext';
 
 export interface EditServiceDeps {
   files: FileStore;

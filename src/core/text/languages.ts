@@ -291,6 +291,11 @@ export function isCodeLanguage(id: string): boolean {
 }
 
 /** Language id → tree-sitter grammar stem, for every language that has a grammar (no prototype: `toString` is none). */
+/** True when the registry bundles a tree-sitter grammar for `languageId` (pure: no file is looked at). */
+export function hasGrammar(languageId: string): boolean {
+  return BY_ID.get(languageId)?.grammar !== undefined;
+}
+
 export function grammarStems(): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const lang of BY_ID.values()) if (lang.grammar) out[lang.id] = lang.grammar;

@@ -72,7 +72,9 @@ export function planInsert(doc: TextBuffer, after: number, lines: string[], fall
   if (after === total && !doc.finalNewline) {
     const at = doc.bytes.length;
     const tail = lines[lines.length - 1] === '' ? eol : '';
-    return { offset: at, removeEnd: at, insert: Buffer.from(eol + lines.join(eol) + tail, 'utf8') };
+    // a last line ending in a lone "\r" terminated by "\n" would turn into an empty CRLF line: keep its "\r"
+    const first = eol === '\n' && doc.bytes[at - 1] === 13 ? '\r\n' : eol;
+    return { offset: at, removeEnd: at, insert: Buffer.from(first + lines.join(eol) + tail, 'utf8') };
   }
   const at = after === total ? doc.bytes.length : doc.lineStart(after + 1);
   return { offset: at, removeEnd: at, insert: Buffer.from(lines.map((l) => l + eol).join(''), 'utf8') };

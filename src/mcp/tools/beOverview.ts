@@ -24,7 +24,7 @@ function pinIndex(registry: MemoryPort | undefined, sessionId: string, path: str
 }
 
 /**
- * The default budget when a query is given: the matching files are what the agent asked for, the folder tree and
+ * The default budget when a query is given at the default overviewBudget (core uses half the setting): the matching files are what the agent asked for, the folder tree and
  * the long tail are not. Measured with `npm run bench:context` (21 tasks): 944 → 438 tokens per overview, the
  * answer among the first 3 files in 21 of 21 either way.
  */
@@ -45,16 +45,17 @@ export const beOverview = defineTool({
     query: z.string().optional(),
     pin: z.boolean().optional(),
   },
-  annotations: { title: 'Repository overview', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // not read-only: `pin` writes the overview into the session's chat memory
+  annotations: { title: 'Repository overview', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   render: renderOverview,
   pageable: true,
   async handler(args, { services, sessionId, pageTokens }) {
     const ctx = services.context;
     if (!ctx) throw new ToolError('invalid_argument', 'be-overview is not available: this server was started without the context service.');
-    const asked = args.query && args.budget === undefined ? { ...args, budget: QUERY_OVERVIEW_BUDGET } : args;
-    // Under a host's limit the map gets a budget the host shows whole (the minimum budget is 128).
-    const budget = pageTokens === undefined ? asked.budget : Math.max(128, Math.min(asked.budget ?? ctx.settings.overviewBudget, pageTokens));
-    const reply = await ctx.overview(budget === undefined ? asked : { ...asked, budget });
+    // a query without a budget: half the user's overviewBudget (core). Under a host's limit the map gets a budget
+    // the host shows whole (the minimum budget is 128).
+    const wanted = args.budget ?? (args.query ? Math.max(128, Math.round(ctx.settings.overviewBudget / 2)) : ctx.settings.overviewBudget);
+    const reply = await ctx.overview(pageTokens === undefined ? args : { ...args, budget: Math.max(128, Math.min(wanted, pageTokens)) });
     if (!args.pin) return asRecord(reply);
     return { ...reply, pinned_id: pinIndex(services.memory, sessionId, reply.path, reply.overview) };
   },

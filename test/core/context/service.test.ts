@@ -48,8 +48,8 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
     assert.equal(small.data_type, 'file_content');
     assert.equal(small.start, 1);
     assert.equal((small as { end: number }).end, 48);
-    assert.match(String((small as Record<string, unknown>).viewed_code_id), /\S/);
-    assert.equal((small as Record<string, unknown>).eol, 'lf');
+    assert.match(String((small as unknown as Record<string, unknown>).viewed_code_id), /\S/);
+    assert.equal((small as unknown as Record<string, unknown>).eol, 'lf');
     assert.match(small.hint, /^complete: lines 1-48 of 48$/);
     const upstream = (await services.edits.read({ file: 'src/small.ts' })) as { content: string };
     assert.equal((small as { content: string }).content, upstream.content, 'same numbered content as upstream be-read');

@@ -16,13 +16,14 @@ import { TextBuffer } from '../../../src/core/text/lines';
 import type { ChipListResult } from '../../../src/core/edits/types';
 
 const lineArb = fc
-  .string({ unit: fc.constantFrom('a', 'b', ' ', '\t', 'é', '世', '🙂', '{', '}', '"', "'", '\r'), maxLength: 6 })
-  .filter((s) => !s.endsWith('\r'));
+  .string({ unit: fc.constantFrom('a', 'b', ' ', '\t', 'é', '世', '🙂', '{', '}', '"', "'", '\r'), maxLength: 6 });
+// A *new* line (or a line of a file said to have one EOL) cannot end in "\r": terminated by "\n" it is a CRLF.
+const newLineArb = lineArb.filter((s) => !s.endsWith('\r'));
 const eolArb = fc.constantFrom('\n', '\r\n');
 const fileArb = (uniform: boolean) =>
   fc
     .record({
-      lines: fc.array(fc.tuple(lineArb, eolArb), { minLength: 1, maxLength: 10 }),
+      lines: fc.array(fc.tuple(uniform ? newLineArb : lineArb, eolArb), { minLength: 1, maxLength: 10 }),
       eol: eolArb,
       bom: fc.boolean(),
       finalNewline: fc.boolean(),
@@ -35,8 +36,8 @@ const fileArb = (uniform: boolean) =>
       return Buffer.from(s, 'utf8');
     });
 
-/** What an agent would send to put these lines back: joined with "\n", terminated. */
-const asContent = (lines: string[]) => lines.join('\n') + '\n';
+/** What an agent would send to put these lines back: joined with "\n", terminated (a line's own final "\r" doubled: content strips one). */
+const asContent = (lines: string[]) => lines.map((l) => (l.endsWith('\r') ? l + '\r' : l)).join('\n') + '\n';
 
 describe('core/edits properties (real stores, real files)', function () {
   this.timeout(120_000);
@@ -93,7 +94,7 @@ describe('core/edits properties (real stores, real files)', function () {
 
   it('property (b): insert then delete the same lines is the identity', async () => {
     await fc.assert(
-      fc.asyncProperty(fileArb(false), fc.nat(), fc.array(lineArb, { minLength: 1, maxLength: 4 }), async (orig, x, lines) => {
+      fc.asyncProperty(fileArb(false), fc.nat(), fc.array(newLineArb, { minLength: 1, maxLength: 4 }), async (orig, x, lines) => {
         const doc = new TextBuffer(orig);
         const after = x % (doc.lineCount + 1);
         fc.pre(!(after === doc.lineCount && !doc.finalNewline && lines[lines.length - 1] === ''));

@@ -145,4 +145,10 @@ describe('core/edits read', () => {
     const t = await ws.svc.read({ file: 'p.html', target: { kind: 'tag', value: 'div' } });
     assert.deepEqual([t.start, t.end], [3, 5]);
   });
+
+  it('target tag matches the whole tag name: div is not <divider>', async () => {
+    ws.write('q.html', '<html>\n<divider>\n</divider>\n<div class="a">\n  <p>hi</p>\n</div>\n</html>\n');
+    const t = await ws.svc.read({ file: 'q.html', target: { kind: 'tag', value: 'div' } });
+    assert.deepEqual([t.start, t.end], [4, 6]);
+  });
 });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderChip } from '../../../src/core/chips/render';
 import type { ChipRecord } from '../../../src/core/chips/types';
-import { languageSpec } from '../../../src/core/context/languages';
+import { languageSpec } from '../../../src/core/context/outlineLanguages';
 import { extractTags } from '../../../src/core/context/tags';
 import { GRAMMAR_FILES, hasGrammar, packagedWasm } from '../../../src/core/context/node/treeSitter';
 import { checkBalance } from '../../../src/core/edits/balance';
@@ -63,7 +63,7 @@ describe('language registry', () => {
     const samples = ['a.ts', 'a.tsx', 'a.py', 'Makefile', 'Dockerfile.dev', '.bashrc', 'a.svg', 'a.zig', 'a.cmd', '.env', 'Gemfile'];
     for (const p of samples) assert.ok(languageById(languageIdFromPath(p))?.syntax, p);
     for (const id of Object.keys(GRAMMAR_FILES)) {
-      assert.ok(languageSpec(id), `${id} has a grammar but no outline rules in context/languages.ts`);
+      assert.ok(languageSpec(id), `${id} has a grammar but no outline rules in context/outlineLanguages.ts`);
       assert.ok(isCodeLanguage(id), `${id} has a grammar but the repository map extracts no tags from it`);
     }
   });

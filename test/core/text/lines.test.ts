@@ -114,8 +114,11 @@ describe('core/text splices', () => {
 });
 
 // --- property tests -------------------------------------------------------------------------------------------
-const lineArb = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', 'é', '世', '🙂', '{', '}', '\r'), maxLength: 6 })
-  .filter((s) => !s.endsWith('\r'));
+// Lines may end in a lone "\r" (kept by the line model); content strips one "\r" per line, so such a line is sent as "x\r\r".
+const lineArb = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', 'é', '世', '🙂', '{', '}', '\r'), maxLength: 6 });
+// A *new* line (or a line of a file said to have one EOL) cannot end in "\r": terminated by "\n" it is a CRLF.
+const newLineArb = lineArb.filter((s) => !s.endsWith('\r'));
+const sent = (l: string) => (l.endsWith('\r') ? l + '\r' : l);
 const eolArb = fc.constantFrom('\n', '\r\n');
 const fileArb = fc
   .record({
@@ -141,7 +144,7 @@ describe('core/text splice properties', () => {
         const b = a + (y % (d.lineCount - a + 1));
         const lines = d.lines(a, b);
         // without a trailing "\n" a last empty line would not exist (the content grammar)
-        const own = lines.join('\n') + (trailingNl || lines[lines.length - 1] === '' ? '\n' : '');
+        const own = lines.map(sent).join('\n') + (trailingNl || lines[lines.length - 1] === '' ? '\n' : '');
         const out = applySplice(d.bytes, planReplace(d, a, b, contentToLines(own)));
         assert.ok(out.equals(d.bytes), JSON.stringify({ s, a, b, out: out.toString() }));
       }),
@@ -150,7 +153,7 @@ describe('core/text splice properties', () => {
   });
   it('property: insert then delete the same lines is the identity', () => {
     fc.assert(
-      fc.property(fileArb, fc.nat(), fc.array(lineArb, { minLength: 1, maxLength: 5 }), (s, x, newLines) => {
+      fc.property(fileArb, fc.nat(), fc.array(newLineArb, { minLength: 1, maxLength: 5 }), (s, x, newLines) => {
         const d = doc(s);
         const after = x % (d.lineCount + 1);
         // appending an empty last line to a file without a final newline has to terminate it (documented rule)
@@ -167,7 +170,7 @@ describe('core/text splice properties', () => {
   });
   it('property: delete then insert the deleted text at start-1 restores the file (uniform EOL)', () => {
     const uniform = fc
-      .record({ lines: fc.array(lineArb, { minLength: 1, maxLength: 12 }), eol: eolArb, bom: fc.boolean(), fin: fc.boolean() })
+      .record({ lines: fc.array(newLineArb, { minLength: 1, maxLength: 12 }), eol: eolArb, bom: fc.boolean(), fin: fc.boolean() })
       .map(({ lines, eol, bom, fin }) => (bom ? '\uFEFF' : '') + lines.join(eol) + (fin ? eol : ''));
     fc.assert(
       fc.property(uniform, fc.nat(), fc.nat(), (s, x, y) => {

@@ -70,12 +70,6 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 
 type CacheEntry = { record: ChipRecord } | { invalid: string };
 
-/** Upstream's SaveContentChip warning text. */
-export function chipEvictionWarning(evicted: readonly string[], capacity: number): string | undefined {
-  if (evicted.length === 0) return undefined;
-  return evicted.map((id) => `oldest chip ${id} was evicted (queue max ${capacity})`).join('; ');
-}
-
 export class ChipStore implements ChipSink {
   readonly dir: string;
   readonly capacity: number;

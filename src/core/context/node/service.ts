@@ -8,10 +8,11 @@ import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolError } from '../../errors';
 import type { FileStore } from '../../files/fileStore';
-import { loadText, type LoadedText as LoadedDoc } from '../../edits/loadText';
-import { mixedEolWarning, readMetadata, type ViewedIssuer } from '../../edits/readMetadata';
+import { loadText, type LoadedText as LoadedDoc } from '../../read/load';
+import { mixedEolWarning, readMetadata, type ReadMetadata, type ViewedIssuer } from '../../read/metadata';
+import { namesLines, readRange } from '../../read/range';
+import { docLines } from '../../read/rows';
 import { isInside } from '../../files/sandbox';
-import { contentToLines } from '../../text/content';
 import { parseFileRange } from '../../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
 import { CONTEXT_SETTINGS } from '../settingsTable';
@@ -94,16 +95,13 @@ export interface StructureReply extends Tagged {
   notes?: string[];
 }
 
-export interface FullReply extends Tagged {
+/** A full page: upstream's read fields (id, eol, bom, ... from the read module, empty files too) and its rows. */
+export interface FullReply extends Tagged, ReadMetadata {
   mode: 'full';
-  file: string;
-  start: number;
-  end: number;
-  total: number;
   content: string;
+  warnings?: string[];
   next?: { file: string; column?: number };
   partial?: { line: number; from: number; to: number; length: number };
-  [upstream: string]: unknown;
 }
 
 export type ContextReply = OverviewReply | StructureReply | FullReply;
@@ -192,7 +190,9 @@ export class ContextService {
     if (!st) throw new ToolError('not_found', `folder not found: ${this.deps.sandbox.display(abs)}. Give a folder inside the workspace, or omit path for the whole workspace.`);
     const folder = st.isDirectory() ? abs : dirname(abs);
     const map = this.repoMapFor(folder);
-    const budget = args.budget ?? this.settings.overviewBudget;
+    // A query's default is half the user's overviewBudget (1024 → 512, the measured query default): the matching
+    // files are what was asked for, not the tree; the setting still scales it.
+    const budget = args.budget ?? (args.query ? Math.max(128, Math.round(this.settings.overviewBudget / 2)) : this.settings.overviewBudget);
     let res = await map.overview({ folder, budget, query: args.query });
     // The budget covers the whole reply an agent receives, JSON fields included: shrink the map by the overhead.
     const overhead = this.tokenizer.count(JSON.stringify({ ...this.overviewReply(folder, res), overview: '' }));
@@ -225,7 +225,7 @@ export class ContextService {
   async read(req: ReadRequest): Promise<ContextReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const fr = parseFileRange(req.file);
-    const hasRange = fr.spec.kind === 'line' || fr.spec.kind === 'span';
+    const hasRange = namesLines(fr.spec);
     const requested = req.mode ?? (hasRange ? 'full' : this.settings.defaultMode);
 
     const abs = await this.deps.sandbox.resolve(fr.path);
@@ -279,24 +279,13 @@ export class ContextService {
   }
 
   private async full(loaded: LoadedText, spec: ReturnType<typeof parseFileRange>['spec'], req: ReadRequest): Promise<FullReply> {
-    const lines = contentToLines(loaded.text);
+    const lines = docLines(loaded.doc);
     const total = lines.length;
-    let start = 1;
-    let end = total;
-    const warnings: string[] = [];
-    if (spec.kind === 'line') start = end = spec.line === 0 ? 1 : spec.line;
-    if (spec.kind === 'span') ({ start, end } = spec);
-    if (total > 0 && (start < 1 || start > total)) {
-      throw new ToolError('invalid_argument', `read: start line ${start} is out of range (1..${total}) for ${loaded.display}; ask for lines 1-${total}.`, { total });
-    }
-    if (end > total) {
-      if (spec.kind === 'span') warnings.push(`end line ${end} is past the end of the file; showing lines ${start}-${total}`);
-      end = total;
-    }
+    const { start, end, warnings } = readRange(spec, total, loaded.display);
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
     const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer, blank: req.blank });
     // The id and the metadata of the page's own lines, hashed from the buffer the page was cut from.
-    const meta = total > 0 ? await readMetadata(this.deps.viewed, loaded, page.start, page.end) : {};
+    const meta = await readMetadata(this.deps.viewed, loaded, total === 0 ? 0 : page.start, total === 0 ? 0 : page.end);
     const mixed = mixedEolWarning(loaded.doc);
     if (mixed) warnings.push(mixed);
     const reply: FullReply = {

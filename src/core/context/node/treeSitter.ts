@@ -49,9 +49,7 @@ export const GRAMMAR_FILES: Record<string, GrammarFile> = Object.assign(
 /** The runtime's own .wasm, in the @vscode/tree-sitter-wasm package. */
 export const RUNTIME_FILE: GrammarFile = { from: 'vscode', file: 'tree-sitter.wasm' };
 
-export function hasGrammar(languageId: string): boolean {
-  return languageId in GRAMMAR_FILES;
-}
+export { hasGrammar } from '../../text/languages';
 
 /** Absolute path of a .wasm file in node_modules (run from source, and the build's copy step). */
 export function packagedWasm(g: GrammarFile): string {

@@ -32,12 +32,7 @@ export function isBinaryName(name: string): boolean {
   return BINARY_EXT.has(ext) || name.endsWith('.min.js') || name.endsWith('.min.css');
 }
 
-/** True when the first 8 KB hold a NUL byte (git's heuristic). */
-export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8192);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
-}
+export { looksBinary } from '../../text/binary';
 
 export interface WalkedFile {
   abs: string;

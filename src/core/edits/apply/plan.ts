@@ -12,7 +12,7 @@ import { assertWellFormedText } from '../../text/validate';
 import { renderDiff } from '../diff';
 import type { Lang } from '../../lang';
 import { checkOld, checkViewed, editRange, type GuardPorts } from '../guards';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import type { DiffFormat } from '../types';
 
 export type ApplyOp = 'replace' | 'insert' | 'delete' | 'write';

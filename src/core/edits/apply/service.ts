@@ -12,7 +12,7 @@ import { sha256Parts } from '../../util/sha256';
 import { explainStaleRead } from '../../history/review';
 import type { EditHistory, EditRecordInput, GroupRecordResult } from '../../history/types';
 import type { Lang } from '../../lang';
-import { loadText, type LoadedText } from '../loadText';
+import { loadText, type LoadedText } from '../../read/load';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';

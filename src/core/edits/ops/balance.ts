@@ -1,5 +1,5 @@
 /** be-balance: the bracket, tag and quote report of a whole file (balance.ts). */
-import { analyzableText, loadFile, type EditContext } from '../context';
+import { analyzableText, loadFile, type EditContext } from '../editContext';
 import { checkBalance, type BalanceReport } from '../balance';
 import type { BalanceArgs } from '../types';
 

@@ -3,10 +3,10 @@ import { ToolError } from '../../errors';
 import { parseFileRange, type LineSpec } from '../../text/range';
 import { planReplace } from '../../text/splice';
 import { quickBalance } from '../balance';
-import type { EditContext } from '../context';
+import type { EditContext } from '../editContext';
 import { editLines, requireRange, unchangedResult, type Planned } from '../editPath';
 import { editRange } from '../guards';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedDeleted, editMessages } from '../messages';
 import type { DeleteArgs, EditResult } from '../types';
 

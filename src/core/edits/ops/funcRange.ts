@@ -3,9 +3,9 @@
  * else from the brace/indent analyzers (funcRange.ts).
  */
 import { ToolError } from '../../errors';
-import { analyzableText, checkLine, loadFile, type EditContext } from '../context';
+import { analyzableText, checkLine, loadFile, type EditContext } from '../editContext';
 import { findFunctionByName, findFunctionRange } from '../funcRange';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import type { FuncRangeResult, LineArgs } from '../types';
 

@@ -3,9 +3,9 @@ import { ToolError } from '../../errors';
 import { contentEol, contentToLines } from '../../text/content';
 import { parseFileRange, type FileRange, type LineSpec } from '../../text/range';
 import { planInsert } from '../../text/splice';
-import type { EditContext } from '../context';
+import type { EditContext } from '../editContext';
 import { editLines, unchangedResult, type EditOptions, type Planned } from '../editPath';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedLines, editMessages } from '../messages';
 import type { EditResult, InsertArgs } from '../types';
 

@@ -7,7 +7,7 @@ import type { ChipSink } from '../../chips/types';
 import { ToolError } from '../../errors';
 import { languageIdFromPath } from '../../text/languages';
 import { parseFileRange } from '../../text/range';
-import { loadFile, type EditContext } from '../context';
+import { loadFile, type EditContext } from '../editContext';
 import { chipMessages } from '../messages';
 import type { ChipListResult, InsertChipArgs, InsertChipResult } from '../types';
 import { insertAt } from './insert';

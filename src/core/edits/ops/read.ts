@@ -2,9 +2,11 @@
 import { ToolError } from '../../errors';
 import type { TextBuffer } from '../../text/lines';
 import { parseFileRange } from '../../text/range';
-import { loadFile, type EditContext } from '../context';
+import { loadFile, type EditContext } from '../editContext';
 import { readMessages } from '../messages';
-import { mixedEolWarning, readMetadata } from '../readMetadata';
+import { mixedEolWarning, readMetadata } from '../../read/metadata';
+import { readRange } from '../../read/range';
+import { numbered } from '../../read/rows';
 import type { ReadArgs, ReadResult } from '../types';
 import { resolveTarget } from './readTarget';
 
@@ -20,27 +22,9 @@ export async function readLines(ctx: EditContext, args: ReadArgs): Promise<ReadR
   if (args.target) {
     ({ start, end } = await resolveTarget(ctx, ld, args.target));
   } else {
-    const spec = fr.spec;
-    if (spec.kind === 'none' || spec.kind === 'all' || (spec.kind === 'line' && spec.line === 0)) {
-      start = total === 0 ? 0 : 1;
-      end = total;
-      whole = true;
-    } else {
-      start = spec.kind === 'line' ? spec.line : spec.start;
-      end = spec.kind === 'line' ? spec.line : spec.end;
-      if (total === 0) {
-        start = 0;
-        end = 0;
-      } else {
-        if (start < 1 || start > total) {
-          throw new ToolError('invalid_argument', readMessages.startOutOfRange(start, total, ld.display), { total });
-        }
-        if (end > total) {
-          warnings.push(readMessages.endPastFile(end, start, total));
-          end = total;
-        }
-      }
-    }
+    const r = readRange(fr.spec, total, ld.display);
+    ({ start, end, whole } = r);
+    warnings.push(...r.warnings);
   }
   if (!args.brief && total > 0) checkReadSize(doc, ld.display, start, end, whole, ctx.limits.maxReadBytes);
   const mixed = mixedEolWarning(doc);
@@ -77,13 +61,4 @@ function checkReadSize(doc: TextBuffer, display: string, start: number, end: num
     suggest: `${display}:${start}-${fit}`,
   });
   throw new ToolError('too_large', message, { total, bytes, limit, suggested: { start, end: fit } });
-}
-
-function numbered(doc: TextBuffer, start: number, end: number, blank: string): string {
-  const out: string[] = [];
-  for (let i = start; i <= end; i++) {
-    const t = doc.lineText(i);
-    out.push(`${i}\t${t === '' ? blank : t}`);
-  }
-  return out.join('\n');
 }

@@ -1,7 +1,7 @@
 /** be-read's `target`: the lines of a line number, a marker, a function or a tag, instead of a range. */
 import { ToolError } from '../../errors';
-import { analyzableText, checkLine, type EditContext } from '../context';
-import type { LoadedText } from '../loadText';
+import { analyzableText, checkLine, type EditContext } from '../editContext';
+import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import type { RangeResult, ReadArgs } from '../types';
 import { enclosingFunction, namedFunction } from './funcRange';
@@ -47,13 +47,13 @@ export async function resolveTarget(ctx: EditContext, ld: LoadedText, target: No
   }
 }
 
-/** The line of the first `<name` or `</name` (case-insensitive) in the text. */
+/** The line of the first `<name` or `</name` (case-insensitive, the whole tag name: `div` is not `<divider>`). */
 function firstTagLine(text: string, value: string, display: string): number {
-  const name = value.replace(/^<\/?/, '').replace(/>$/, '').toLowerCase();
-  const lower = text.toLowerCase();
-  const at = [lower.indexOf('<' + name), lower.indexOf('</' + name)].filter((i) => i >= 0);
-  if (at.length === 0) throw new ToolError('invalid_argument', targetMessages.tagNotFound(display, value));
-  return lineOfIndex(text, Math.min(...at));
+  const name = value.replace(/^<\/?/, '').replace(/>$/, '');
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`</?${escaped}(?![\\w:.-])`, 'i').exec(text);
+  if (!m) throw new ToolError('invalid_argument', targetMessages.tagNotFound(display, value));
+  return lineOfIndex(text, m.index);
 }
 
 function lineOfIndex(text: string, index: number): number {

@@ -4,10 +4,10 @@ import { contentEol, contentToLines } from '../../text/content';
 import { parseFileRange, type LineSpec } from '../../text/range';
 import { planInsert, planReplace } from '../../text/splice';
 import { explainStaleRead } from '../../history/review';
-import type { EditContext } from '../context';
+import type { EditContext } from '../editContext';
 import { editLines, requireRange, unchangedResult, type Planned } from '../editPath';
 import { checkOld, checkViewed, editRange } from '../guards';
-import type { LoadedText } from '../loadText';
+import type { LoadedText } from '../../read/load';
 import { affectedDeleted, affectedLines, editMessages } from '../messages';
 import type { EditResult, ReplaceArgs } from '../types';
 

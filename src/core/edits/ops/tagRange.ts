@@ -1,7 +1,7 @@
 /** be-tag-range and be-read's `target: tag`: the innermost paired tag around a line (tagRange.ts). */
 import { ToolError } from '../../errors';
-import { analyzableText, checkLine, loadFile, type EditContext } from '../context';
-import type { LoadedText } from '../loadText';
+import { analyzableText, checkLine, loadFile, type EditContext } from '../editContext';
+import type { LoadedText } from '../../read/load';
 import { targetMessages } from '../messages';
 import { findTagRange, type TagRange } from '../tagRange';
 import type { LineArgs, TagRangeResult } from '../types';

@@ -1,6 +1,6 @@
 /** be-trx: commit, roll back, show or review the edit history (core/history). */
 import { ToolError } from '../../errors';
-import type { EditContext } from '../context';
+import type { EditContext } from '../editContext';
 import { trxMessages } from '../messages';
 import type { TrxArgs } from '../types';
 

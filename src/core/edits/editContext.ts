@@ -10,7 +10,7 @@ import type { KeyedMutex as FileLocks } from '../util/mutex';
 import type { FileStore } from '../files/fileStore';
 import type { Sandbox } from '../files/sandbox';
 import type { EditHistory } from '../history/types';
-import { loadText, type LoadedText } from './loadText';
+import { loadText, type LoadedText } from '../read/load';
 import { loadMessages, type Lang } from './messages';
 import type { FuncRangeResult } from './types';
 import type { ViewedCodeRegistry } from './viewedCode';

@@ -4,7 +4,7 @@
  * Context modes' full pages build their reply with it, so a page and its id can never come from two reads.
  */
 import type { EolKind, TextBuffer } from '../text/lines';
-import type { LoadedText } from './loadText';
+import type { LoadedText } from './load';
 import { readMessages } from './messages';
 
 /** Issues viewed_code_ids (the EditService's ViewedCodeRegistry, shared so that edits find the lines as read). */

@@ -1,4 +1,0 @@
-export * from './fileStore';
-export * from './sandbox';
-export * from './nodeFileStore';
-export * from './lockDir';
