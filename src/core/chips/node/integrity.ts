@@ -38,7 +38,7 @@ export class ChipSigner {
       } catch (err) {
         if (errnoCode(err) !== 'ENOENT') {
           if (err instanceof ToolError) throw err;
-          throw new ToolError('io', `Cannot read the chip signing key ${file}: ${errorText(err)}.`);
+          throw new ToolError('io', `Cannot read the chip signing key ${file}: ${errorText(err)}. Remove it (rm '${file}') and a new key is made at the next start; chips signed with the old key then show as tampered.`);
         }
       }
       await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
