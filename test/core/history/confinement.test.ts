@@ -288,6 +288,28 @@ posixOnly('HistoryStore confinement', () => {
       assert.equal(await fs.readFile(a, 'utf8'), 'old');
       assert.equal(await fs.readFile(elsewhere, 'utf8'), OUTSIDE_DATA);
     });
+    it('a planted snapshot that claims this workspace but names a file outside the roots is never rolled back', async () => {
+      const store = await open();
+      const a = path.join(root, 'a.txt');
+      await fs.writeFile(a, 'x0\n');
+      await edit(store, files, a, 'x1\n');
+      const [name] = (await fs.readdir(dir)).filter((n) => n.startsWith('snap-'));
+      const real = JSON.parse(await fs.readFile(path.join(dir, name!), 'utf8')) as Record<string, unknown>;
+      const elsewhere = path.join(outside, 'a.txt');
+      for (const [i, file] of [elsewhere, path.join(root, '..', 'outside', 'a.txt')].entries()) {
+        const id = `pl${i}ntd`;
+        const seq = 100 + i;
+        await fs.writeFile(
+          path.join(dir, `snap-${String(seq).padStart(12, '0')}-${id}.json`),
+          JSON.stringify({ ...real, id, seq, file, after_hash: sha256Hex(Buffer.from(OUTSIDE_DATA)), after_size: OUTSIDE_DATA.length }),
+        );
+      }
+      const reopened = await open();
+      const r = await reopened.rollback(10, true);
+      assert.equal(await fs.readFile(elsewhere, 'utf8'), OUTSIDE_DATA, 'the outside file is untouched');
+      assert.equal(await fs.readFile(a, 'utf8'), 'x0\n', 'the real edit is still rolled back');
+      assert.ok(r.rolled_back <= 1, `rolled back ${r.rolled_back}`);
+    });
   });
 
   describe('the snapshot directory', () => {
