@@ -3,29 +3,11 @@
  * the SDK server's, byte for byte, and the session after it must be the same as without the front.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
 import { initializeReply, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/fastStart';
+import { spawn } from 'node:child_process';
 import { buildCli, childEnv, cliArgs, tmpWorkspace, type Workspace } from '../mcp/helpers';
-
-/** Writes `lines` to a fresh CLI, closes stdin, and returns every stdout line (the CLI answers them all, then exits). */
-function session(ws: Workspace, lines: unknown[], fastStart: boolean): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const env = { ...childEnv(ws), BET_NO_FAST_START: fastStart ? '0' : '1' };
-    const p = spawn(process.execPath, cliArgs(ws), { env, cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => p.kill('SIGKILL'), 20000);
-    p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    p.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-    p.on('exit', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`exit ${code}: ${err}`));
-      else resolve(out.split('\n').filter((l) => l !== ''));
-    });
-    p.stdin.end(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''));
-  });
-}
+import { session } from './stdioSession';
 
 /** viewed_code_id carries the file's change time, which differs between the two sessions' reads. */
 const same = (lines: string[]) => lines.map((l) => l.replace(/v1\.[A-Za-z0-9_-]+/g, 'v1.<id>'));

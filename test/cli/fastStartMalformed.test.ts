@@ -5,27 +5,11 @@
  * and the whole session output is the same either way.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { initializeReply } from '../../src/mcp/fastStart';
-import { buildCli, childEnv, cliArgs, tmpWorkspace, type Workspace } from '../mcp/helpers';
+import { buildCli, tmpWorkspace, type Workspace } from '../mcp/helpers';
+import { session } from './stdioSession';
 
-function session(ws: Workspace, line: string, fastStart: boolean): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const env = { ...childEnv(ws), BET_NO_FAST_START: fastStart ? '0' : '1' };
-    const p = spawn(process.execPath, cliArgs(ws), { env, cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => p.kill('SIGKILL'), 30000);
-    p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    p.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-    p.on('exit', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`exit ${code}: ${err}`));
-      else resolve(out.split('\n').filter((l) => l !== ''));
-    });
-    p.stdin.end(line + '\n');
-  });
-}
+const sessionOf = (ws: Workspace, line: string, fastStart: boolean) => session(ws, [line], fastStart);
 
 const good = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'malformed-test', version: '1.0' } };
 const req = (params: unknown, top: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params, ...top });
@@ -92,7 +76,7 @@ describe('cli fast start: 46 malformed initialize requests, answered as the SDK 
     const queue = VARIANTS.map(([name, msg]) => ({ name, line: JSON.stringify(msg) }));
     const worker = async () => {
       for (let v = queue.shift(); v; v = queue.shift()) {
-        const [sdk, front] = await Promise.all([session(ws, v.line, false), session(ws, v.line, true)]);
+        const [sdk, front] = await Promise.all([sessionOf(ws, v.line, false), sessionOf(ws, v.line, true)]);
         results.push({ ...v, sdk, front });
       }
     };
