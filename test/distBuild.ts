@@ -36,3 +36,19 @@ export function buildDist(): Promise<void> {
 export function buildCli(): Promise<void> {
   return process.env[DIST_BUILT_ENV] ? Promise.resolve() : (builds.get('') ?? esbuild(['cli']));
 }
+
+/** dist/plugin (`node scripts/package-plugins.mjs`), the folders and archives `npm pack` ships; built by the
+ * global setup too, since it rewrites dist/plugin in place while other tests copy dist/. */
+export function buildPlugins(): Promise<void> {
+  if (process.env[DIST_BUILT_ENV]) return Promise.resolve();
+  let pending = builds.get('plugins');
+  if (!pending) {
+    pending = buildDist().then(() => new Promise<void>((resolve, reject) => {
+      execFile(process.execPath, [path.join('scripts', 'package-plugins.mjs')], { cwd: REPO }, (err, _out, stderr) =>
+        err ? reject(new Error(`building dist/plugin failed: ${stderr || err.message}`)) : resolve(),
+      );
+    }));
+    builds.set('plugins', pending);
+  }
+  return pending;
+}

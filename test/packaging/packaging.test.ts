@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildDist } from '../distBuild';
+import { buildDist, buildPlugins } from '../distBuild';
 import { checkStructureTools, cleanEnv, isolatedDir, REPO, run } from './packaged';
 import { unzip } from './unzip';
 
@@ -49,7 +49,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
     // the tests of other workers that start dist/cli.js
     await buildDist();
     // the plugin archives the prepack script builds (scripts/package-plugins.mjs), shipped in the tarball
-    await run(process.execPath, [path.join(REPO, 'scripts', 'package-plugins.mjs')], { cwd: REPO, env: cleanEnv() });
+    await buildPlugins();
     const out = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', base], { cwd: REPO, env });
     const [{ filename, files }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
     const packed = files.map((f) => f.path);
