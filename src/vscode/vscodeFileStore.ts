@@ -9,6 +9,7 @@ import { commonAffixes } from './commonAffixes';
 import { createHash } from 'node:crypto';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from '../core/files/fileStore';
 import { encodeEdited, isLegacy, normalizeEncoding } from '../core/text/encoding';
+import { nodeTextCodec } from '../core/text/node/codec';
 import { vscodeLanguageOf } from './languageOfPath';
 
 export type SaveAfterEdit = 'always' | 'whenNotDirty' | 'never';
@@ -177,7 +178,7 @@ export function vscodeEncodingFor(absPath: string): string | undefined {
  */
 async function refuseUnencodable(doc: vscode.TextDocument, text: string, label: string): Promise<void> {
   const encoding = normalizeEncoding((doc as { encoding?: unknown }).encoding as string | undefined);
-  if (isLegacy(encoding)) await encodeEdited(null, null, Buffer.from(text, 'utf8'), encoding, label);
+  if (isLegacy(encoding)) await encodeEdited(nodeTextCodec, null, null, Buffer.from(text, 'utf8'), encoding, label);
 }
 
 function samePath(a: string, b: string): boolean {

@@ -13,6 +13,7 @@ import { tempOwner } from '../../src/core/files/tempFiles';
 import { createServices } from '../../src/mcp/services';
 import * as iconv from 'iconv-lite';
 import { decodeLossless, detectEncoding, encodeEdited } from '../../src/core/text/encoding';
+import { nodeTextCodec as codec } from '../../src/core/text/node/codec';
 import { figure } from './figures';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -113,7 +114,7 @@ describe('reliability: legacy encodings of large files', function () {
   it('a 6 MB GBK file is detected, decoded, edited and encoded without blocking the event loop 100 ms', async () => {
     const raw = iconv.encode('// 中文注释，这是一个函数 int main() { return 0; }\r\n'.repeat(120_000), 'gbk');
     // jschardet's one-time start (its require and first detection, on its worker thread) is paid once per process
-    await detectEncoding(iconv.encode('// 中文注释，这是一个函数\n', 'gbk'));
+    await detectEncoding(codec, iconv.encode('// 中文注释，这是一个函数\n', 'gbk'));
     // CPU time between two runs of a 5 ms timer, as the other suites bound a block: wall gaps on a loaded machine
     // include the time the OS gave other processes (245 ms wall for a 55 ms CPU block at load 15)
     let worst = 0;
@@ -130,9 +131,9 @@ describe('reliability: legacy encodings of large files', function () {
     }, 5);
     const started = performance.now();
     try {
-      const utf8 = await decodeLossless(raw, (await detectEncoding(raw))!, 'f');
+      const utf8 = await decodeLossless(codec, raw, (await detectEncoding(codec, raw))!, 'f');
       const edited = Buffer.concat([Buffer.from('// 改\r\n'), utf8.subarray(Buffer.byteLength('// 中文注释，这是一个函数 int main() { return 0; }\r\n'))]);
-      await encodeEdited(raw, utf8, edited, 'gbk', 'f');
+      await encodeEdited(codec, raw, utf8, edited, 'gbk', 'f');
     } finally {
       clearInterval(probe);
     }

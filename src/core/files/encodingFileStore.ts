@@ -6,6 +6,7 @@
  */
 import { ToolError } from '../errors';
 import { decodeLossless, detectEncoding, encodeEdited, isLegacy, normalizeEncoding } from '../text/encoding';
+import { nodeTextCodec as codec } from '../text/node/codec';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 
 /** The encoding configured for a path (VS Code files.encoding, CLI --encoding), if any. */
@@ -24,12 +25,12 @@ export class EncodingFileStore implements FileStore {
 
   async read(absPath: string, opts?: ReadOptions): Promise<FileContent> {
     const content = await this.inner.read(absPath, opts);
-    const encoding = await detectEncoding(content.bytes, this.configured(absPath));
+    const encoding = await detectEncoding(codec, content.bytes, this.configured(absPath));
     if (!isLegacy(encoding)) {
       this.legacy.delete(absPath);
       return content;
     }
-    const bytes = await decodeLossless(content.bytes, encoding, absPath);
+    const bytes = await decodeLossless(codec, content.bytes, encoding, absPath);
     this.remember(absPath, encoding);
     return { bytes, stat: content.stat, encoding };
   }
@@ -109,7 +110,7 @@ export class EncodingFileStore implements FileStore {
         if (!(e instanceof ToolError && e.code === 'not_found')) throw e;
       }
     }
-    const oldUtf8 = raw ? await decodeLossless(raw, encoding, absPath) : null;
+    const oldUtf8 = raw ? await decodeLossless(codec, raw, encoding, absPath) : null;
     if (opts.expectedContent !== undefined) {
       const expected = opts.expectedContent;
       const same = expected === null ? raw === null : oldUtf8 !== null && oldUtf8.equals(expected);
@@ -117,7 +118,7 @@ export class EncodingFileStore implements FileStore {
         throw new ToolError('conflict', `${absPath} was changed by someone else since it was read; nothing was written. Re-read the file and retry.`);
       }
     }
-    const next = await encodeEdited(raw, oldUtf8, Buffer.concat(parts), encoding, absPath);
+    const next = await encodeEdited(codec, raw, oldUtf8, Buffer.concat(parts), encoding, absPath);
     return { raw, next };
   }
 }

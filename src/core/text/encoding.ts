@@ -5,13 +5,30 @@
  * a file that does not round-trip, or new text the encoding cannot represent, is refused with nothing written.
  *
  * Detection, as VS Code: a BOM (UTF-8, UTF-16LE/BE), then the configured encoding, then valid UTF-8, then a guess
- * (jschardet, as files.autoGuessEncoding, run on a worker thread: guessWorker.ts) among the encodings below.
+ * (jschardet, as files.autoGuessEncoding, run on a worker thread: node/guessWorker.ts) among the encodings below.
  */
 import { isUtf8 } from 'node:buffer';
-import { commonPrefixLength, commonSuffixLength, decodeText, encodeText, encodeUtf8 } from './codec';
 import { ToolError } from '../errors';
-import { detectAllOffThread, type Guess } from './node/guessWorker';
 import { lineAtByte, lineAtIndex } from './lineCount';
+
+/** One of jschardet's answers: an encoding name (its spelling) and how sure it is. */
+export interface Guess {
+  encoding: string | null;
+  confidence: number;
+}
+
+/**
+ * The port this module computes through, given by the store that decodes (text/node/codec.ts: iconv-lite's coders,
+ * yielding between pieces, and jschardet on a worker thread), so the rules here start no thread and load nothing.
+ */
+export interface TextCodec {
+  decode(bytes: Uint8Array, encoding: string): Promise<string>;
+  encode(text: string, encoding: string): Promise<Buffer>;
+  /** UTF-8 bytes → `encoding`, without one string of the whole. */
+  encodeUtf8(utf8: Buffer, encoding: string): Promise<Buffer>;
+  /** jschardet's detectAll of a sample of a few KiB, best first (off the main thread). */
+  detectAll(sample: Uint8Array): Promise<Guess[]>;
+}
 
 /** Canonical names (iconv-lite's) of what we edit, keyed by the spellings VS Code settings and users write. */
 const ALIASES: Record<string, string> = {
@@ -94,23 +111,23 @@ const MIN_GUESS_CONFIDENCE = 0.1;
  */
 const GUESS_SAMPLE_BYTES = 4 * 1024;
 
-async function roundTrips(bytes: Uint8Array, encoding: string): Promise<boolean> {
+async function roundTrips(codec: TextCodec, bytes: Uint8Array, encoding: string): Promise<boolean> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return (await encodeText(await decodeText(buf, encoding), encoding)).equals(buf);
+  return (await codec.encode(await codec.decode(buf, encoding), encoding)).equals(buf);
 }
 
 /** A guess as VS Code's files.autoGuessEncoding makes it (jschardet), kept only when the file round-trips in it. */
-async function guessEncoding(bytes: Uint8Array): Promise<string | undefined> {
+async function guessEncoding(codec: TextCodec, bytes: Uint8Array): Promise<string | undefined> {
   const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, GUESS_SAMPLE_BYTES));
   // on a worker thread: jschardet's first load and detection would hold the event loop for 150 ms and more
-  const all = await detectAllOffThread(sample);
+  const all = await codec.detectAll(sample);
   for (const g of all) {
     const mapped = g.encoding ? GUESSES[g.encoding] : undefined;
     if (!mapped || g.confidence < MIN_GUESS_CONFIDENCE) continue;
     // GBK text is valid GB18030, but GB18030 can encode any character in 4 bytes that GBK tools cannot read:
     // a file GBK holds whole stays GBK, so a character GBK lacks is refused rather than written in 4 bytes
-    if (mapped === 'gb18030' && await roundTrips(bytes, 'gbk')) return 'gbk';
-    if (await roundTrips(bytes, mapped)) return mapped;
+    if (mapped === 'gb18030' && await roundTrips(codec, bytes, 'gbk')) return 'gbk';
+    if (await roundTrips(codec, bytes, mapped)) return mapped;
   }
   const top = all[0];
   if (!top) return undefined;
@@ -123,12 +140,12 @@ async function guessEncoding(bytes: Uint8Array): Promise<string | undefined> {
     const mapped = g.encoding ? SINGLE[g.encoding.toLowerCase()] : undefined;
     if (!mapped) continue;
     if (mapped === 'windows-1252' ? !western : g.confidence < MIN_SINGLE_CONFIDENCE || western || highBytes < MIN_SINGLE_EVIDENCE || !leads(all, g)) continue;
-    if (await roundTrips(bytes, mapped)) return mapped;
+    if (await roundTrips(codec, bytes, mapped)) return mapped;
   }
   // short Western text scores near zero for every code page (`x = "é"`: 0.003); it is taken as windows-1252 only
   // when jschardet ranks a Western code page at all and the bytes read as Western text
   const ranked = all.slice(0, 5).some((g) => g.encoding && SINGLE[g.encoding.toLowerCase()] === 'windows-1252');
-  if (ranked && western && inWords(bytes) && (await roundTrips(bytes, 'windows-1252'))) return 'windows-1252';
+  if (ranked && western && inWords(bytes) && (await roundTrips(codec, bytes, 'windows-1252'))) return 'windows-1252';
   return undefined;
 }
 
@@ -192,7 +209,7 @@ function bomEncoding(bytes: Uint8Array): string | undefined {
 }
 
 /** The encoding to edit `bytes` in: BOM, configured, UTF-8, guess; undefined when nothing fits (not text?). */
-export async function detectEncoding(bytes: Uint8Array, configured?: string): Promise<string | undefined> {
+export async function detectEncoding(codec: TextCodec, bytes: Uint8Array, configured?: string): Promise<string | undefined> {
   const bom = bomEncoding(bytes);
   if (bom) return bom;
   const conf = normalizeEncoding(configured);
@@ -200,7 +217,7 @@ export async function detectEncoding(bytes: Uint8Array, configured?: string): Pr
   if (isUtf8(bytes)) return 'utf8';
   // NUL bytes without a UTF-16 BOM: binary, not a legacy text (the text checks refuse it)
   if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1) return undefined;
-  return guessEncoding(bytes);
+  return guessEncoding(codec, bytes);
 }
 
 /** Is this a store-level decode (anything but UTF-8)? */
@@ -209,9 +226,9 @@ export function isLegacy(encoding: string | undefined): encoding is string {
 }
 
 /** `bytes` in `encoding` → UTF-8, refusing a file that would not be written back byte for byte. */
-export async function decodeLossless(bytes: Uint8Array, encoding: string, label: string): Promise<Buffer> {
-  const text = await decodeText(bytes, encoding);
-  const back = await encodeText(text, encoding);
+export async function decodeLossless(codec: TextCodec, bytes: Uint8Array, encoding: string, label: string): Promise<Buffer> {
+  const text = await codec.decode(bytes, encoding);
+  const back = await codec.encode(text, encoding);
   if (!back.equals(bytes)) {
     let at = 0;
     while (at < back.length && at < bytes.length && back[at] === bytes[at]) at++;
@@ -227,9 +244,9 @@ export async function decodeLossless(bytes: Uint8Array, encoding: string, label:
 }
 
 /** `firstLine`: the file line the text starts on, for the message. */
-async function representable(text: string, encoding: string, label: string, firstLine = 1): Promise<Buffer> {
-  const bytes = await encodeText(text, encoding);
-  const back = await decodeText(bytes, encoding);
+async function representable(codec: TextCodec, text: string, encoding: string, label: string, firstLine = 1): Promise<Buffer> {
+  const bytes = await codec.encode(text, encoding);
+  const back = await codec.decode(bytes, encoding);
   if (back === text) return bytes;
   // the first character that did not survive (iconv put a substitute in its place)
   let i = 0;
@@ -255,20 +272,39 @@ function charStart(b: Buffer, i: number): number {
  * The new bytes on disk: the old file's bytes for the unchanged head and tail (same characters, so the same
  * bytes in a stateless encoding — checked), the encoded changed middle between them.
  */
-export async function encodeEdited(oldRaw: Uint8Array | null, oldUtf8: Buffer | null, newUtf8: Buffer, encoding: string, label: string): Promise<Buffer> {
-  if (!oldRaw || !oldUtf8) return await representable(newUtf8.toString('utf8'), encoding, label);
+export async function encodeEdited(codec: TextCodec, oldRaw: Uint8Array | null, oldUtf8: Buffer | null, newUtf8: Buffer, encoding: string, label: string): Promise<Buffer> {
+  if (!oldRaw || !oldUtf8) return await representable(codec, newUtf8.toString('utf8'), encoding, label);
   const raw = Buffer.from(oldRaw.buffer, oldRaw.byteOffset, oldRaw.byteLength);
   const max = Math.min(oldUtf8.length, newUtf8.length);
   const p = charStart(oldUtf8, commonPrefixLength(oldUtf8, newUtf8));
   let s = commonSuffixLength(oldUtf8, newUtf8, max - p);
   // the suffix starts on a character boundary of the old text
   while (s > 0 && (oldUtf8[oldUtf8.length - s] & 0xc0) === 0x80) s--;
-  const head = await encodeUtf8(oldUtf8.subarray(0, p), encoding);
-  const tail = await encodeUtf8(oldUtf8.subarray(oldUtf8.length - s), encoding);
+  const head = await codec.encodeUtf8(oldUtf8.subarray(0, p), encoding);
+  const tail = await codec.encodeUtf8(oldUtf8.subarray(oldUtf8.length - s), encoding);
   if (!raw.subarray(0, head.length).equals(head) || head.length + tail.length > raw.length || !raw.subarray(raw.length - tail.length).equals(tail)) {
     throw new ToolError('encoding', `${label}: the unchanged lines would not keep their bytes in ${encoding}; nothing was written.`, { encoding });
   }
   const firstLine = lineAtByte(oldUtf8, p);
-  const middle = await representable(newUtf8.toString('utf8', p, newUtf8.length - s), encoding, label, firstLine);
+  const middle = await representable(codec, newUtf8.toString('utf8', p, newUtf8.length - s), encoding, label, firstLine);
   return Buffer.concat([head, middle, tail]);
+}
+
+const CMP = 64 * 1024;
+
+/** Length of the common prefix of a and b: memcmp per 64 KiB, then bytes (a JS byte loop over 8 MB took ~100 ms). */
+function commonPrefixLength(a: Buffer, b: Buffer): number {
+  const limit = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + CMP <= limit && a.compare(b, i, i + CMP, i, i + CMP) === 0) i += CMP;
+  while (i < limit && a[i] === b[i]) i++;
+  return i;
+}
+
+/** Length of the common suffix of a and b, at most `limit`. */
+function commonSuffixLength(a: Buffer, b: Buffer, limit: number): number {
+  let n = 0;
+  while (n + CMP <= limit && a.compare(b, b.length - n - CMP, b.length - n, a.length - n - CMP, a.length - n) === 0) n += CMP;
+  while (n < limit && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
 }

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
 import { SUPPORTED_ENCODINGS, decodeLossless, detectEncoding, encodeEdited, normalizeEncoding } from '../../../src/core/text/encoding';
 import { stopGuessWorker } from '../../../src/core/text/node/guessWorker';
-import { encodeUtf8 } from '../../../src/core/text/codec';
+import { encodeUtf8, nodeTextCodec as codec } from '../../../src/core/text/node/codec';
 import { EncodingFileStore } from '../../../src/core/files/encodingFileStore';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
@@ -45,25 +45,25 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 describe('core/text/encoding', () => {
   it('detects by BOM, then configuration, then UTF-8, then a guess that round-trips', async () => {
-    assert.equal(await detectEncoding(iconv.encode('中文', 'utf16le', { addBOM: true })), 'utf16le');
-    assert.equal(await detectEncoding(iconv.encode('中文', 'utf16be', { addBOM: true })), 'utf16be');
-    assert.equal(await detectEncoding(Buffer.from('\ufeffx', 'utf8'), 'gbk'), 'utf8', 'the BOM wins over the configuration');
-    assert.equal(await detectEncoding(Buffer.from('plain'), 'GBK'), 'gbk');
-    assert.equal(await detectEncoding(Buffer.from('中文 utf-8')), 'utf8');
-    assert.equal(await detectEncoding(iconv.encode('// 中文注释，这是一个函数\nint main() { return 0; }\n', 'gbk')), 'gbk');
-    assert.equal(await detectEncoding(iconv.encode('// 中文注释，这是一个函数 😀\nint main() { return 0; }\n', 'gb18030')), 'gb18030', 'a 4-byte GB18030 sequence: not GBK');
-    assert.equal(await detectEncoding(iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5')), 'big5');
-    assert.equal(await detectEncoding(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80])), undefined, 'binary is not guessed');
+    assert.equal(await detectEncoding(codec, iconv.encode('中文', 'utf16le', { addBOM: true })), 'utf16le');
+    assert.equal(await detectEncoding(codec, iconv.encode('中文', 'utf16be', { addBOM: true })), 'utf16be');
+    assert.equal(await detectEncoding(codec, Buffer.from('\ufeffx', 'utf8'), 'gbk'), 'utf8', 'the BOM wins over the configuration');
+    assert.equal(await detectEncoding(codec, Buffer.from('plain'), 'GBK'), 'gbk');
+    assert.equal(await detectEncoding(codec, Buffer.from('中文 utf-8')), 'utf8');
+    assert.equal(await detectEncoding(codec, iconv.encode('// 中文注释，这是一个函数\nint main() { return 0; }\n', 'gbk')), 'gbk');
+    assert.equal(await detectEncoding(codec, iconv.encode('// 中文注释，这是一个函数 😀\nint main() { return 0; }\n', 'gb18030')), 'gb18030', 'a 4-byte GB18030 sequence: not GBK');
+    assert.equal(await detectEncoding(codec, iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5')), 'big5');
+    assert.equal(await detectEncoding(codec, Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80])), undefined, 'binary is not guessed');
     assert.equal(normalizeEncoding('Shift-JIS'), 'shift_jis');
     assert.equal(normalizeEncoding('klingon'), undefined);
   });
 
   it('guesses on a worker thread that ends when stopped and starts again on the next guess', async () => {
     const gbk = iconv.encode('// 中文注释，这是一个函数\nint main() { return 0; }\n', 'gbk');
-    const [a, b] = await Promise.all([detectEncoding(gbk), detectEncoding(iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5'))]);
+    const [a, b] = await Promise.all([detectEncoding(codec, gbk), detectEncoding(codec, iconv.encode('// 中文註解，這是一個函數\nint a;\n', 'big5'))]);
     assert.deepEqual([a, b], ['gbk', 'big5'], 'two guesses in flight at once get their own answers');
     await stopGuessWorker();
-    assert.equal(await detectEncoding(gbk), 'gbk');
+    assert.equal(await detectEncoding(codec, gbk), 'gbk');
     await stopGuessWorker();
   });
 
@@ -80,12 +80,12 @@ describe('core/text/encoding', () => {
           async (lines, repl, a, b, eol, bomWanted) => {
             const bom = bomWanted && enc.startsWith('utf16');
             const raw = encodeText(lines, eol, enc, bom);
-            const utf8 = await decodeLossless(raw, enc, 'f');
+            const utf8 = await decodeLossless(codec, raw, enc, 'f');
             const s = a % lines.length;
             const e = s + (b % (lines.length - s));
             const next = [...lines.slice(0, s), ...repl, ...lines.slice(e + 1)];
             const newUtf8 = Buffer.from((bom ? '\ufeff' : '') + next.map((l) => l + eol).join(''), 'utf8');
-            const out = await encodeEdited(raw, utf8, newUtf8, enc, 'f');
+            const out = await encodeEdited(codec, raw, utf8, newUtf8, enc, 'f');
             assert.ok(out.equals(encodeText(next, eol, enc, bom)), 'byte-exact');
             const head = encodeText(lines.slice(0, s), eol, enc, bom);
             assert.ok(out.subarray(0, head.length).equals(head), 'the lines above keep their bytes');
@@ -115,20 +115,20 @@ describe('core/text/encoding', () => {
 
   it('refuses content the encoding cannot represent, naming the character', async () => {
     const raw = iconv.encode('中文\n', 'gbk');
-    const utf8 = await decodeLossless(raw, 'gbk', 'f');
-    await assert.rejects(encodeEdited(raw, utf8, Buffer.from('中文\nok 😀\n'), 'gbk', 'f'), /"😀" \(U\+1F600, line 2\)/);
+    const utf8 = await decodeLossless(codec, raw, 'gbk', 'f');
+    await assert.rejects(encodeEdited(codec, raw, utf8, Buffer.from('中文\nok 😀\n'), 'gbk', 'f'), /"😀" \(U\+1F600, line 2\)/);
   });
 
   it('refuses a file that does not round-trip in the configured encoding', async () => {
-    await assert.rejects(decodeLossless(Buffer.from([0x81, 0x20]), 'gbk', 'f'), /not valid gbk/);
+    await assert.rejects(decodeLossless(codec, Buffer.from([0x81, 0x20]), 'gbk', 'f'), /not valid gbk/);
   });
 
   it('a 6 MB GBK file is decoded, edited and encoded back: the tail keeps its bytes', async () => {
     const line = '// 中文注释，这是一个函数 int main() { return 0; }\r\n';
     const raw = iconv.encode(line.repeat(120_000), 'gbk');
-    const utf8 = await decodeLossless(raw, await detectEncoding(raw) as string, 'f');
+    const utf8 = await decodeLossless(codec, raw, await detectEncoding(codec, raw) as string, 'f');
     const edited = Buffer.concat([Buffer.from('// 改\r\n'), utf8.subarray(Buffer.byteLength(line))]);
-    const out = await encodeEdited(raw, utf8, edited, 'gbk', 'f');
+    const out = await encodeEdited(codec, raw, utf8, edited, 'gbk', 'f');
     assert.ok(out.equals(iconv.encode('// 改\r\n' + line.repeat(119_999), 'gbk')));
   });
 });

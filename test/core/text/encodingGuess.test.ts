@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as iconv from 'iconv-lite';
 import { detectEncoding } from '../../../src/core/text/encoding';
+import { nodeTextCodec as codec } from '../../../src/core/text/node/codec';
 import { stopGuessWorker } from '../../../src/core/text/node/guessWorker';
 import { assertText } from '../../../src/core/text/validate';
 
@@ -44,7 +45,7 @@ describe('core/text/encoding: guesses for files with no BOM', () => {
   for (const [enc, text, want] of FIXTURES) {
     it(`${enc} ${JSON.stringify(text.slice(0, 24))} → ${want ?? 'refused'}`, async () => {
       const bytes = iconv.encode(text, enc);
-      const got = await detectEncoding(bytes);
+      const got = await detectEncoding(codec, bytes);
       assert.equal(got, want);
       if (got) assert.equal(iconv.decode(bytes, got), text, 'an accepted guess shows the text as written');
     });
@@ -52,7 +53,7 @@ describe('core/text/encoding: guesses for files with no BOM', () => {
 
   it('a refused guess gets the error that names --encoding and files.encoding', async () => {
     const bytes = iconv.encode('x = "ア"\n', 'shift_jis');
-    assert.equal(await detectEncoding(bytes), undefined);
+    assert.equal(await detectEncoding(codec, bytes), undefined);
     assert.throws(() => assertText(bytes, 'a.txt'), /not valid UTF-8.*files\.encoding.*--encoding "GLOB=NAME"/s);
   });
 
@@ -71,7 +72,7 @@ describe('core/text/encoding: guesses for files with no BOM', () => {
         async ([enc, words]) => {
           const text = `x = 1; // ${words.join(' ')}\n`;
           const bytes = iconv.encode(text, enc);
-          const got = await detectEncoding(bytes);
+          const got = await detectEncoding(codec, bytes);
           if (got) assert.equal(iconv.decode(bytes, got), text, `${enc} read as ${got}`);
         },
       ),

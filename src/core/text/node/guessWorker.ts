@@ -7,12 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../errors';
+import type { Guess } from '../encoding';
 import { vendorPath } from './vendor';
-
-export interface Guess {
-  encoding: string | null;
-  confidence: number;
-}
 
 /** A detection answers in ~5-60 ms; this bounds a wedged worker (then the next guess starts a fresh one). */
 const ANSWER_TIMEOUT_MS = 15_000;

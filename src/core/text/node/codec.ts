@@ -1,11 +1,16 @@
 /**
+ * The Node side of the TextCodec port (encoding.ts): iconv-lite, loaded on first use (vendor.ts), and jschardet on a
+ * worker thread (guessWorker.ts).
+ *
  * iconv-lite's streaming coders, a megabyte at a time with a yield in between: a 10 MB GBK file took 473 ms to
  * decode and encode again in one go (node -e with iconv.decode + iconv.encode on 10.2 MB), far over the 100 ms an
  * event-loop turn may take. Small inputs run in one step, with no yield.
  */
 import { StringDecoder } from 'node:string_decoder';
 import type * as Iconv from 'iconv-lite';
-import { vendor } from './node/vendor';
+import type { TextCodec } from '../encoding';
+import { detectAllOffThread } from './guessWorker';
+import { vendor } from './vendor';
 
 const lib = () => vendor<typeof Iconv>('iconv-lite');
 
@@ -63,21 +68,5 @@ export async function encodeUtf8(utf8: Buffer, encoding: string): Promise<Buffer
   return Buffer.concat(parts);
 }
 
-const CMP = 64 * 1024;
-
-/** Length of the common prefix of a and b: memcmp per 64 KiB, then bytes (a JS byte loop over 8 MB took ~100 ms). */
-export function commonPrefixLength(a: Buffer, b: Buffer): number {
-  const limit = Math.min(a.length, b.length);
-  let i = 0;
-  while (i + CMP <= limit && a.compare(b, i, i + CMP, i, i + CMP) === 0) i += CMP;
-  while (i < limit && a[i] === b[i]) i++;
-  return i;
-}
-
-/** Length of the common suffix of a and b, at most `limit`. */
-export function commonSuffixLength(a: Buffer, b: Buffer, limit: number): number {
-  let n = 0;
-  while (n + CMP <= limit && a.compare(b, b.length - n - CMP, b.length - n, a.length - n - CMP, a.length - n) === 0) n += CMP;
-  while (n < limit && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
-  return n;
-}
+/** The codec every store that decodes legacy encodings is given (EncodingFileStore, VscodeFileStore). */
+export const nodeTextCodec: TextCodec = { decode: decodeText, encode: encodeText, encodeUtf8, detectAll: detectAllOffThread };
