@@ -5,7 +5,7 @@
 import type { Buffer } from 'node:buffer';
 import type { FileStore } from '../files/fileStore';
 import type { EditAuthor } from './author';
-import type { RollbackSandbox } from './node/rollbackTarget';
+import type { RollbackTargets } from './targets';
 import type { EditRecordInput, RecordResult } from './types';
 
 /** The fields of a snapshot that its record on disk (store.ts SnapshotFile) and a queue entry share. */
@@ -37,7 +37,8 @@ export interface QueueAccess {
   /** this workspace's snapshots, oldest first */
   readonly entries: readonly QueueEntry[];
   readonly files: FileStore;
-  readonly sandbox: RollbackSandbox;
+  /** checks a file at the moment it is read or written (and removes a confirmed one) */
+  readonly targets: RollbackTargets;
   /** the session whose call is running, if any */
   readonly author?: EditAuthor;
   record(input: EditRecordInput): Promise<RecordResult>;

@@ -5,14 +5,14 @@
  * shifts it, and a newer edit that touched its bytes refuses the revert (naming that edit). The file must still
  * hold what the newest recorded edit left (else something outside these tools changed it: refused too). A revert
  * is recorded as an edit of its own, so be-trx rollback undoes it. Paths go through the sandbox at the moment of
- * reading and of writing (rollbackTarget.ts), as rollback does.
+ * reading and of writing (the RollbackTargets port, targets.ts), as rollback does.
  */
 import { Buffer } from 'node:buffer';
 import { ToolError, isToolError } from '../errors';
 import { describeAuthor } from './author';
 import type { QueueAccess, QueueEntry } from './queueAccess';
 import type { EditHistory, OtherSessionEdit } from './types';
-import { confirmTarget, removeConfirmed, sameTarget } from './node/rollbackTarget';
+import { sameTarget } from './targets';
 import { applyInverse } from './splice';
 import { sha256Hex } from '../util/sha256';
 import { lineAtByte } from '../text/lineCount';
@@ -48,7 +48,7 @@ export function labelOf(e: QueueEntry): string {
 /** Reads the file (sandbox-checked) and insists it holds what the newest recorded edit of it left. */
 async function readCurrent(q: QueueAccess, entry: QueueEntry, newest: QueueEntry, verb: string) {
   const label = `edit ${entry.id}`;
-  const target = await confirmTarget(q.sandbox, entry.file, label);
+  const target = await q.targets.confirm(entry.file, label);
   const content = target.exists ? await q.files.read(entry.file) : undefined;
   const hash = content ? sha256Hex(content.bytes) : undefined;
   if (hash !== newest.after_hash) {
@@ -100,9 +100,9 @@ export async function revertEdit(q: QueueAccess, id: string): Promise<RevertResu
   const cur = await readCurrent(q, entry, newer[newer.length - 1] ?? entry, 'revert');
   const label = `edit ${entry.id}`;
   if (entry.created) {
-    const now = await confirmTarget(q.sandbox, entry.file, label);
+    const now = await q.targets.confirm(entry.file, label);
     if (!sameTarget(now, cur.target)) throw new ToolError('conflict', `Cannot revert ${label}: ${entry.file} was replaced meanwhile; nothing was removed.`);
-    await removeConfirmed(q.files, entry.file, now, label);
+    await q.targets.remove(entry.file, now, label);
     await q.drop(entry.id);
     return { status: 'ok', reverted: entry.id, file: entry.file, action: 'deleted' };
   }
@@ -111,7 +111,7 @@ export async function revertEdit(q: QueueAccess, id: string): Promise<RevertResu
   const next = applyInverse(cur.bytes, splice);
   const inserted = Buffer.from(cur.bytes.subarray(where.offset, where.offset + entry.inserted_length));
   // the moment of writing: resolved again, and still the file that was read (the store checks the mtime too)
-  const now = await confirmTarget(q.sandbox, entry.file, label);
+  const now = await q.targets.confirm(entry.file, label);
   if (!sameTarget(now, cur.target)) throw new ToolError('conflict', `Cannot revert ${label}: ${entry.file} was replaced meanwhile; nothing was written.`);
   await q.files.write(entry.file, next, { expectedMtimeMs: cur.mtimeMs, expectedContent: cur.bytes });
   const rec = await q.record({

@@ -3,13 +3,13 @@
  * written once (one read, one write); each is undone only when the file still hashes to what its edit left (else a
  * conflict, unless forced), and an older snapshot is never undone past one that failed (it depends on it). Every
  * path is resolved through the sandbox at the moment of reading and again at the moment of writing
- * (rollbackTarget.ts), then goes through the FileStore.
+ * (the RollbackTargets port, targets.ts), then goes through the FileStore.
  */
 import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
 import { errorText, ToolError, isToolError } from '../errors';
 import type { FileStore } from '../files/fileStore';
-import { confirmTarget, removeConfirmed, sameTarget, type RollbackSandbox, type TargetState } from './node/rollbackTarget';
+import { sameTarget, type RollbackTargets, type TargetState } from './targets';
 import { labelOf, type Entry } from './snapshotFile';
 import { applyInverse } from './splice';
 import { sha256Hex } from '../util/sha256';
@@ -17,7 +17,7 @@ import type { RollbackResult } from './types';
 
 export interface RollbackContext {
   files: FileStore;
-  sandbox: RollbackSandbox;
+  targets: RollbackTargets;
   loadRemoved(entry: Entry): Promise<Buffer>;
   /** A snapshot was undone and its file written: take it out of the queue and delete its files. */
   forget(entry: Entry): Promise<void>;
@@ -68,13 +68,13 @@ async function openBatch(ctx: RollbackContext, entry: Entry): Promise<FileBatch>
   if (!path.isAbsolute(file)) {
     throw new ToolError('invalid_argument', `Rollback stopped: the snapshot path "${file}" is not absolute.`);
   }
-  const target = await confirmTarget(ctx.sandbox, file, labelOf(entry));
+  const target = await ctx.targets.confirm(file, labelOf(entry));
   if (!target.exists) return { file, target, existed: false, bytes: undefined, done: [] };
   try {
     const content = await ctx.files.read(file);
     // Bytes read while a link stood on the path for a moment are never used (nor hashed into a decision): the
     // file must be the same before and after, and what was read must carry its mtime (not another file's).
-    const after = await confirmTarget(ctx.sandbox, file, labelOf(entry));
+    const after = await ctx.targets.confirm(file, labelOf(entry));
     if (!sameTarget(after, target) || content.stat.mtimeMs !== target.mtimeMs) {
       throw new ToolError('conflict', `Rollback stopped at ${labelOf(entry)}: ${file} was replaced while it was being read. Nothing was written; try again.`);
     }
@@ -125,12 +125,12 @@ async function flush(ctx: RollbackContext, batch: FileBatch, result: RollbackRes
   const label = labelOf(batch.done[batch.done.length - 1]!.entry);
   try {
     // the moment of writing: the path is resolved again and must still hold what was read
-    const now = await confirmTarget(ctx.sandbox, batch.file, label);
+    const now = await ctx.targets.confirm(batch.file, label);
     if (!sameTarget(now, batch.target)) {
       throw new ToolError('conflict', `${batch.file} was replaced or ${now.exists ? 'created' : 'deleted'} while the rollback ran`);
     }
     if (batch.bytes === undefined) {
-      if (batch.existed) await removeConfirmed(ctx.files, batch.file, now, label);
+      if (batch.existed) await ctx.targets.remove(batch.file, now, label);
     } else {
       await ctx.files.write(batch.file, batch.bytes, batch.existed ? { expectedMtimeMs: batch.mtimeMs } : { mkdirs: true });
     }

@@ -1,12 +1,10 @@
 /**
  * The on-disk form of one snapshot: `snap-<seq>-<id>.json` (metadata, and the removed bytes in base64 when small)
  * plus `snap-<seq>-<id>.bin` when they are large. Parsing checks every field (a corrupt or foreign file is skipped,
- * never trusted); files are read only when they are regular files (a FIFO there must not hang anything).
+ * never trusted). Reading a snapshot's removed bytes is node/snapshotBytes.ts.
  */
 import { Buffer } from 'node:buffer';
-import * as path from 'node:path';
-import { errorText, ToolError } from '../errors';
-import { readRegularFile } from '../files/regularFile';
+import { errorText } from '../errors';
 import type { SnapshotFields } from './queueAccess';
 
 /** Removed bytes up to this size go inline (base64) in the JSON; larger ones in a sidecar .bin file. */
@@ -67,21 +65,4 @@ export function parseSnapshot(name: string, id: string, seq: number, text: strin
     ...(binName ? { binName } : {}),
     bytes: Buffer.byteLength(text) + (binName ? raw.removed_length : 0),
   };
-}
-
-/** The bytes the snapshot's edit removed, read from `dir` and checked against the recorded length. */
-export async function loadRemoved(dir: string, entry: Entry): Promise<Buffer> {
-  try {
-    if (entry.binName) {
-      const bytes = await readRegularFile(path.join(dir, entry.binName));
-      if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.binName} has ${bytes.length} bytes, expected ${entry.meta.removed_length}`);
-      return bytes;
-    }
-    const parsed = JSON.parse((await readRegularFile(path.join(dir, entry.jsonName))).toString('utf8')) as SnapshotFile;
-    const bytes = Buffer.from(parsed.removed_b64 ?? '', 'base64');
-    if (bytes.length !== entry.meta.removed_length) throw new Error(`${entry.jsonName} holds ${bytes.length} removed bytes, expected ${entry.meta.removed_length}`);
-    return bytes;
-  } catch (err) {
-    throw new ToolError('io', `Rollback stopped at snapshot ${entry.meta.id}: its stored data cannot be read (${errorText(err)}).`);
-  }
 }

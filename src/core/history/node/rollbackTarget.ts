@@ -8,16 +8,15 @@ import { promises as fs } from 'node:fs';
 import { errnoCode, isToolError, ToolError } from '../../errors';
 import type { FileStore } from '../../files/fileStore';
 import { fileKind } from '../../files/regularFile';
+import type { RollbackSandbox, RollbackTargets, TargetState } from '../targets';
 
-/** The part of the Sandbox a rollback needs (core's Sandbox satisfies it). */
-export interface RollbackSandbox {
-  readonly roots: readonly string[];
-  /** Real path of `input`; throws ToolError('outside_roots') outside the roots or where writes are refused. */
-  resolveForWrite(input: string): Promise<string>;
+/** The RollbackTargets port on disk: `sandbox` resolves, the FileStore removes. */
+export function rollbackTargets(sandbox: RollbackSandbox, files: FileStore): RollbackTargets {
+  return {
+    confirm: (file, label) => confirmTarget(sandbox, file, label),
+    remove: (file, target, label) => removeConfirmed(files, file, target, label),
+  };
 }
-
-/** What stands at the snapshot's path: nothing, or one regular file (its identity and mtime, to notice a swap). */
-export type TargetState = { exists: false } | { exists: true; dev: number; ino: number; mtimeMs: number };
 
 /** Resolves `file` (a snapshot's absolute real path) now; throws unless it is still that file, inside the roots. */
 export async function confirmTarget(sandbox: RollbackSandbox, file: string, label: string): Promise<TargetState> {
@@ -54,11 +53,6 @@ export async function confirmTarget(sandbox: RollbackSandbox, file: string, labe
     );
   }
   return { exists: true, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs };
-}
-
-export function sameTarget(a: TargetState, b: TargetState): boolean {
-  if (!a.exists || !b.exists) return a.exists === b.exists;
-  return a.dev === b.dev && a.ino === b.ino;
 }
 
 /**

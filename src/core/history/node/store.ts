@@ -27,9 +27,11 @@ import { newShortId } from '../../util/ids';
 import { workspaceKey } from '../../files/workspaceKey';
 import { readRegularFile } from '../../files/regularFile';
 import { isInside } from '../../files/sandbox';
-import type { RollbackSandbox } from './rollbackTarget';
+import type { RollbackSandbox, RollbackTargets } from '../targets';
+import { rollbackTargets } from './rollbackTarget';
 import { rollbackEntries } from '../rollback';
-import { FILE_PATTERN, INLINE_REMOVED_MAX, loadRemoved, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from '../snapshotFile';
+import { FILE_PATTERN, INLINE_REMOVED_MAX, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from '../snapshotFile';
+import { loadRemoved } from './snapshotBytes';
 import { countSteps, oldestStepLength, snapshotsInSteps } from '../steps';
 import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from '../types';
 import { describeAuthor, type EditAuthors } from '../author';
@@ -72,6 +74,7 @@ export class HistoryStore implements EditHistory {
   readonly workspace: string;
   private readonly files: FileStore;
   private readonly sandbox: RollbackSandbox;
+  private readonly targets: RollbackTargets;
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
   private readonly authors?: EditAuthors;
@@ -87,6 +90,7 @@ export class HistoryStore implements EditHistory {
     this.dir = opts.dir;
     this.files = opts.files;
     this.sandbox = opts.sandbox;
+    this.targets = rollbackTargets(opts.sandbox, opts.files);
     this.workspace = workspaceKey(opts.sandbox.roots);
     this.maxCount = Math.max(1, Math.floor(opts.maxCount ?? DEFAULT_MAX_SNAPSHOTS));
     this.maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES);
@@ -220,7 +224,7 @@ export class HistoryStore implements EditHistory {
           return entries().map(view);
         },
         files: this.files,
-        sandbox: this.sandbox,
+        targets: this.targets,
         author: this.authors?.current(),
         record: (input) => this.recordUnlocked(input),
         drop: async (id) => {
@@ -242,7 +246,7 @@ export class HistoryStore implements EditHistory {
       const result = await rollbackEntries(
         {
           files: this.files,
-          sandbox: this.sandbox,
+          targets: this.targets,
           loadRemoved: (entry) => this.loadRemoved(entry),
           forget: async (entry) => {
             this.entries.splice(this.entries.indexOf(entry), 1);
