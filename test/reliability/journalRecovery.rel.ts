@@ -128,7 +128,8 @@ describe('reliability: be-apply journal recovery (untrusted state, shared histor
     fs.writeFileSync(
       entry,
       `import * as os from 'node:os';
-       import { ApplyJournal, withLocks } from ${src('core/edits/apply/node/journal')};
+       import { ApplyJournal } from ${src('core/edits/apply/node/journal')};
+       import { withLocks } from ${src('core/edits/apply/locks')};
        import { NodeFileStore } from ${src('core/files/nodeFileStore')};
        import { defaultLockDir } from ${src('core/files/lockDir')};
        import * as fs from 'node:fs';

@@ -2,11 +2,21 @@
  * Commits a batch of writes all or nothing: every temp is staged (written and synced) first, then the journal is
  * written, then each temp is renamed over its file; a failure before the first rename drops the temps, a failure
  * after it puts the renamed files back (revert), and a crash anywhere leaves a journal the next start completes or
- * undoes (journal.ts). The caller holds every file's lock. `fault` lets tests fail each step in turn.
+ * undoes (node/journal.ts, given as the BatchJournal port). The caller holds every file's lock. `fault` lets tests fail each step in turn.
  */
 import { ToolError } from '../../errors';
 import type { FileStat, FileStore, StagedWrite, WriteOptions } from '../../files/fileStore';
-import type { ApplyJournal } from './node/journal';
+
+/** The port a batch records itself in before its first rename (node/journal.ts: ApplyJournal). */
+export interface BatchJournal {
+  begin(staged: readonly StagedWrite[]): Promise<JournalHandle>;
+}
+
+export interface JournalHandle {
+  readonly id: string;
+  /** Deletes the journal: the batch is over (all new, or all old again). */
+  finish(): Promise<void>;
+}
 
 export interface BatchWrite {
   abs: string;
@@ -31,7 +41,7 @@ function conflictOf(e: unknown, file: string): unknown {
 /** Called before each step: `stage`, `journal`, `commit` (with the file's index) and `finish`. */
 export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index: number) => void | Promise<void>;
 
-export async function commitBatch(files: FileStore, journal: ApplyJournal, writes: readonly BatchWrite[], fault?: FaultHook): Promise<FileStat[]> {
+export async function commitBatch(files: FileStore, journal: BatchJournal, writes: readonly BatchWrite[], fault?: FaultHook): Promise<FileStat[]> {
   if (!files.stage) throw new ToolError('invalid_argument', 'be-apply is not available with this file store (it cannot stage writes); use one be-* edit per file.');
   const staged: StagedWrite[] = [];
   const discardAll = () => Promise.all(staged.map((s) => s.discard().catch(() => undefined)));

@@ -16,8 +16,8 @@ import { loadText, type LoadedText } from '../../read/load';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
-import { BatchConflict, commitBatch, type FaultHook } from './commit';
-import { withLocks, type ApplyJournal } from './node/journal';
+import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
+import { withLocks } from './locks';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -51,7 +51,8 @@ export interface ApplyResult {
 export interface BatchEditorDeps {
   files: FileStore;
   sandbox: Sandbox;
-  journal: ApplyJournal;
+  /** node/journal.ts's ApplyJournal, given by the composition root */
+  journal: BatchJournal;
   viewed: ViewedCodeRegistry;
   history?: EditHistory;
   lang?: Lang;

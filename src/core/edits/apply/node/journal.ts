@@ -20,16 +20,12 @@ import { applyInverse, spliceBetween } from '../../../history/splice';
 import { sha256Hex } from '../../../util/sha256';
 import { readRegularFile } from '../../../files/regularFile';
 import { readStateFile } from '../../../files/stateFile';
+import type { BatchJournal, JournalHandle } from '../commit';
+import { withLocks } from '../locks';
 import { isOwnTemp, JOURNAL_NAME_RE, MAX_JOURNAL_BYTES, parseJournal, type JournalFile, type JournalFileEntry } from './journalFormat';
 
 
 
-
-export interface JournalHandle {
-  readonly id: string;
-  /** Deletes the journal: the batch is over (all new, or all old again). */
-  finish(): Promise<void>;
-}
 
 export interface RecoveryReport {
   completed: number;
@@ -47,7 +43,7 @@ export interface RecoveryPorts {
   isAlive?: (owner: ProcessOwner) => Promise<boolean>;
 }
 
-export class ApplyJournal {
+export class ApplyJournal implements BatchJournal {
   constructor(readonly dir: string) {}
 
   async begin(staged: readonly StagedWrite[]): Promise<JournalHandle> {
@@ -146,13 +142,6 @@ async function readOrUndefined(files: FileStore, abs: string): Promise<Buffer | 
     if (isToolError(e) && e.code === 'not_found') return undefined;
     throw e;
   }
-}
-
-/** Holds every target's lock (sorted paths, as a batch takes them) while `fn` runs. */
-export function withLocks<T>(files: FileStore, paths: readonly string[], fn: () => Promise<T>): Promise<T> {
-  const sorted = [...new Set(paths)].sort();
-  const run = sorted.reduceRight<() => Promise<T>>((inner, p) => (files.lock ? () => files.lock!(p, inner) : inner), fn);
-  return run();
 }
 
 /** The temp's bytes when it is one of ours, inside the roots now, a regular file (never followed) and intact. */
