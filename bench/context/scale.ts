@@ -14,6 +14,7 @@ import { RepoMap } from '../../src/core/context/repoMap';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { fmt, table } from './report';
 import { diskReader } from '../../src/core/context/node/readWalked';
+import { diskWalker } from '../../src/core/context/node/walk';
 
 const tk = getTokenizer();
 const FIXTURE = join(__dirname, '../fixtures/order-service');
@@ -54,7 +55,7 @@ export async function scale(): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
   const small = generateFolder(20_000);
   try {
-    const map = new RepoMap(small.root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(small.root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const r = await map.overview();
     rows.push([`overview of a ${fmt(small.lines)}-line folder (${small.files} files)`, `${fmt(tk.count(r.text))} tokens`, `budget 1,024; ${r.shownFiles} key files shown; goal ≤ 1,024`]);
   } finally {
@@ -62,7 +63,7 @@ export async function scale(): Promise<(string | number)[][]> {
   }
   const big = generateFolder(Number(process.env.BENCH_LINES ?? 1_000_000));
   try {
-    const map = new RepoMap(big.root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(big.root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const t = performance.now();
     const cpu = process.cpuUsage();
     await map.overview();

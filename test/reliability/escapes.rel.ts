@@ -24,6 +24,7 @@ import { call, stdioClient, tmpWorkspace, type Connected, type Workspace } from 
 import { figure } from './figures';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../src/core/context/node/readWalked';
+import { diskWalker } from '../../src/core/context/node/walk';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
 const OUTSIDE_DATA = 'IMPORTANT OUTSIDE DATA\n';
@@ -342,7 +343,7 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
         for (let i = 0; i < OVERVIEW_RUNS && inBudget(); i++) {
           const { root, outside } = fresh();
           fs.writeFileSync(path.join(root, 'sub', 'a.ts'), 'export function insideOne(): number {\n  return 1;\n}\n');
-          const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+          const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
           await map.overview();
           map.setWatched(watched);
           const guard = new OutsideGuard(outside);
@@ -366,7 +367,7 @@ posixOnly('escapes: rollback and overview raced against links (no byte outside t
     for (const mode of ['folder', 'file'] as const) {
       const { root, outside } = fresh();
       fs.writeFileSync(path.join(root, 'sub', 'a.ts'), 'export function insideOne(): number {\n  return 1;\n}\n');
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       await map.overview();
       const guard = new OutsideGuard(outside);
       guard.arm({ 'a.ts': `export function ${MARKER}(): void {}\n` });

@@ -5,8 +5,7 @@
  */
 import { dirname, relative, sep } from 'node:path';
 import { isInside } from '../files/sandbox';
-import { SKIP_DIRS, isWalkedPath, walkFiles, walkFilesSync, type WalkedFile } from './node/walk';
-import { lstatOrUndefined } from './node/readWalked';
+import type { FileWalker, WalkedFile } from './mapPorts';
 
 export interface ListChanges {
   /** Files to (re-)read: new, stat changed, or invalidated. */
@@ -38,7 +37,10 @@ export class FileList {
   /** A path the watcher could not place (a new folder, a changed .gitignore): the next refresh walks. */
   private needsWalk = false;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly walker: FileWalker,
+  ) {}
 
   get size(): number {
     return this.files.size;
@@ -69,7 +71,7 @@ export class FileList {
     } else {
       // No watcher (or it could not place a change): walk and compare mtimes. The first walk is async (it may take
       // a while on a cold disk); later ones are mostly cached stat calls.
-      const { files, truncated } = this.files.size ? walkFilesSync(this.root) : await walkFiles(this.root);
+      const { files, truncated } = this.files.size ? this.walker.walkSync(this.root) : await this.walker.walk(this.root);
       this.needsWalk = false;
       if (truncated !== this.truncated) this.version++;
       this.truncated = truncated;
@@ -119,9 +121,9 @@ export class FileList {
       if (!isInside(this.root, abs)) continue;
       const rel = relative(this.root, abs).split(sep).join('/');
       const parts = rel.split('/');
-      if (parts.some((p) => SKIP_DIRS.has(p))) continue;
+      if (parts.some((p) => this.walker.skipDirs.has(p))) continue;
       if (parts[parts.length - 1] === '.gitignore') return undefined;
-      const st = lstatOrUndefined(abs);
+      const st = this.walker.lstat(abs);
       const known = this.files.has(rel);
       if (st?.isDirectory()) return undefined;
       if (!st?.isFile()) {
@@ -130,7 +132,7 @@ export class FileList {
         else if (this.hasFilesUnder(rel)) return undefined; // a folder went away (or became a link)
         continue;
       }
-      if (known || isWalkedPath(this.root, rel)) toRead.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
+      if (known || this.walker.isWalkedPath(this.root, rel)) toRead.push({ abs, rel, size: st.size, mtimeMs: st.mtimeMs });
     }
     return { toRead, removed };
   }

@@ -7,8 +7,7 @@
 import { languageIdFromPath } from '../text/languages';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary } from '../text/binary';
-import type { WalkedFile } from './node/walk';
-import type { MapFileReader } from './node/readWalked';
+import type { MapFileReader, WalkedFile } from './mapPorts';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;

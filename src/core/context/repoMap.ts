@@ -13,7 +13,7 @@ import { posix } from 'node:path';
 import type { TokenCounter } from './types';
 import { FileList } from './fileList';
 import { FileRecords, type FileRecord, type RecordChange } from './fileRecords';
-import type { MapFileReader } from './node/readWalked';
+import type { FileWalker, MapFileReader } from './mapPorts';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
@@ -84,11 +84,14 @@ export class RepoMap {
 
   constructor(
     readonly root: string,
-    /** `reader`: how a listed file's text is read (the ContextService's comes from its FileStore). */
-    opts: { tokenizer: TokenCounter; reader: MapFileReader },
+    /**
+     * `reader`: how a listed file's text is read (the ContextService's comes from its FileStore); `walker`: how the
+     * files are listed and stat'ed (node/walk.ts: diskWalker).
+     */
+    opts: { tokenizer: TokenCounter; reader: MapFileReader; walker: FileWalker },
   ) {
     this.tokenizer = opts.tokenizer;
-    this.list = new FileList(root);
+    this.list = new FileList(root, opts.walker);
     this.records = new FileRecords(root, opts.reader);
     this.layout = new OverviewLayout(this.tokenizer);
   }

@@ -9,7 +9,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
-import { isWalkedPath, walkFiles, walkFilesSync } from '../../../src/core/context/node/walk';
+import { isWalkedPath, walkFiles, walkFilesSync, diskWalker } from '../../../src/core/context/node/walk';
 import { readConfinedFile } from '../../../src/core/files/regularFile';
 import { createServices } from '../../../src/mcp/services';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
@@ -59,7 +59,7 @@ posixOnly('context confinement (overview and structure readers)', () => {
   for (const watched of [true, false]) {
     const how = watched ? 'reported by the watcher' : 'found by the mtime walk';
     it(`a link to an outside file created after the first overview is not indexed (${how})`, async () => {
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       await map.overview();
       map.setWatched(watched);
       const link = path.join(root, 'src', 'leak.ts');
@@ -71,7 +71,7 @@ posixOnly('context confinement (overview and structure readers)', () => {
     });
 
     it(`a folder replaced by a link to an outside folder is not read (${how})`, async () => {
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       await map.overview();
       map.setWatched(watched);
       await fs.rm(path.join(root, 'src'), { recursive: true });
@@ -84,7 +84,7 @@ posixOnly('context confinement (overview and structure readers)', () => {
     });
 
     it(`a known file replaced by a link is dropped from the map (${how})`, async () => {
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       assert.match((await map.overview({ budget: 4000 })).text, /insideAlpha/);
       map.setWatched(watched);
       const a = path.join(root, 'src', 'a.ts');
@@ -127,7 +127,7 @@ posixOnly('context confinement (overview and structure readers)', () => {
     it('a FIFO (also one named .gitignore) never blocks the cold walk, a warm walk or a watched refresh', async () => {
       execFileSync('mkfifo', [path.join(root, 'src', 'pipe.ts')]);
       execFileSync('mkfifo', [path.join(root, 'src', '.gitignore')]);
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       const cold = await within(5000, map.overview({ budget: 4000 }), 'cold overview with FIFOs');
       assert.equal(cold.files, 1);
       assert.equal((await within(5000, walkFiles(root), 'walkFiles')).files.length, 1);
@@ -142,7 +142,7 @@ posixOnly('context confinement (overview and structure readers)', () => {
 
     it('a character device is neither walked nor read', async function () {
       if (!mkzero(path.join(root, 'src', 'zero.ts'))) this.skip();
-      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+      const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
       assert.equal((await within(5000, map.overview(), 'overview with a device')).files, 1);
       map.setWatched(true);
       map.invalidate(path.join(root, 'src', 'zero.ts'));

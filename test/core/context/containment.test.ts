@@ -14,6 +14,7 @@ import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/n
 import { ViewedCodeRegistry } from '../../../src/core/edits/viewedCode';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../../src/core/context/node/readWalked';
+import { diskWalker } from '../../../src/core/context/node/walk';
 
 const tokenizer = getTokenizer();
 
@@ -29,7 +30,7 @@ describe('core/context containment of invalidated paths', () => {
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
   it('an invalidated folder re-reads the files under it, not a sibling whose name starts the same', async () => {
-    const map = new RepoMap(root, { tokenizer, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer, reader: diskReader, walker: diskWalker });
     await map.overview();
     const cold = map.stats.parsed;
     assert.equal(cold, 4);

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { RepoMap } from '../../../src/core/context/repoMap';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../../src/core/context/node/readWalked';
+import { diskWalker } from '../../../src/core/context/node/walk';
 
 const tk = getTokenizer();
 
@@ -63,7 +64,7 @@ describe('context/overview (repository map)', () => {
   after(() => rmSync(root, { recursive: true, force: true }));
 
   it('ranks the most referenced file first and summarises each file in at most 30 characters', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const r = await map.overview();
     assert.equal(r.ranked[0]!.path, 'src/ledger/orderLedger.ts', r.text);
     assert.match(r.text, /src\/ledger\/orderLedger\.ts 10L — Order ledger: totals per orde… · /);
@@ -73,7 +74,7 @@ describe('context/overview (repository map)', () => {
   });
 
   it('honours .gitignore, skips node_modules and binary files', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const r = await map.overview({ budget: 4000 });
     assert.ok(!/secret|schema\.gen|node_modules|logo\.png|blob\.dat/.test(r.text), r.text);
     assert.equal(r.files, 9); // 8 source/markdown files + .gitignore
@@ -81,7 +82,7 @@ describe('context/overview (repository map)', () => {
   });
 
   it('respects the token budget (counted with the tokenizer), showing less as the budget shrinks', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     let prevShown = Infinity;
     for (const budget of [1024, 300, 200, 150]) {
       const r = await map.overview({ budget });
@@ -93,7 +94,7 @@ describe('context/overview (repository map)', () => {
   });
 
   it('a query moves the matching files up', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const plain = await map.overview({ budget: 4000 });
     const idx = plain.ranked.findIndex((f) => f.path === 'src/payment/refundPolicy.ts');
     assert.ok(idx > 0);
@@ -103,14 +104,14 @@ describe('context/overview (repository map)', () => {
   });
 
   it('describes a folder inside the root', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const r = await map.overview({ folder: join(root, 'src/features') });
     assert.equal(r.files, 4);
     assert.match(r.text, /^overview of src\/features · 4 files/);
   });
 
   it('is cached and re-reads only the changed file after an edit', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     await map.overview();
     const cold = map.stats.parsed;
     assert.equal(cold, 10); // 9 text files + blob.dat, read once to find it is binary

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { RepoMap } from '../../../src/core/context/repoMap';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../../src/core/context/node/readWalked';
+import { diskWalker } from '../../../src/core/context/node/walk';
 
 const tk = getTokenizer();
 
@@ -45,14 +46,14 @@ describe('context/repoMap parts: one version per part', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('a query ranks by the fresh summaries: after a comment-only edit the warm map answers as a cold one', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const before = await map.overview({ query: 'refund', budget: 4000 });
     assert.equal(before.ranked[0]!.path, 'src/payment/policy.ts');
     // Comment words are no uses: the tags stay, only the summary (a BM25 field) changes.
     const t = statSync(join(root, 'src/util/strings.ts')).mtimeMs / 1000 + 5;
     writeAt(root, 'src/util/strings.ts', '// Refund refund refund helpers.\nexport function padLeft(s: string): string {\n  return s;\n}\n', t);
     const warm = await map.overview({ query: 'refund', budget: 4000 });
-    const cold = await new RepoMap(root, { tokenizer: tk, reader: diskReader }).overview({ query: 'refund', budget: 4000 });
+    const cold = await new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker }).overview({ query: 'refund', budget: 4000 });
     assert.deepEqual(
       warm.ranked.map((f) => f.path),
       cold.ranked.map((f) => f.path),
@@ -65,18 +66,18 @@ describe('context/repoMap parts: one version per part', () => {
     // relevance they are personalised toward, so two matching files stayed in the old order
     const beta = (word: string) => `// ${word} notes.\nimport { OrderLedger } from './ledger';\nexport function beta(l: OrderLedger): number {\n  return 1;\n}\n`;
     writeAt(root, 'src/beta.ts', beta('plain'), 1_700_000_001);
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     await map.overview({ query: 'refund', budget: 4000 });
     writeAt(root, 'src/beta.ts', beta('refund'), 1_700_000_002);
     map.invalidate(join(root, 'src/beta.ts'));
     const warm = await map.overview({ query: 'refund', budget: 4000 });
-    const cold = await new RepoMap(root, { tokenizer: tk, reader: diskReader }).overview({ query: 'refund', budget: 4000 });
+    const cold = await new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker }).overview({ query: 'refund', budget: 4000 });
     assert.deepEqual(warm.ranked.map((f) => f.path), cold.ranked.map((f) => f.path));
   });
 
   it('watched: an invalidated file is re-read even when its size and mtime did not change', async () => {
     const p = writeAt(root, 'src/util/strings.ts', '// String helpers.\nexport function padLeft(s: string): string {\n  return s;\n}\n', 1_700_000_000);
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     await map.overview();
     map.setWatched(true);
     // Two writes within one timestamp tick, same length: stat cannot tell them apart, the invalidation can.
@@ -87,7 +88,7 @@ describe('context/repoMap parts: one version per part', () => {
   });
 
   it('a file touched with the same bytes is re-read, but no part changes and the overview is the memoized one', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     const first = await map.overview();
     const versions = map.versions();
     const parsed = map.stats.parsed;
@@ -100,7 +101,7 @@ describe('context/repoMap parts: one version per part', () => {
   });
 
   it('a body edit bumps the records only; a new definition the ranking too; a new file the list, records and ranking', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     await map.overview();
     let v = map.versions();
     const parsed = map.stats.parsed;
@@ -133,7 +134,7 @@ describe('context/repoMap parts: one version per part', () => {
   });
 
   it('watched: a reported new file joins the list without a walk; an unchanged repository bumps nothing', async () => {
-    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
     await map.overview();
     map.setWatched(true);
     const v = map.versions();
@@ -160,7 +161,7 @@ describe('context/repoMap parts: one version per part', () => {
       fc.asyncProperty(fc.array(fc.tuple(op, query, fc.boolean()), { minLength: 2, maxLength: 5 }), async (steps) => {
         const dir = makeRepo();
         try {
-          const map = new RepoMap(dir, { tokenizer: tk, reader: diskReader });
+          const map = new RepoMap(dir, { tokenizer: tk, reader: diskReader, walker: diskWalker });
           await map.overview();
           let tick = 1_700_000_000;
           const state = new Map<string, { word: string; lines: number; extra: boolean; uses: boolean }>();
@@ -187,7 +188,7 @@ describe('context/repoMap parts: one version per part', () => {
             }
             map.invalidate(join(dir, rel));
             // Every step asks the plain question too: its kept ranking is what most edits must refresh.
-            const cold = new RepoMap(dir, { tokenizer: tk, reader: diskReader });
+            const cold = new RepoMap(dir, { tokenizer: tk, reader: diskReader, walker: diskWalker });
             for (const query of [undefined, q]) {
               const warm = await map.overview({ query, budget: 4000 });
               assert.equal(warm.text, (await cold.overview({ query, budget: 4000 })).text, JSON.stringify({ step: o, query }));

@@ -8,6 +8,7 @@ import { RootWatcher } from '../../../src/core/context/node/rootWatcher';
 import { createServices } from '../../../src/mcp/services';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../../src/core/context/node/readWalked';
+import { diskWalker } from '../../../src/core/context/node/walk';
 
 async function tmpRoot(): Promise<string> {
   return realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'ctx-watch-')));
@@ -38,7 +39,7 @@ describe('context/watch: invalidation-driven warm overviews', () => {
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
   it('watched: an unreported change is not seen (no walk), a reported one is re-read alone', async () => {
-    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
     const cold = await map.overview();
     assert.equal(cold.lines, 6); // a.ts 3, b.ts 2, .gitignore 1
     map.setWatched(true);
@@ -55,7 +56,7 @@ describe('context/watch: invalidation-driven warm overviews', () => {
   });
 
   it('watched: a new file joins unless ignored; a vanished temp file costs nothing; a folder event walks', async () => {
-    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
     await map.overview();
     map.setWatched(true);
     map.invalidate(await write(root, 'src/c.ts', 'export const gamma = 3;\n'));
@@ -82,7 +83,7 @@ describe('context/watch: invalidation-driven warm overviews', () => {
   });
 
   it('a body-only change keeps the ranking (no graph update); a new export updates it', async () => {
-    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
     await map.overview();
     map.setWatched(true);
     const builds = map.stats.fullGraphBuilds + map.stats.partialGraphUpdates;
@@ -98,7 +99,7 @@ describe('context/watch: invalidation-driven warm overviews', () => {
   });
 
   it('without a watcher (or after it stopped) every refresh walks and compares mtimes', async () => {
-    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader });
+    const map = new RepoMap(root, { tokenizer: getTokenizer(), reader: diskReader, walker: diskWalker });
     await map.overview();
     map.setWatched(true);
     await touch(path.join(root, 'src/b.ts'), "import { alpha } from './a';\nexport const beta = alpha() + 1;\nexport const more = 2;\n");

@@ -9,6 +9,7 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import type { FileStore } from '../../files/fileStore';
+import type { MapFileReader } from '../mapPorts';
 import { isInside } from '../../files/sandbox';
 import { NotRegularFileError, OutsideError, readConfinedFile } from '../../files/regularFile';
 
@@ -20,12 +21,6 @@ export async function readWalkedFile(root: string, abs: string): Promise<Buffer 
     if (e instanceof NotRegularFileError || e instanceof OutsideError) return undefined;
     throw e;
   }
-}
-
-/** The port the repository map reads a listed file through. */
-export interface MapFileReader {
-  /** The text's bytes; undefined when `abs` is not a regular file inside `root` (any more): out of the map. */
-  read(root: string, abs: string): Promise<Buffer | undefined>;
 }
 
 /** Straight from the disk, confined (the benchmarks and the map's own tests; the server goes through its FileStore). */

@@ -19,6 +19,7 @@ import { CONTEXT_SETTINGS } from '../settingsTable';
 import { renderStructureText } from '../render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
 import { fileStoreReader } from './readWalked';
+import { diskWalker } from './walk';
 import { structure } from '../structure';
 import type { ParserSource } from './treeSitter';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from '../types';
@@ -150,7 +151,7 @@ export class ContextService {
       const start = this.firstUse;
       this.firstUse = undefined;
       start?.();
-      map = new RepoMap(key, { tokenizer: this.tokenizer, reader: fileStoreReader(this.deps.files) });
+      map = new RepoMap(key, { tokenizer: this.tokenizer, reader: fileStoreReader(this.deps.files), walker: diskWalker });
       map.watched = this.watchedRoots;
       this.maps.set(key, map);
     }

@@ -8,6 +8,8 @@ import { promises as fsp, readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { readRegularFile, readRegularFileSync } from '../../files/regularFile';
+import type { FileWalker, WalkedFile } from '../mapPorts';
+import { lstatOrUndefined } from './readWalked';
 
 export const SKIP_DIRS = new Set([
   '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',
@@ -33,14 +35,6 @@ export function isBinaryName(name: string): boolean {
 }
 
 export { looksBinary } from '../../text/binary';
-
-export interface WalkedFile {
-  abs: string;
-  /** Relative to the walk root, with `/` separators. */
-  rel: string;
-  size: number;
-  mtimeMs: number;
-}
 
 /** The rules of one folder's .gitignore (exported for the file watcher, which applies the same rules). */
 export interface Scope {
@@ -199,3 +193,12 @@ export function isWalkedPath(root: string, rel: string): boolean {
   }
   return !ignoredBy(scopes, rel, false);
 }
+
+/** The FileWalker port on disk, as the ContextService gives it to every repository map. */
+export const diskWalker: FileWalker = {
+  skipDirs: SKIP_DIRS,
+  walk: (root) => walkFiles(root),
+  walkSync: (root) => walkFilesSync(root),
+  isWalkedPath,
+  lstat: lstatOrUndefined,
+};

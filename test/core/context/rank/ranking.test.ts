@@ -8,6 +8,7 @@ import { queryWords } from '../../../../src/core/context/rank/words';
 import { extractTags, summarize } from '../../../../src/core/context/tags';
 import { getTokenizer } from '../../../../src/core/memory/node/tokenizer';
 import { diskReader } from '../../../../src/core/context/node/readWalked';
+import { diskWalker } from '../../../../src/core/context/node/walk';
 
 const tk = getTokenizer();
 
@@ -72,7 +73,7 @@ describe('context/rank overview order on fixture repositories', () => {
   const mapOf = (files: Record<string, string>) => {
     const root = repo(files);
     roots.push(root);
-    return new RepoMap(root, { tokenizer: tk, reader: diskReader });
+    return new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
   };
 
   it('"recovering" and "configuration" find recovery.go and _config.py ahead of the hub', async () => {
