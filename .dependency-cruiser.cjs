@@ -1,7 +1,29 @@
 /**
- * The layer rules (ARCHITECTURE.md): core <- mcp <- cli / vscode, nothing points back up, no cycles.
- * `npm run lint` runs this; so does `npm test`.
+ * The layer rules (ARCHITECTURE.md): core <- mcp <- cli / vscode, nothing points back up, no cycles; pure core does
+ * no I/O and sees src/core/files only through its ports. `npm run lint` runs this and .dependency-cruiser.reach.cjs
+ * (the transitive purity rule, which reuses PURE_CORE and FILE_PORTS from here); so does `npm test`.
  */
+
+/** Pure core: src/core outside the node/ folders and outside src/core/files, save the port modules there. */
+const FILE_PORTS = '^src/core/files/(fileStore|ports)\\.ts$';
+const PURE_CORE = { path: '^src/core/', pathNot: ['^src/core/files/(?!(fileStore|ports)\\.ts$)', '/node/'] };
+
+/** One row per "`from` never imports `to`" rule: [name, why, from, to (paths, or a `to` object)]. */
+const LAYERS = [
+  ['core-stays-down', 'src/core knows nothing of VS Code, MCP or the hosts.', '^src/core/',
+    ['^src/(mcp|cli|vscode)/', '^vscode$', '(^|/)@types/vscode/', '@modelcontextprotocol/']],
+  ['vscode-only-in-the-extension', 'Only src/vscode may import the vscode API: core, the MCP layer and the CLI run without VS Code.',
+    '^src/(core|mcp|cli)/', ['^vscode$', '(^|/)@types/vscode/']],
+  ['mcp-below-hosts', 'The MCP layer is shared by both hosts: it imports neither.', '^src/mcp/', '^src/(cli|vscode)/'],
+  ['hosts-apart', 'The CLI and the extension are separate composition roots: neither imports the other.',
+    '^src/(cli|vscode)/', { path: '^src/(cli|vscode)/', pathNot: '^src/$1/' }],
+  ['context-reads-not-edits', 'The context modes read through src/core/read (the one line model, range check and id); they never import the edit tools.',
+    '^src/core/context/', '^src/core/edits/'],
+  ['read-below-edits', 'src/core/read is what both be-read paths and the edit tools stand on: it imports neither edits nor context.',
+    '^src/core/read/', '^src/core/(edits|context)/'],
+  ['src-not-tests', 'The shipped code never imports tests, benchmarks or scripts.', '^src/', '^(test|bench|scripts)/'],
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -12,62 +34,28 @@ module.exports = {
       from: {},
       to: { circular: true, viaOnly: { pathNot: '^node_modules' } },
     },
-    {
-      name: 'core-stays-down',
+    ...LAYERS.map(([name, comment, from, to]) => ({
+      name,
       severity: 'error',
-      comment: 'src/core knows nothing of VS Code, MCP or the hosts.',
-      from: { path: '^src/core/' },
-      to: { path: ['^src/(mcp|cli|vscode)/', '^vscode$', '(^|/)@types/vscode/', '@modelcontextprotocol/'] },
-    },
-    {
-      name: 'vscode-only-in-the-extension',
-      severity: 'error',
-      comment: 'Only src/vscode may import the vscode API: core, the MCP layer and the CLI run without VS Code.',
-      from: { path: '^src/(core|mcp|cli)/' },
-      to: { path: ['^vscode$', '(^|/)@types/vscode/'] },
-    },
-    {
-      name: 'mcp-below-hosts',
-      severity: 'error',
-      comment: 'The MCP layer is shared by both hosts: it imports neither.',
-      from: { path: '^src/mcp/' },
-      to: { path: '^src/(cli|vscode)/' },
-    },
-    {
-      name: 'hosts-apart',
-      severity: 'error',
-      comment: 'The CLI and the extension are separate composition roots: neither imports the other.',
-      from: { path: '^src/(cli|vscode)/' },
-      to: { path: '^src/(cli|vscode)/', pathNot: '^src/$1/' },
-    },
+      comment,
+      from: { path: from },
+      to: typeof to === 'string' || Array.isArray(to) ? { path: to } : to,
+    })),
     {
       name: 'pure-core-no-io',
       severity: 'error',
       comment:
-        'Pure core (src/core outside files/ and the node/ folders) does no I/O of its own: it is given ports ' +
-        '(FileStore, Sandbox, stores, tokenizer, grammar locator). Node-bound code lives in src/core/files or a node/ folder.',
-      from: { path: '^src/core/', pathNot: ['^src/core/files/', '/node/'] },
+        'Pure core (src/core outside the node/ folders and files/, save its ports) does no I/O of its own: it is given ports ' +
+        '(FileStore, Sandbox, walker, codec, rollback targets, journal, stores, tokenizer). Node-bound code lives in src/core/files or a node/ folder.',
+      from: PURE_CORE,
       to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|child_process|worker_threads|net|http|https)$' },
     },
     {
-      name: 'context-reads-not-edits',
+      name: 'pure-core-imports-file-ports',
       severity: 'error',
-      comment: 'The context modes read through src/core/read (the one line model, range check and id); they never import the edit tools.',
-      from: { path: '^src/core/context/' },
-      to: { path: '^src/core/edits/' },
-    },
-    {
-      name: 'read-below-edits',
-      severity: 'error',
-      comment: 'src/core/read is what both be-read paths and the edit tools stand on: it imports neither edits nor context.',
-      from: { path: '^src/core/read/' },
-      to: { path: '^src/core/(edits|context)/' },
-    },
-    {
-      name: 'src-not-tests',
-      severity: 'error',
-      from: { path: '^src/' },
-      to: { path: '^(test|bench|scripts)/' },
+      comment: 'Pure core imports from src/core/files only the ports (fileStore.ts, ports.ts), type-only imports included: never an implementation.',
+      from: PURE_CORE,
+      to: { path: '^src/core/files/', pathNot: FILE_PORTS },
     },
   ],
   options: {

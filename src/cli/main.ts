@@ -14,7 +14,7 @@ import { takeFront } from '../mcp/fastStart';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/files/statePaths';
 import { defaultLockDir } from '../core/files/lockDir';
-import { isInside } from '../core/files/sandbox';
+import { isInside } from '../core/files/ports';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';

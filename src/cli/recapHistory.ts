@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { workspaceKey } from '../core/files/workspaceKey';
 import { readRegularFile } from '../core/files/regularFile';
-import { isInside } from '../core/files/sandbox';
+import { isInside } from '../core/files/ports';
 import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
 
 export interface LandedEdit {

@@ -4,7 +4,7 @@
  * added or removed, the walk truncated or not any more); an edit inside a file is the records' business.
  */
 import { dirname, relative, sep } from 'node:path';
-import { isInside } from '../files/sandbox';
+import { isInside } from '../files/ports';
 import type { FileWalker, WalkedFile } from './mapPorts';
 
 export interface ListChanges {

@@ -8,7 +8,7 @@ import type { ChipRecord, ChipSink } from '../chips/types';
 import { ToolError } from '../errors';
 import type { KeyedMutex as FileLocks } from '../util/mutex';
 import type { FileStore } from '../files/fileStore';
-import type { Sandbox } from '../files/sandbox';
+import type { SandboxPort } from '../files/ports';
 import type { EditHistory } from '../history/types';
 import { loadText, type LoadedText } from '../read/load';
 import { loadMessages, type Lang } from './messages';
@@ -46,7 +46,7 @@ export interface SymbolLocator {
 
 export interface EditContext {
   readonly files: FileStore;
-  readonly sandbox: Sandbox;
+  readonly sandbox: SandboxPort;
   readonly chips?: ChipSink;
   readonly history?: EditHistory;
   readonly viewed: ViewedCodeRegistry;

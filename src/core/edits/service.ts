@@ -9,7 +9,7 @@ import type { ChipSink } from '../chips/types';
 import { systemClock, type Clock } from '../clock';
 import type { FileStore } from '../files/fileStore';
 import { KeyedMutex as FileLocks } from '../util/mutex';
-import type { Sandbox } from '../files/sandbox';
+import type { SandboxPort } from '../files/ports';
 import type { EditHistory } from '../history/types';
 import { DEFAULT_LIMITS, type ChipRenderer, type EditContext, type EditLimits, type SymbolLocator } from './editContext';
 import type { Lang } from './messages';
@@ -29,7 +29,7 @@ export { DEFAULT_LIMITS, type ChipRenderer, type EditLimits, type SymbolLocator 
 
 export interface EditServiceDeps {
   files: FileStore;
-  sandbox: Sandbox;
+  sandbox: SandboxPort;
   chips?: ChipSink;
   history?: EditHistory;
   /** The clock of the default viewed_code_id registry (ids expire after 24 h). */

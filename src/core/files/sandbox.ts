@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
+import { isInside, type SandboxPort } from './ports';
 import { gitConfigRefusal, gitShapeRefusal, isGitConfigName } from './gitShape';
 import { gitShapeRefused, gitWriteRefused, WritePolicy } from './writePolicy';
 
@@ -27,20 +28,12 @@ function splitPath(p: string): { root: string; names: string[] } {
   return { root, names: p.slice(root.length).split(path.sep).filter((n) => n !== '') };
 }
 
-export function isInside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  if (rel === '') return true;
-  if (path.isAbsolute(rel)) return false;
-  // "..foo" is a name inside the root; only ".." itself or "../…" leaves it
-  return rel !== '..' && !rel.startsWith('..' + path.sep);
-}
-
 export interface SandboxOptions {
   /** Globs (gitignore syntax, relative to a root) of `.git` paths that may be written anyway; see WritePolicy. */
   allowWrite?: readonly string[];
 }
 
-export class Sandbox {
+export class Sandbox implements SandboxPort {
   readonly roots: readonly string[];
   readonly writePolicy: WritePolicy;
 

@@ -3,7 +3,7 @@
  * passes in (core never reads os.homedir() or cwd).
  */
 import * as path from 'node:path';
-import { isInside } from './sandbox';
+import { isInside } from './ports';
 import { workspaceKey } from './workspaceKey';
 
 export const APP_DIR_NAME = 'better-edit-tools-mcp';

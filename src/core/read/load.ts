@@ -5,7 +5,7 @@
  */
 import { ToolError } from '../errors';
 import type { FileStat, FileStore } from '../files/fileStore';
-import type { Sandbox } from '../files/sandbox';
+import type { SandboxPort } from '../files/ports';
 import { languageIdFromPath } from '../text/languages';
 import { TextBuffer } from '../text/lines';
 import { assertText } from '../text/validate';
@@ -24,7 +24,7 @@ export interface LoadedText {
 export interface LoadPorts {
   files: FileStore;
   /** Only resolution and display: a read needs no write policy. */
-  sandbox: Pick<Sandbox, 'resolve' | 'display' | 'roots'>;
+  sandbox: Pick<SandboxPort, 'resolve' | 'display' | 'roots'>;
   maxFileBytes: number;
 }
 

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Sandbox, isInside } from '../../../src/core/files/sandbox';
+import { Sandbox } from '../../../src/core/files/sandbox';
+import { isInside } from '../../../src/core/files/ports';
 import { ToolError } from '../../../src/core/errors';
 import { cpuMsAsync } from '../../cpuTime';
 

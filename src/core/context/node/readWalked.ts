@@ -10,7 +10,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import type { FileStore } from '../../files/fileStore';
 import type { MapFileReader } from '../mapPorts';
-import { isInside } from '../../files/sandbox';
+import { isInside } from '../../files/ports';
 import { NotRegularFileError, OutsideError, readConfinedFile } from '../../files/regularFile';
 
 /** The file's bytes; undefined when it is not a regular file inside `root` any more (leave it out of the map). */

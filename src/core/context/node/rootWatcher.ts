@@ -12,7 +12,7 @@ import { promises as fsp, readFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import ignore from 'ignore';
-import { isInside } from '../../files/sandbox';
+import { isInside } from '../../files/ports';
 import { ignoredBy, isBinaryName, SKIP_DIRS, SKIP_FILES, toPosix, type Scope } from './walk';
 
 /** What the watcher tells (ContextService implements it). */

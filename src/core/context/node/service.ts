@@ -12,7 +12,7 @@ import { loadText, type LoadedText as LoadedDoc } from '../../read/load';
 import { mixedEolWarning, readMetadata, type ReadMetadata, type ViewedIssuer } from '../../read/metadata';
 import { namesLines, readRange } from '../../read/range';
 import { docLines } from '../../read/rows';
-import { isInside } from '../../files/sandbox';
+import { isInside } from '../../files/ports';
 import { parseFileRange } from '../../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
 import { CONTEXT_SETTINGS } from '../settingsTable';

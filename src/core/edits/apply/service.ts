@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
-import type { Sandbox } from '../../files/sandbox';
+import type { SandboxPort } from '../../files/ports';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../../util/sha256';
 import { explainStaleRead } from '../../history/review';
@@ -50,7 +50,7 @@ export interface ApplyResult {
 
 export interface BatchEditorDeps {
   files: FileStore;
-  sandbox: Sandbox;
+  sandbox: SandboxPort;
   /** node/journal.ts's ApplyJournal, given by the composition root */
   journal: BatchJournal;
   viewed: ViewedCodeRegistry;

@@ -26,7 +26,7 @@ import { Mutex } from '../../util/mutex';
 import { newShortId } from '../../util/ids';
 import { workspaceKey } from '../../files/workspaceKey';
 import { readRegularFile } from '../../files/regularFile';
-import { isInside } from '../../files/sandbox';
+import { isInside } from '../../files/ports';
 import type { RollbackSandbox, RollbackTargets } from '../targets';
 import { rollbackTargets } from './rollbackTarget';
 import { rollbackEntries } from '../rollback';
