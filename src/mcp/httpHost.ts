@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isModernBody, modernEndpoint } from './httpModern';
 
 /** Big enough that a 40 MiB content reaches the tool layer and gets its clear per-argument error. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -154,6 +155,9 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       }
     }
 
+    // MCP 2026-07-28: no sessions; a request claiming it in its _meta is served whatever Mcp-Session-Id says
+    if (req.method === 'POST' && isModernBody(body)) return modern.handle(req, res, body);
+
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
@@ -196,6 +200,13 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   }
 
   let activityClock = 0;
+  /** The one server of all 2026-07-28 requests, made on the first; its memory is kept like a session's at shutdown. */
+  const modernId = `modern-${randomUUID()}`;
+  let modernStarted = false;
+  const modern = modernEndpoint(() => {
+    modernStarted = true;
+    return opts.createServerForSession(modernId);
+  });
 
   const touch = (session: HttpSession) => {
     session.lastActivity = Date.now();
@@ -256,8 +267,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     await Promise.allSettled([s.transport.close(), s.server.close()]);
   }
 
-  function sessionEnded(id: string, reason: SessionEndReason): void {
-    if (!sessions.delete(id)) return;
+  function sessionEnded(id: string, reason: SessionEndReason, sessionless = false): void {
+    if (!sessions.delete(id) && !sessionless) return;
     try {
       opts.onSessionClosed?.(id, reason);
     } catch (e) {
@@ -291,6 +302,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     const all = [...sessions.values()];
     await Promise.allSettled(all.map(({ transport }) => transport.close()));
     await Promise.allSettled(all.map(({ server }) => server.close()));
+    await modern.close();
+    if (modernStarted) sessionEnded(modernId, 'shutdown', true);
     const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     httpServer.closeAllConnections();
     await closed;
