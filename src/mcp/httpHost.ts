@@ -2,7 +2,8 @@
  * Loopback Streamable HTTP host: node:http on 127.0.0.1, one MCP Server + transport per MCP session.
  * Every request is checked, in this order: one Host header → 400, exact Host (DNS rebinding) → 403, any Origin
  * → 403, OAuth discovery paths → 404, bearer token (constant-time) → 401 (no OAuth challenge), path /mcp → 404, body size → 413; then session routing
- * (unknown session → 404, non-initialize request without a session → 400, a request id already in
+ * (a request claiming MCP 2026-07-28 in its _meta → httpModern.ts, sessionless; unknown session → 404,
+ * non-initialize request without a session → 400 (-32602, the request's id), a request id already in
  * progress in the session → 409). Headers over Node's limit get 431.
  *
  * Sessions end on DELETE, when idle for `sessionIdleMs`, or when a new one would pass `maxSessions` (the least
@@ -178,7 +179,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return sendError(res, 405, -32000, 'Method not allowed without an Mcp-Session-Id');
     }
     if (!isInitializeRequest(body)) {
-      return sendError(res, 400, -32000, 'Bad Request: send initialize first, or an Mcp-Session-Id header');
+      // -32602 with the request's id: what a 2026-07-28 server answers a request without its _meta envelope
+      // (the conformance suite's server-stateless checks it); the hint names both ways in
+      const message =
+        'Invalid params: no session and no 2026-07-28 envelope. Send initialize first (then its Mcp-Session-Id header), ' +
+        'or params._meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities';
+      return sendError(res, 400, -32602, message, requestIds(body)[0] ?? null);
     }
 
     if (sessions.size >= maxSessions && !evictOldestIdle()) {
