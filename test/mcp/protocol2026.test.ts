@@ -61,7 +61,8 @@ describe('MCP 2026-07-28 on the wire: stdio and HTTP', function () {
       assert.equal(call.result.resultType, 'complete');
       assert.equal(call.result.ttlMs, undefined, 'tools/call is not cacheable');
       assert.match(JSON.stringify(call.result.content), /alpha/);
-      assert.equal((await raw.request(4, 'resources/read', { uri: 'betools://nope', _meta: meta() })).error.code, -32602);
+      const missing = await raw.request(4, 'resources/read', { uri: 'betools://nope', _meta: meta() });
+      assert.deepEqual([missing.error.code, missing.error.data], [-32602, { uri: 'betools://nope' }]);
       assert.equal((await raw.request(5, 'resources/read', { uri: 'betools://nope' })).error.code, -32002, '2025 keeps -32002');
       assert.equal((await raw.request(6, 'tools/call', { name: 'nope', arguments: {}, _meta: meta() })).error.code, -32602);
       for (const [i, method] of ['ping', 'logging/setLevel', 'resources/subscribe', 'initialize'].entries()) {
