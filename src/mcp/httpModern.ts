@@ -32,7 +32,10 @@ export function modernEndpoint(create: () => Server | Promise<Server>): ModernEn
       const channel = new Channel();
       await connectDualEra(server, channel);
       return { server, channel };
-    })());
+    })().catch((e: unknown) => {
+      started = undefined; // the next request tries again instead of failing for ever
+      throw e;
+    }));
 
   return {
     async handle(req, res, body) {

@@ -58,6 +58,8 @@ export function dualEraTransport(inner: Transport, identity: ServerIdentity): Tr
     },
   };
   Object.defineProperty(wrapper, 'sessionId', { get: () => inner.sessionId });
+  // the server tells the transport the version initialize negotiated (the HTTP transport checks its header)
+  if (inner.setProtocolVersion) wrapper.setProtocolVersion = (v: string) => inner.setProtocolVersion!(v);
 
   inner.onclose = () => wrapper.onclose?.();
   inner.onerror = (e) => wrapper.onerror?.(e);
