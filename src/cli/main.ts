@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
-import { createServer, SERVER_VERSION } from '../mcp/server';
+import { connectDualEra, createServer, SERVER_VERSION } from '../mcp/server';
 import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
@@ -153,7 +153,7 @@ export async function main(argv: string[]): Promise<void> {
     previousOnClose?.();
     void Promise.allSettled([services.close(), closeMemory()]).finally(() => process.exit(0));
   };
-  await server.connect(transport);
+  await connectDualEra(server, transport);
 }
 
 // A stray rejection in a background task (a chip or memory write) must not take the editor's server down.

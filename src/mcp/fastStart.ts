@@ -1,5 +1,6 @@
 /**
- * A stdio front that answers the client's `initialize` before the server bundle is loaded. MCP clients start one
+ * A stdio front that answers the client's `initialize` (or a 2026-07-28 `server/discover`) before the server
+ * bundle is loaded. MCP clients start one
  * CLI process per session and wait for that reply; loading the bundle (the SDK's zod schemas above all) took
  * ~100 ms of a ~160 ms start. The reply is the one the SDK server gives (same negotiation, same capabilities and
  * serverInfo: test/cli/fastStart.test.ts compares both byte for byte), and the real server still receives the same
@@ -10,6 +11,7 @@
  */
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { version } from '../../package.json';
+import { checkEnvelope, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, discoverResult, PROTOCOL_VERSION_KEY, resultMessage } from './era2026';
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal). */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
@@ -35,6 +37,7 @@ export function initializeReply(line: string): { id: Id; reply: string } | undef
   // unknown key, _meta, icons, tasks, a wrong type) goes to the real server, which answers it as it would without
   // the front (test/cli/fastStartMalformed.test.ts compares 46 such requests).
   if (!isObject(msg) || !onlyKeys(msg, ['jsonrpc', 'id', 'method', 'params']) || msg.jsonrpc !== '2.0' || msg.method !== 'initialize') return undefined;
+  // an initialize that claims 2026-07-28 in its _meta is the dual-era layer's (-32601 there): not answered here
   const id = msg.id;
   if (!((typeof id === 'string') || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
   const params = msg.params;
@@ -47,6 +50,34 @@ export function initializeReply(line: string): { id: Id; reply: string } | undef
   // key order as the SDK's Protocol writes a response: result, jsonrpc, id
   const reply = JSON.stringify({ result: { protocolVersion, capabilities: CAPABILITIES, serverInfo: SERVER_INFO }, jsonrpc: '2.0', id });
   return { id, reply };
+}
+
+/**
+ * The reply line the full server (modernEra.ts in front of the SDK server) would send to a 2026-07-28
+ * `server/discover` probe (Claude Code sends one first), or undefined when `line` is not plainly that request
+ * with a valid envelope (an error, an unusual key, a batch: the real server answers it).
+ */
+export function discoverReply(line: string): { id: Id; reply: string } | undefined {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(msg) || !onlyKeys(msg, ['jsonrpc', 'id', 'method', 'params']) || msg.jsonrpc !== '2.0' || msg.method !== 'server/discover') return undefined;
+  const id = msg.id;
+  if (!((typeof id === 'string') || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
+  const params = msg.params;
+  if (!isObject(params) || !onlyKeys(params, ['_meta']) || !isObject(params._meta)) return undefined;
+  if (!onlyKeys(params._meta, [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY])) return undefined;
+  // the one check the full server makes, so an envelope it accepts is one answered here, and only those
+  if ('error' in checkEnvelope(params)) return undefined;
+  return { id, reply: JSON.stringify(resultMessage(id, discoverResult(CAPABILITIES, SERVER_INFO))) };
+}
+
+/** The early reply to a first line the front answers: an initialize (2025) or a server/discover (2026). */
+export function earlyReply(line: string): { id: Id; reply: string } | undefined {
+  return initializeReply(line) ?? discoverReply(line);
 }
 
 export interface StdioFront {
@@ -74,7 +105,7 @@ export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: stri
     if (nl === -1 && headBytes <= 1024 * 1024) return;
     const line = nl === -1 ? undefined : Buffer.concat(head).toString('utf8');
     head = undefined;
-    answered = line === undefined ? undefined : initializeReply(line);
+    answered = line === undefined ? undefined : earlyReply(line);
     if (answered) stdout.write(answered.reply + '\n');
   };
   stdin.on('data', (chunk: Buffer | string) => {
@@ -96,8 +127,11 @@ export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: stri
         done();
         return;
       }
-      // a write error (the client went away) is stdout's own 'error' event, which the CLI handles: not repeated here
-      stdout.write(chunk, () => done());
+      // Handed on at once, as the server writes without the front: waiting for each write's callback queued the
+      // next reply here, where the exit after the last response (stdin closed) lost it. A write error (the
+      // client went away) is stdout's own 'error' event, which the CLI handles: not repeated here.
+      if (stdout.write(chunk)) done();
+      else stdout.once('drain', () => done());
     },
   });
   return { input, output };

@@ -2,7 +2,8 @@
  * Loopback Streamable HTTP host: node:http on 127.0.0.1, one MCP Server + transport per MCP session.
  * Every request is checked, in this order: one Host header → 400, exact Host (DNS rebinding) → 403, any Origin
  * → 403, OAuth discovery paths → 404, bearer token (constant-time) → 401 (no OAuth challenge), path /mcp → 404, body size → 413; then session routing
- * (unknown session → 404, non-initialize request without a session → 400, a request id already in
+ * (a request claiming MCP 2026-07-28 in its _meta → httpModern.ts, sessionless; unknown session → 404,
+ * non-initialize request without a session → 400 (-32602, the request's id), a request id already in
  * progress in the session → 409). Headers over Node's limit get 431.
  *
  * Sessions end on DELETE, when idle for `sessionIdleMs`, or when a new one would pass `maxSessions` (the least
@@ -18,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isModernBody, modernEndpoint } from './httpModern';
 
 /** Big enough that a 40 MiB content reaches the tool layer and gets its clear per-argument error. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -154,6 +156,9 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       }
     }
 
+    // MCP 2026-07-28: no sessions; a request claiming it in its _meta is served whatever Mcp-Session-Id says
+    if (req.method === 'POST' && isModernBody(body)) return modern.handle(req, res, body);
+
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
@@ -174,7 +179,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return sendError(res, 405, -32000, 'Method not allowed without an Mcp-Session-Id');
     }
     if (!isInitializeRequest(body)) {
-      return sendError(res, 400, -32000, 'Bad Request: send initialize first, or an Mcp-Session-Id header');
+      // -32602 with the request's id: what a 2026-07-28 server answers a request without its _meta envelope
+      // (the conformance suite's server-stateless checks it); the hint names both ways in
+      const message =
+        'Invalid params: no session and no 2026-07-28 envelope. Send initialize first (then its Mcp-Session-Id header), ' +
+        'or params._meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities';
+      return sendError(res, 400, -32602, message, requestIds(body)[0] ?? null);
     }
 
     if (sessions.size >= maxSessions && !evictOldestIdle()) {
@@ -196,6 +206,13 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   }
 
   let activityClock = 0;
+  /** The one server of all 2026-07-28 requests, made on the first; its memory is kept like a session's at shutdown. */
+  const modernId = `modern-${randomUUID()}`;
+  let modernStarted = false;
+  const modern = modernEndpoint(() => {
+    modernStarted = true;
+    return opts.createServerForSession(modernId);
+  });
 
   const touch = (session: HttpSession) => {
     session.lastActivity = Date.now();
@@ -256,8 +273,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     await Promise.allSettled([s.transport.close(), s.server.close()]);
   }
 
-  function sessionEnded(id: string, reason: SessionEndReason): void {
-    if (!sessions.delete(id)) return;
+  function sessionEnded(id: string, reason: SessionEndReason, sessionless = false): void {
+    if (!sessions.delete(id) && !sessionless) return;
     try {
       opts.onSessionClosed?.(id, reason);
     } catch (e) {
@@ -291,6 +308,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     const all = [...sessions.values()];
     await Promise.allSettled(all.map(({ transport }) => transport.close()));
     await Promise.allSettled(all.map(({ server }) => server.close()));
+    await modern.close();
+    if (modernStarted) sessionEnded(modernId, 'shutdown', true);
     const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     httpServer.closeAllConnections();
     await closed;

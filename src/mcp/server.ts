@@ -5,6 +5,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   ListToolsRequestSchema,
@@ -20,6 +21,7 @@ import { registerContextResources } from './resources/index';
 import { describeTool, type Lang } from './i18n';
 import { createToolCaller, notifyObservers, type ToolCallerOptions } from './callPipeline';
 import type { ToolModule } from './types';
+import { clientNameOf, dualEraTransport } from './modernEra';
 import { version } from '../../package.json';
 
 export type { ServerDeps, EditsPort, ChipsPort } from './deps';
@@ -65,7 +67,9 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
         `tools/call needs params.name, a tool name string; available: ${tools.map(listedName).join(', ')}`,
       );
     }
-    const result = await caller.call(params.name, params.arguments ?? {}, { signal: extra.signal, client: server.getClientVersion()?.name });
+    // the client's name sizes the reply: per request in a 2026-07-28 call, from initialize in a 2025 session
+    const client = clientNameOf(extra._meta, server.getClientVersion());
+    const result = await caller.call(params.name, params.arguments ?? {}, { signal: extra.signal, client });
     // MCP 2025-11-25 (server/tools, "Error Handling"): an unknown tool is a protocol error, -32602, not a tool
     // result. The call still went through the pipeline: recorded, and its arguments kept as a chip the text names.
     if (!caller.knows(params.name)) {
@@ -94,6 +98,16 @@ export function createServer(deps: ServerDeps, opts: CreateServerOptions): Serve
     notifyObservers(opts.observers ?? [], opts.log, (o) => o.onSessionClosed?.(opts.sessionId));
   };
   return server;
+}
+
+/**
+ * Connects `server` to `transport` for both protocol eras: 2025-11-25 sessions as before, 2026-07-28 requests
+ * (server/discover, per-request _meta) through the dual-era layer (modernEra.ts).
+ */
+export function connectDualEra(server: Server, transport: Transport): Promise<void> {
+  // v1 keeps getCapabilities private; it is the object initialize answers with, so both eras declare the same
+  const capabilities = () => (server as unknown as { getCapabilities(): Record<string, unknown> }).getCapabilities();
+  return server.connect(dualEraTransport(transport, { capabilities, serverInfo: { name: SERVER_NAME, version: SERVER_VERSION } }));
 }
 
 export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {

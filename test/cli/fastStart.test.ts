@@ -91,4 +91,12 @@ describe('cli fast start: initialize answered before the bundle loads', function
     assert.deepEqual(fastB, slowB);
     assert.match(fastB[0]!, /"error"/);
   });
+
+  it('replies written back to back are all out before the CLI exits at the end of input', async () => {
+    // the front queued a reply behind the previous write's callback, and the exit after the last response lost it
+    const msgs = [init(1, '2025-06-18'), { jsonrpc: '2.0', method: 'notifications/initialized' }, ...[2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list' }))];
+    const [fast, slow] = await Promise.all([session(ws, msgs, true), session(ws, msgs, false)]);
+    assert.deepEqual(fast.map((l) => (JSON.parse(l) as { id: number }).id), [1, 2, 3, 4]);
+    assert.deepEqual(fast, slow);
+  });
 });

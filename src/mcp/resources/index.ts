@@ -79,11 +79,12 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
         return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }
     } catch (e) {
-      if (isToolError(e)) throw e.code === 'not_found' ? notFound(e.message, { code: e.code }) : new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });
+      if (isToolError(e)) throw e.code === 'not_found' ? notFound(e.message, { code: e.code, uri }) : new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });
       throw e;
     }
-    // -32002 "Resource not found", the code MCP 2025-11-25 gives (server/resources, "Error Handling")
-    throw notFound(`unknown resource ${uri}; expected ${OVERVIEW_URI}, ${OVERVIEW_PREFIX}{path} or ${STRUCTURE_PREFIX}{path}`);
+    // -32002 "Resource not found", the code MCP 2025-11-25 gives (server/resources, "Error Handling"); the uri in
+    // data as both revisions suggest (2026-07-28 renumbers the code to -32602: modernEra.ts)
+    throw notFound(`unknown resource ${uri}; expected ${OVERVIEW_URI}, ${OVERVIEW_PREFIX}{path} or ${STRUCTURE_PREFIX}{path}`, { uri });
   });
 }
 
