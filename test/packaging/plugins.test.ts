@@ -3,7 +3,8 @@
  * Their manifests validate against the published Agent Plugins 1.0.0 schemas (vendored in
  * test/fixtures/agent-plugins, see SOURCE.md there) and Claude Code's own `claude plugin validate`; each unpacked
  * folder, copied away from this repository (no node_modules above it), serves a real MCP SDK client from its bundled
- * server started exactly as its manifest says, and the Claude Code compaction hook runs.
+ * server started exactly as its manifest says, and each re-grounding hook (VS Code's SessionStart in the Agent
+ * Plugin, the SessionStart `compact` hook Claude Code and Codex read in the Claude Code plugin) prints the recap.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
@@ -22,6 +23,13 @@ const CLAUDE_CODE_VERSION = '2.1.332';
 
 type StdioEntry = { type?: string; command: string; args?: string[]; cwd?: string; env?: Record<string, string> };
 const readJson = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown>;
+
+/** Runs a hook command as the hosts do: through a shell (Codex: `$SHELL -lc`), in `cwd`, with `env`; its stdout. */
+function runHook(command: string, cwd: string, env: Record<string, string>, shellArgs = ['-c']): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('sh', [...shellArgs, command], { cwd, env, timeout: 60000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${command}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+}
 
 function loudSkip(ctx: Mocha.Context, why: string): never {
   console.log(`\n  ##########\n  ## SKIPPED: ${why}\n  ##########`);
@@ -124,6 +132,17 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const r = spawnSync(process.execPath, (entry.args ?? []).map((a) => a.replace('${PLUGIN_ROOT}', root)), { cwd: root, env, input: '', encoding: 'utf8', timeout: 30000 });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /refusing to use the plugin folder .* Add "--root"/);
+
+    // VS Code's SessionStart hook (com.github.copilot/hooks/hooks.json), run in the workspace folder as VS Code runs
+    // it: once with only the PLUGIN_ROOT variable set (the shell expands it), once with the text replaced by the host
+    const hooks = readJson(path.join(root, 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: Record<string, { type: string; command: string; timeout?: number }[]> };
+    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart']);
+    const [hook] = hooks.hooks.SessionStart;
+    assert.equal(hook.type, 'command');
+    for (const command of [hook.command, hook.command.split('${PLUGIN_ROOT}').join(root)]) {
+      const out = await runHook(command, ws, command === hook.command ? env : cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-agent') }));
+      assert.match(out, /be-replace|math\.py/, `the recap names the session's edit: ${out}`);
+    }
   });
 
   it('the Claude Code plugin folder, copied away from the repository, serves a real MCP client; its hook prints the recap', async () => {
@@ -133,13 +152,19 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const ws = workspace('ws-claude');
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-claude') });
     await session(entry, { CLAUDE_PLUGIN_ROOT: root }, ws, env); // Claude Code starts servers in the project
-    const hooks = readJson(path.join(root, 'hooks', 'hooks.json')) as { hooks: { SessionStart: { hooks: { command: string }[] }[] } };
+    const hooks = readJson(path.join(root, 'hooks', 'hooks.json')) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
     const command = hooks.hooks.SessionStart[0].hooks[0].command;
     // as Claude Code runs a command hook: through the shell, with the plugin root and project dir in the environment
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('sh', ['-c', command], { cwd: ws, env: { ...env, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: ws } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${command}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+    const out = await runHook(command, ws, { ...env, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: ws });
     assert.match(out, /be-replace|math\.py/, `the recap names the session's edit: ${out}`);
+    // as Codex runs the same file: the matcher is a regex on SessionStart's source, the command goes to `$SHELL -lc`
+    // in the session's folder with CLAUDE_PLUGIN_ROOT and PLUGIN_ROOT set and no CLAUDE_PROJECT_DIR
+    const matcher = new RegExp(`^(?:${hooks.hooks.SessionStart[0].matcher})$`);
+    assert.ok(matcher.test('compact') && !matcher.test('startup') && !matcher.test('resume'), 'runs after a compaction only');
+    const codexEnv = { ...env, CLAUDE_PLUGIN_ROOT: root, PLUGIN_ROOT: root };
+    delete (codexEnv as Record<string, string | undefined>).CLAUDE_PROJECT_DIR;
+    const codexOut = await runHook(command, ws, codexEnv, ['-lc']);
+    assert.match(codexOut, /be-replace|math\.py/, `the recap (Codex) names the session's edit: ${codexOut}`);
   });
 
   it("Claude Code's own validator (`claude plugin validate`) passes the Claude Code plugin", async function () {
