@@ -11,9 +11,11 @@ import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { buildDist } from '../distBuild';
 import { cleanEnv, isolatedDir, REPO, run } from './packaged';
 
@@ -128,10 +130,6 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const ws = workspace('ws-agent');
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-agent'), PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') });
     await session(entry, { PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') }, ws, env);
-    // A host that follows the spec to the letter starts the server in the plugin root: refused, with what to do.
-    const r = spawnSync(process.execPath, (entry.args ?? []).map((a) => a.replace('${PLUGIN_ROOT}', root)), { cwd: root, env, input: '', encoding: 'utf8', timeout: 30000 });
-    assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /refusing to use the plugin folder .* Add "--root"/);
 
     // VS Code's SessionStart hook (com.github.copilot/hooks/hooks.json), run in the workspace folder as VS Code runs
     // it: once with only the PLUGIN_ROOT variable set (the shell expands it), once with the text replaced by the host
@@ -142,6 +140,68 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     for (const command of [hook.command, hook.command.split('${PLUGIN_ROOT}').join(root)]) {
       const out = await runHook(command, ws, command === hook.command ? env : cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-agent') }));
       assert.match(out, /be-replace|math\.py/, `the recap names the session's edit: ${out}`);
+    }
+  });
+
+  it('started in the plugin folder as the spec says, the Agent Plugin server works in the client\'s MCP roots and follows their changes', async () => {
+    const root = path.join(base, 'agent-roots');
+    fs.cpSync(path.join(built, 'agent-plugin'), root, { recursive: true });
+    const entry = (readJson(path.join(root, 'mcp.json')).mcpServers as Record<string, StdioEntry>)['better-edit-tools'];
+    const ws1 = workspace('ws-roots-1');
+    const ws2 = workspace('ws-roots-2');
+    fs.writeFileSync(path.join(ws2, 'src', 'other.py'), 'def other():\n    return 2\n');
+    const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-roots'), PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') });
+    const args = (entry.args ?? []).map((a) => a.replace('${PLUGIN_ROOT}', root));
+    const connect = async (roots: string[] | undefined) => {
+      const transport = new StdioClientTransport({ command: process.execPath, args, cwd: root, env, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+      const client = new Client({ name: 'roots-test', version: '1.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
+      if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((d) => ({ uri: pathToFileURL(d).href, name: path.basename(d) })) }));
+      await client.connect(transport);
+      return { client, stderr: () => stderr };
+    };
+    const text = (r: unknown) => (r as { content: { text?: string }[] }).content.map((c) => c.text ?? '').join('');
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean };
+      return { isError: !!r.isError, text: text(r) };
+    };
+
+    const roots = [ws1];
+    const a = await connect(roots);
+    try {
+      const read = await call(a.client, 'be-read', { file: 'src/math.py', mode: 'structure' }); // sent right after initialize
+      assert.ok(!read.isError, read.text + a.stderr());
+      assert.match(read.text, /\bmul\b/);
+      assert.ok(!(await call(a.client, 'be-replace', { file: 'src/math.py:2', content: '    return b + a\n' })).isError);
+      assert.match(fs.readFileSync(path.join(ws1, 'src', 'math.py'), 'utf8'), /return b \+ a/);
+      assert.match(a.stderr(), /roots from the client \(initialized\): .*ws-roots-1/);
+      assert.ok(!fs.existsSync(path.join(root, 'src')), 'nothing written into the plugin folder');
+      // the client's roots change: the next calls work in the new folder
+      roots.splice(0, 1, ws2);
+      await a.client.sendRootsListChanged();
+      const deadline = Date.now() + 20000;
+      let other = await call(a.client, 'be-read', { file: 'src/other.py' });
+      while (other.isError && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        other = await call(a.client, 'be-read', { file: 'src/other.py' });
+      }
+      assert.ok(!other.isError, other.text + a.stderr());
+      assert.match(a.stderr(), /roots from the client \(list changed\): .*ws-roots-2/);
+    } finally {
+      await a.client.close();
+    }
+
+    // A client without roots: the server still answers, and each tool call says what to add
+    const b = await connect(undefined);
+    try {
+      assert.ok((await b.client.listTools()).tools.some((t) => t.name === 'be-read'));
+      const refused = await call(b.client, 'be-read', { file: 'src/math.py' });
+      assert.ok(refused.isError);
+      assert.match(refused.text, /the client offers no MCP roots\. Add "--root"/);
+      assert.match(b.stderr(), /offers no MCP roots/);
+    } finally {
+      await b.client.close();
     }
   });
 
