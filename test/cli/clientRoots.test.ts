@@ -85,11 +85,11 @@ describe('cli/clientRoots', () => {
     assert.equal(toServer.length, 0, 'the server never sees them');
     const byId = new Map(toClient.map((m) => ['id' in m ? m.id : undefined, m] as const));
     for (const id of [1, 3]) {
-      const r = byId.get(id) as { result: { isError: boolean; content: { text: string }[] } };
+      const r = byId.get(id) as unknown as { result: { isError: boolean; content: { text: string }[] } };
       assert.equal(r.result.isError, true);
       assert.match(r.result.content[0].text, /offers no MCP roots\. Add "--root"/);
     }
-    const e = byId.get(2) as { error: { code: number; message: string } };
+    const e = byId.get(2) as unknown as { error: { code: number; message: string } };
     assert.equal(e.error.code, -32603);
     assert.match(e.error.message, /offers no MCP roots/);
   });
