@@ -113,6 +113,17 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const start = hooks.hooks.SessionStart.find((h) => h.matcher === 'compact');
     assert.ok(start, 'a SessionStart hook with matcher compact');
     assert.match(start.hooks[0].command, /\$\{CLAUDE_PLUGIN_ROOT\}\/server\/cli\.js" recap --root/);
+    // the published Claude Code hook schema (an excerpt, test/fixtures/claude-code/SOURCE.md); Codex reads the same shape
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const hookSchema = readJson(path.join(REPO, 'test', 'fixtures', 'claude-code', 'hooks.schema.json'));
+    delete hookSchema.$schema; // draft-07 keywords only; Ajv2020 reads them alike
+    const validate = ajv.compile(hookSchema);
+    assert.ok(validate(hooks), ajv.errorsText(validate.errors));
+    assert.equal(validate({ hooks: { SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: 'x', timout: 3 }] }] } }), false, 'the schema has teeth: a misspelt field is refused');
+    // VS Code's flat form in the Agent Plugin: each entry is a command hook of the same schema
+    const vscodeHooks = readJson(path.join(built, 'agent-plugin', 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: Record<string, unknown[]> };
+    const validateCommand = ajv.compile((hookSchema.$defs as Record<string, object>).hookCommand);
+    for (const entry of vscodeHooks.hooks.SessionStart) assert.ok(validateCommand(entry), ajv.errorsText(validateCommand.errors));
     for (const f of ['cli.js', 'cli-main.js', 'wasm/tree-sitter.wasm', 'ranks/o200k_base.json', 'vendor/iconv-lite.js']) {
       assert.ok(fs.existsSync(path.join(dir, 'server', f)), `server/${f} is in the plugin`);
     }
@@ -191,6 +202,9 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     } finally {
       await a.client.close();
     }
+    // the memory went where the client's root says: VS Code's SessionStart hook, run in that folder, recaps the edit
+    const [hook] = (readJson(path.join(root, 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: { SessionStart: { command: string }[] } }).hooks.SessionStart;
+    assert.match(await runHook(hook.command, ws1, env), /be-replace|math\.py/);
 
     // A client without roots: the server still answers, and each tool call says what to add
     const b = await connect(undefined);
