@@ -65,6 +65,24 @@ describe('vscode/agentHostConfig', () => {
     }
   });
 
+  it('property: our entry anywhere among the servers is removed alone, the rest byte for byte as JSON.stringify lays it out', () => {
+    const server = fc.record({ command: fc.string(), args: fc.array(fc.string(), { maxLength: 2 }) });
+    const names = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }).filter((n) => n !== 'better-edit-tools' && n !== '__proto__'), { maxLength: 5 });
+    fc.assert(
+      fc.property(names, fc.array(server, { minLength: 5, maxLength: 5 }), fc.nat(), fc.integer({ min: 0, max: 4 }), (keys, servers, at, indent) => {
+        const entries: [string, unknown][] = keys.map((k, i) => [k, servers[i]]);
+        const rest = Object.fromEntries(entries);
+        entries.splice(at % (entries.length + 1), 0, ['better-edit-tools', entry]);
+        const text = JSON.stringify({ mcpServers: Object.fromEntries(entries) }, null, indent);
+        const p = planRemove(text);
+        assert.equal(p.kind, 'remove');
+        if (keys.length === 0) return assert.equal(p.text, undefined);
+        assert.equal(p.text, JSON.stringify({ mcpServers: rest }, null, indent));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: register keeps every other server, is idempotent, and remove restores the servers', () => {
     const name = fc.string({ minLength: 1, maxLength: 12 });
     const server = fc.record({ command: fc.string(), args: fc.array(fc.string(), { maxLength: 3 }) }, { requiredKeys: ['command'] });
