@@ -50,12 +50,15 @@ export class GatedTransport implements Transport {
   onmessage?: Transport['onmessage'];
   private state: { kind: 'holding' } | { kind: 'open' } | { kind: 'failed'; message: string } = { kind: 'holding' };
   private held: (JSONRPCMessage & Request)[] = [];
+  /** Workspace requests passed on and not answered yet: a change of roots waits for them (the old services serve them). */
+  private inFlight = new Set<string | number>();
+  private drained?: () => void;
 
   constructor(private readonly inner: Transport) {
     inner.onmessage = (m, extra) => {
       if (isHeldRequest(m) && this.state.kind === 'holding') this.held.push(m);
       else if (isHeldRequest(m) && this.state.kind === 'failed') void this.refuse(m, this.state.message);
-      else this.onmessage?.(m, extra);
+      else this.forward(m, extra);
     };
     inner.onclose = () => this.onclose?.();
     inner.onerror = (e) => this.onerror?.(e);
@@ -71,19 +74,27 @@ export class GatedTransport implements Transport {
     return this.inner.start();
   }
   send(message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) {
+    if (!('method' in message) && 'id' in message && message.id !== undefined && this.inFlight.delete(message.id) && this.inFlight.size === 0) this.drained?.();
     return this.inner.send(message, options);
   }
   close() {
     return this.inner.close();
   }
 
-  /** Holds the workspace requests again (while the roots change). */
-  hold(): void {
+  /** Holds the workspace requests again (while the roots change); resolves once those already passed on are answered. */
+  hold(): Promise<void> {
     if (this.state.kind === 'open') this.state = { kind: 'holding' };
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.drained = resolve));
   }
   open(): void {
     this.state = { kind: 'open' };
-    this.flush((m) => this.onmessage?.(m));
+    this.flush((m) => this.forward(m));
+  }
+
+  private forward(m: JSONRPCMessage, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]): void {
+    if (isHeldRequest(m)) this.inFlight.add(m.id);
+    this.onmessage?.(m, extra);
   }
   fail(message: string): void {
     this.state = { kind: 'failed', message };
@@ -172,7 +183,7 @@ export function followClientRoots(server: Server, gate: GatedTransport, opts: {
   let composed = false;
   const refresh = (why: string) => {
     chain = chain.then(async () => {
-      gate.hold();
+      await gate.hold();
       try {
         const { roots } = await server.listRoots();
         const dirs = rootsFromClient(roots, opts.allowRootDir);

@@ -66,12 +66,22 @@ describe('cli/clientRoots', () => {
     assert.deepEqual(toServer.map((m) => ('method' in m ? m.method : 'response')), ['tools/list', 'notifications/initialized', 'response']);
     gate.open();
     assert.deepEqual(toServer.slice(3).map((m) => ('id' in m ? m.id : undefined)), [1, 3]);
-    gate.hold(); // the roots change: held again until the new ones are composed
+    // the roots change: held again until the new ones are composed, once calls 1 and 3 (old roots) are answered
+    let drained = false;
+    const held = gate.hold().then(() => (drained = true));
     await clientEnd.send(call(4, 'tools/call'));
     await tick();
     assert.equal(toServer.length, 5);
+    await gate.send({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    await tick();
+    assert.equal(drained, false, 'call 3 is still running on the old roots');
+    await gate.send({ jsonrpc: '2.0', id: 3, result: { contents: [] } });
+    await held;
+    assert.equal(drained, true);
     gate.open();
     assert.equal(toServer.length, 6);
+    assert.equal(await Promise.race([gate.hold().then(() => 'drained'), new Promise((r) => setTimeout(() => r('waiting'), 50))]), 'waiting', 'call 4 runs');
+    await gate.send({ jsonrpc: '2.0', id: 4, result: { content: [] } });
   });
 
   it('fail(): a held tool call gets an error result with the message, a resource read a JSON-RPC error; later ones too', async () => {
