@@ -18,6 +18,9 @@ const common = {
   logLevel: 'warning',
   // Loaded from dist/wasm and dist/ranks at run time (see copy-wasm.mjs); from node_modules when run from source.
   external: ['tree-sitter-wasms/package.json', '@vscode/tree-sitter-wasm/package.json', 'js-tiktoken/ranks/*'],
+  // jsonc-parser's `main` is a UMD build that requires its parts by computed name, which a bundle cannot follow
+  // (the installed extension failed with "Cannot find module './impl/format'"): its ES module build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // zod re-exports all its ~40 message locales (264 KB minified) through `z.locales`; nothing here uses them

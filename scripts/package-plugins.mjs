@@ -1,8 +1,9 @@
 // Builds the two plugin folders from dist/ (run `node esbuild.mjs` first; `npm run package` does):
 //   dist/plugin/agent-plugin/   an Agent Plugins 1.0 plugin (agent-plugins.org): plugin.json (closed schema), mcp.json
-//                               ($schema + mcpServers, each with `type`), skills/better-edit-tools/SKILL.md
-//   dist/plugin/claude-code/    a Claude Code plugin: .claude-plugin/plugin.json, .mcp.json, hooks/hooks.json
-//                               (SessionStart matcher `compact` runs `recap`), the same skill
+//                               ($schema + mcpServers, each with `type`), skills/better-edit-tools/SKILL.md,
+//                               com.github.copilot/hooks/hooks.json (VS Code: SessionStart runs `recap`)
+//   dist/plugin/claude-code/    a Claude Code plugin (Codex loads it too): .claude-plugin/plugin.json, .mcp.json,
+//                               hooks/hooks.json (SessionStart matcher `compact` runs `recap`), the same skill
 // and one archive of each (dist/plugin/better-edit-tools-<kind>-<version>.tar.gz). Each folder carries the server
 // under server/: the stdio CLI with the grammars, tokenizer ranks and codecs it loads at run time, so it starts with
 // `node` (20 or newer) and needs no download, no npx and no node_modules.
@@ -17,6 +18,12 @@ export const SERVER_FILES = ['cli.js', 'cli-main.js', 'wasm', 'ranks', 'vendor']
 export const PLUGIN_NAME = 'better-edit-tools';
 export const AGENT_PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
 export const AGENT_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
+
+/** The folder VS Code reads Copilot-specific parts of an Agent Plugin from (spec §8 client extension namespace). */
+export const COPILOT_NAMESPACE = 'com.github.copilot';
+/** The re-grounding hook commands: the bundled CLI's `recap` of the project the host runs the hook in. */
+export const RECAP_CLAUDE = 'node "${CLAUDE_PLUGIN_ROOT}/server/cli.js" recap --root "${CLAUDE_PROJECT_DIR:-.}"';
+export const RECAP_AGENT_PLUGIN = 'node "${PLUGIN_ROOT}/server/cli.js" recap';
 
 const json = (v) => JSON.stringify(v, null, 2) + '\n';
 
@@ -56,18 +63,35 @@ export function manifests(pkg) {
         $schema: AGENT_MCP_SCHEMA,
         mcpServers: { [PLUGIN_NAME]: { type: 'stdio', command: 'node', args: ['${PLUGIN_ROOT}/server/cli.js'] } },
       },
+      // VS Code agent hooks: Agent Plugins 1.0 leaves hooks to clients (spec §8); VS Code reads Copilot's components
+      // from the `com.github.copilot/` folder of an Agent Plugin (VS Code docs, "Agent plugin authoring reference").
+      // SessionStart is the event VS Code has for a fresh context (no PostCompact; "Hooks reference"); the command
+      // runs in the workspace folder. `${PLUGIN_ROOT}` works whether the host replaces the text or only sets the
+      // variable (the shell expands it then); some VS Code builds did neither for this format
+      // (microsoft/vscode#335006), which the README says.
+      [`${COPILOT_NAMESPACE}/hooks/hooks.json`]: {
+        hooks: {
+          SessionStart: [{ type: 'command', command: RECAP_AGENT_PLUGIN, timeout: 30 }],
+        },
+      },
     },
     claude: {
       '.claude-plugin/plugin.json': common,
       // Claude Code starts plugin servers in the project directory: the CLI's default root (the current directory).
       '.mcp.json': { mcpServers: { [PLUGIN_NAME]: { type: 'stdio', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/cli.js'] } } },
       // SessionStart with matcher `compact`: its stdout enters the context after a compaction (README, Re-grounding).
+      // The same file serves Codex, which loads a plugin with only `.claude-plugin/plugin.json` (openai/codex
+      // codex-rs/utils/plugins/src/plugin_namespace.rs), reads its hooks from `hooks/hooks.json` (core-plugins
+      // loader.rs DEFAULT_HOOKS_CONFIG_FILE), matches SessionStart's `matcher` against the source (`compact` after a
+      // compaction) and runs the command with `$SHELL -lc` in the session's folder with CLAUDE_PLUGIN_ROOT and
+      // PLUGIN_ROOT in its environment (hooks/src/engine/command_runner.rs, discovery.rs). Codex sets no
+      // CLAUDE_PROJECT_DIR: the project is then the folder the hook runs in.
       'hooks/hooks.json': {
         description: 'Re-grounds the agent after a compaction with the session recap of better-edit-tools.',
         hooks: {
           SessionStart: [{
             matcher: 'compact',
-            hooks: [{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/server/cli.js" recap --root "${CLAUDE_PROJECT_DIR}"', timeout: 30 }],
+            hooks: [{ type: 'command', command: RECAP_CLAUDE, timeout: 30 }],
           }],
         },
       },

@@ -12,7 +12,7 @@ import { defaultChipDir } from '../core/files/statePaths';
 import { runWithCodeCache } from '../core/files/codeCache';
 import { handOverFront, startStdioFront } from '../mcp/fastStart';
 import { parseCli } from './args';
-import { resolveRoots } from './roots';
+import { awaitsClientRoots, resolveRoots } from './roots';
 
 /** A stdio session whose options and roots are valid: anything else (help, errors, recap, --http) goes as before. */
 function servesStdio(argv: string[]): boolean {
@@ -20,7 +20,8 @@ function servesStdio(argv: string[]): boolean {
   try {
     const opts = parseCli(argv, process.env);
     if (opts.help || opts.version || opts.http) return false;
-    resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
+    // started in the plugin folder: the roots come from the client later (clientRoots.ts), the front answers now
+    if (!awaitsClientRoots(opts, process.cwd(), process.env.PLUGIN_ROOT)) resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
     return true;
   } catch {
     return false; // main() reports it

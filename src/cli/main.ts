@@ -17,7 +17,8 @@ import { defaultLockDir } from '../core/files/lockDir';
 import { isInside } from '../core/files/ports';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
-import { resolveRoots } from './roots';
+import { awaitsClientRoots, resolveRoots } from './roots';
+import { followClientRoots, GatedTransport, switchingDeps, switchingObserver } from './clientRoots';
 import { MemoryRegistry } from '../core/memory/node/registry';
 import { getTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
@@ -49,16 +50,21 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  let roots: string[];
-  try {
-    roots = resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
-  } catch (e) {
-    log((e as Error).message);
-    process.exitCode = 2;
-    return;
-  }
-  if (roots.some((r) => path.parse(r).root === r)) {
-    log(`WARNING: a root is the file system root (${roots.join(', ')}): the tools can edit any file this user can.`);
+  // An Agent Plugins host starts the server in the plugin folder: the project then comes from the client's MCP roots
+  // (stdio only; clientRoots.ts). Otherwise the roots are --root or the current directory, known now.
+  const fromClient = !opts.http && awaitsClientRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
+  let roots: string[] = [];
+  if (!fromClient) {
+    try {
+      roots = resolveRoots(opts, process.cwd(), process.env.PLUGIN_ROOT);
+    } catch (e) {
+      log((e as Error).message);
+      process.exitCode = 2;
+      return;
+    }
+    if (roots.some((r) => path.parse(r).root === r)) {
+      log(`WARNING: a root is the file system root (${roots.join(', ')}): the tools can edit any file this user can.`);
+    }
   }
 
   // --http with a fixed token: checked before anything is written, so a bad file costs nothing
@@ -70,6 +76,85 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const tools = opts.memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
+  // every reply sized to the client that asked (its initialize clientInfo.name), or to --reply-max-chars
+  const replyLimit: ReplyLimitSource = (client) => replyLimitFor(client, { override: opts.replyMaxChars });
+
+  if (opts.http) {
+    const c = await compose(opts, roots);
+    const { services, memory, recorder } = c;
+    const observers = recorder ? [recorder] : [];
+    // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
+    const { startHttpHost } = await import('../mcp/httpHost');
+    const host = await startHttpHost({
+      port: opts.port ?? 0,
+      token: fixedToken?.token,
+      sessionIdleMs: opts.sessionIdleMs,
+      createServerForSession: (sessionId) =>
+        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools }),
+      // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
+      onSessionClosed: (sessionId, reason) => {
+        if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
+      },
+      log,
+    });
+    log(`HTTP: ${host.url}`);
+    // a fixed token is not echoed: it lives in a file or the environment the user already has
+    log(fixedToken ? `token: the one from ${fixedToken.source}` : `token: ${host.token}`);
+    const stop = () => void host.close().then(c.closeMemory).then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
+
+  let current: Composed | undefined = fromClient ? undefined : await compose(opts, roots);
+  const server = createServer(fromClient ? switchingDeps(() => current?.services.deps) : current!.services.deps, {
+    sessionId: `stdio-${randomUUID()}`,
+    noPrefix: opts.noPrefix,
+    lang: opts.lang,
+    reply: opts.reply,
+    replyLimit,
+    log,
+    observers: [switchingObserver(() => current?.recorder)],
+    tools,
+  });
+  // started by the loader (dist/cli.js), which may have answered `initialize` already
+  const front = takeFront();
+  const stdio = new LineStdioServerTransport(front?.input ?? process.stdin, front?.output ?? process.stdout, { log });
+  const gate = fromClient ? new GatedTransport(stdio) : undefined;
+  if (gate) {
+    log(`v${SERVER_VERSION} started in the plugin folder (${process.cwd()}) with no --root: the project folders come from the client's MCP roots`);
+    followClientRoots(server, gate, {
+      log,
+      allowRootDir: opts.allowRootDir,
+      compose: async (dirs) => {
+        const old = current;
+        current = await compose(opts, dirs);
+        await old?.close();
+      },
+    });
+  }
+  server.onerror = (e) => log(`protocol error: ${e.message}`);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    previousOnClose?.();
+    void Promise.allSettled([current?.close()]).finally(() => process.exit(0));
+  };
+  await connectDualEra(server, gate ?? stdio);
+}
+
+interface Composed {
+  services: Awaited<ReturnType<typeof createServices>>;
+  memory?: MemoryRegistry;
+  recorder?: ReturnType<typeof memoryObserver>;
+  /** Lets the last records land, then saves the memory (on shutdown the services stay: the process ends). */
+  closeMemory(): Promise<void>;
+  /** The services and the memory. */
+  close(): Promise<void>;
+}
+
+/** The core for `roots`: chips, history, memory and the services, in this user's cache folders unless told. */
+async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   const cacheBase = defaultChipDir(process.env, process.platform, os.homedir());
   const chipDir = opts.chipDir ? path.resolve(opts.chipDir) : workspaceChipDir(cacheBase, roots);
   const historyDir = opts.historyDir
@@ -99,61 +184,13 @@ export async function main(argv: string[]): Promise<void> {
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
-  const observers = recorder ? [recorder] : [];
   // calls are recorded after their response: let the last ones land before the final save
   const closeMemory = async () => {
     await recorder?.settled();
     await recall?.flush();
     await memory?.dispose();
   };
-  const tools = memory ? toolTable : toolTable.filter((t) => t.name !== 'be-memory');
-  // every reply sized to the client that asked (its initialize clientInfo.name), or to --reply-max-chars
-  const replyLimit: ReplyLimitSource = (client) => replyLimitFor(client, { override: opts.replyMaxChars });
-
-  if (opts.http) {
-    // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
-    const { startHttpHost } = await import('../mcp/httpHost');
-    const host = await startHttpHost({
-      port: opts.port ?? 0,
-      token: fixedToken?.token,
-      sessionIdleMs: opts.sessionIdleMs,
-      createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools }),
-      // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
-      onSessionClosed: (sessionId, reason) => {
-        if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
-      },
-      log,
-    });
-    log(`HTTP: ${host.url}`);
-    // a fixed token is not echoed: it lives in a file or the environment the user already has
-    log(fixedToken ? `token: the one from ${fixedToken.source}` : `token: ${host.token}`);
-    const stop = () => void host.close().then(closeMemory).then(() => process.exit(0));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    return;
-  }
-
-  const server = createServer(services.deps, {
-    sessionId: `stdio-${randomUUID()}`,
-    noPrefix: opts.noPrefix,
-    lang: opts.lang,
-    reply: opts.reply,
-    replyLimit,
-    log,
-    observers,
-    tools,
-  });
-  // started by the loader (dist/cli.js), which may have answered `initialize` already
-  const front = takeFront();
-  const transport = new LineStdioServerTransport(front?.input ?? process.stdin, front?.output ?? process.stdout, { log });
-  server.onerror = (e) => log(`protocol error: ${e.message}`);
-  const previousOnClose = server.onclose;
-  server.onclose = () => {
-    previousOnClose?.();
-    void Promise.allSettled([services.close(), closeMemory()]).finally(() => process.exit(0));
-  };
-  await connectDualEra(server, transport);
+  return { services, memory, recorder, closeMemory, close: async () => void (await Promise.allSettled([services.close(), closeMemory()])) };
 }
 
 // A stray rejection in a background task (a chip or memory write) must not take the editor's server down.

@@ -3,12 +3,20 @@ import * as path from 'node:path';
 import type { CliOptions } from './args';
 
 /**
+ * True when resolveRoots would refuse the plugin folder: no --root, and the current directory is PLUGIN_ROOT (or
+ * inside it). The stdio server then takes the project folders from the client's MCP roots (clientRoots.ts).
+ */
+export function awaitsClientRoots(opts: Pick<CliOptions, 'roots'>, cwd: string, pluginRoot?: string): boolean {
+  return opts.roots.length === 0 && !!pluginRoot && isWithin(realOr(pluginRoot), realOr(cwd));
+}
+
+/**
  * Real, existing directories; "/" refused unless allowed (a root of "/" sandboxes nothing). `pluginRoot` is the
  * PLUGIN_ROOT an Agent Plugins host sets (spec 1.0.0 §9.1): such a host starts the server in the plugin folder
  * (§7.2.1), which must not become the sandbox when no --root was given.
  */
 export function resolveRoots(opts: Pick<CliOptions, 'roots' | 'allowRootDir'>, cwd: string, pluginRoot?: string): string[] {
-  if (opts.roots.length === 0 && pluginRoot && isWithin(realOr(pluginRoot), realOr(cwd))) {
+  if (awaitsClientRoots(opts, cwd, pluginRoot)) {
     throw new Error(
       `refusing to use the plugin folder (${cwd}) as the sandbox root: the host started the server there and gave no --root. ` +
         'Add "--root", "<your project directory>" to the args of better-edit-tools in the plugin\'s mcp.json, or start the host from a client that starts servers in the project.',

@@ -14,6 +14,7 @@ import { ExtractiveSummarizer } from '../core/memory/summarizer';
 import { memoryObserver } from '../mcp/memoryObserver';
 import { CHIP_SCHEME, ChipContentProvider } from './chipPreview';
 import { launcherPath, refreshLauncher } from './cliLauncher';
+import { registerAgentHostCommands } from './agentHostCommand';
 import { ChipTreeProvider } from './chipTree';
 import { registerCommands, replayFromDocument, replayToolOf, type CommandContext } from './commands';
 import { chipDirOf, compose, liveDeps, type Composition } from './compose';
@@ -233,6 +234,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   };
   const preview = new ChipContentProvider(() => current.chips);
   context.subscriptions.push(preview, vscode.workspace.registerTextDocumentContentProvider(CHIP_SCHEME, preview), ...registerCommands(ctx));
+  context.subscriptions.push(...registerAgentHostCommands(ctx)); // .mcp.json for the Agent Host harnesses
   context.subscriptions.push(vscode.workspace.onDidSaveTextDocument((doc) => {
     const tool = replayToolOf(ctx, doc.uri);
     if (tool) void replayFromDocument(ctx, tool, doc);

@@ -3,16 +3,19 @@
  * Their manifests validate against the published Agent Plugins 1.0.0 schemas (vendored in
  * test/fixtures/agent-plugins, see SOURCE.md there) and Claude Code's own `claude plugin validate`; each unpacked
  * folder, copied away from this repository (no node_modules above it), serves a real MCP SDK client from its bundled
- * server started exactly as its manifest says, and the Claude Code compaction hook runs.
+ * server started exactly as its manifest says, and each re-grounding hook (VS Code's SessionStart in the Agent
+ * Plugin, the SessionStart `compact` hook Claude Code and Codex read in the Claude Code plugin) prints the recap.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { buildDist } from '../distBuild';
 import { cleanEnv, isolatedDir, REPO, run } from './packaged';
 
@@ -22,6 +25,13 @@ const CLAUDE_CODE_VERSION = '2.1.332';
 
 type StdioEntry = { type?: string; command: string; args?: string[]; cwd?: string; env?: Record<string, string> };
 const readJson = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown>;
+
+/** Runs a hook command as the hosts do: through a shell (Codex: `$SHELL -lc`), in `cwd`, with `env`; its stdout. */
+function runHook(command: string, cwd: string, env: Record<string, string>, shellArgs = ['-c']): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('sh', [...shellArgs, command], { cwd, env, timeout: 60000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${command}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+}
 
 function loudSkip(ctx: Mocha.Context, why: string): never {
   console.log(`\n  ##########\n  ## SKIPPED: ${why}\n  ##########`);
@@ -103,6 +113,17 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const start = hooks.hooks.SessionStart.find((h) => h.matcher === 'compact');
     assert.ok(start, 'a SessionStart hook with matcher compact');
     assert.match(start.hooks[0].command, /\$\{CLAUDE_PLUGIN_ROOT\}\/server\/cli\.js" recap --root/);
+    // the published Claude Code hook schema (an excerpt, test/fixtures/claude-code/SOURCE.md); Codex reads the same shape
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const hookSchema = readJson(path.join(REPO, 'test', 'fixtures', 'claude-code', 'hooks.schema.json'));
+    delete hookSchema.$schema; // draft-07 keywords only; Ajv2020 reads them alike
+    const validate = ajv.compile(hookSchema);
+    assert.ok(validate(hooks), ajv.errorsText(validate.errors));
+    assert.equal(validate({ hooks: { SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: 'x', timout: 3 }] }] } }), false, 'the schema has teeth: a misspelt field is refused');
+    // VS Code's flat form in the Agent Plugin: each entry is a command hook of the same schema
+    const vscodeHooks = readJson(path.join(built, 'agent-plugin', 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: Record<string, unknown[]> };
+    const validateCommand = ajv.compile((hookSchema.$defs as Record<string, object>).hookCommand);
+    for (const entry of vscodeHooks.hooks.SessionStart) assert.ok(validateCommand(entry), ajv.errorsText(validateCommand.errors));
     for (const f of ['cli.js', 'cli-main.js', 'wasm/tree-sitter.wasm', 'ranks/o200k_base.json', 'vendor/iconv-lite.js']) {
       assert.ok(fs.existsSync(path.join(dir, 'server', f)), `server/${f} is in the plugin`);
     }
@@ -120,10 +141,82 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const ws = workspace('ws-agent');
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-agent'), PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') });
     await session(entry, { PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') }, ws, env);
-    // A host that follows the spec to the letter starts the server in the plugin root: refused, with what to do.
-    const r = spawnSync(process.execPath, (entry.args ?? []).map((a) => a.replace('${PLUGIN_ROOT}', root)), { cwd: root, env, input: '', encoding: 'utf8', timeout: 30000 });
-    assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /refusing to use the plugin folder .* Add "--root"/);
+
+    // VS Code's SessionStart hook (com.github.copilot/hooks/hooks.json), run in the workspace folder as VS Code runs
+    // it: once with only the PLUGIN_ROOT variable set (the shell expands it), once with the text replaced by the host
+    const hooks = readJson(path.join(root, 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: Record<string, { type: string; command: string; timeout?: number }[]> };
+    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart']);
+    const [hook] = hooks.hooks.SessionStart;
+    assert.equal(hook.type, 'command');
+    for (const command of [hook.command, hook.command.split('${PLUGIN_ROOT}').join(root)]) {
+      const out = await runHook(command, ws, command === hook.command ? env : cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-agent') }));
+      assert.match(out, /be-replace|math\.py/, `the recap names the session's edit: ${out}`);
+    }
+  });
+
+  it('started in the plugin folder as the spec says, the Agent Plugin server works in the client\'s MCP roots and follows their changes', async () => {
+    const root = path.join(base, 'agent-roots');
+    fs.cpSync(path.join(built, 'agent-plugin'), root, { recursive: true });
+    const entry = (readJson(path.join(root, 'mcp.json')).mcpServers as Record<string, StdioEntry>)['better-edit-tools'];
+    const ws1 = workspace('ws-roots-1');
+    const ws2 = workspace('ws-roots-2');
+    fs.writeFileSync(path.join(ws2, 'src', 'other.py'), 'def other():\n    return 2\n');
+    const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-roots'), PLUGIN_ROOT: root, PLUGIN_DATA: path.join(base, 'data') });
+    const args = (entry.args ?? []).map((a) => a.replace('${PLUGIN_ROOT}', root));
+    const connect = async (roots: string[] | undefined) => {
+      const transport = new StdioClientTransport({ command: process.execPath, args, cwd: root, env, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+      const client = new Client({ name: 'roots-test', version: '1.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
+      if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((d) => ({ uri: pathToFileURL(d).href, name: path.basename(d) })) }));
+      await client.connect(transport);
+      return { client, stderr: () => stderr };
+    };
+    const text = (r: unknown) => (r as { content: { text?: string }[] }).content.map((c) => c.text ?? '').join('');
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean };
+      return { isError: !!r.isError, text: text(r) };
+    };
+
+    const roots = [ws1];
+    const a = await connect(roots);
+    try {
+      const read = await call(a.client, 'be-read', { file: 'src/math.py', mode: 'structure' }); // sent right after initialize
+      assert.ok(!read.isError, read.text + a.stderr());
+      assert.match(read.text, /\bmul\b/);
+      assert.ok(!(await call(a.client, 'be-replace', { file: 'src/math.py:2', content: '    return b + a\n' })).isError);
+      assert.match(fs.readFileSync(path.join(ws1, 'src', 'math.py'), 'utf8'), /return b \+ a/);
+      assert.match(a.stderr(), /roots from the client \(initialized\): .*ws-roots-1/);
+      assert.ok(!fs.existsSync(path.join(root, 'src')), 'nothing written into the plugin folder');
+      // the client's roots change: the next calls work in the new folder
+      roots.splice(0, 1, ws2);
+      await a.client.sendRootsListChanged();
+      const deadline = Date.now() + 20000;
+      let other = await call(a.client, 'be-read', { file: 'src/other.py' });
+      while (other.isError && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        other = await call(a.client, 'be-read', { file: 'src/other.py' });
+      }
+      assert.ok(!other.isError, other.text + a.stderr());
+      assert.match(a.stderr(), /roots from the client \(list changed\): .*ws-roots-2/);
+    } finally {
+      await a.client.close();
+    }
+    // the memory went where the client's root says: VS Code's SessionStart hook, run in that folder, recaps the edit
+    const [hook] = (readJson(path.join(root, 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: { SessionStart: { command: string }[] } }).hooks.SessionStart;
+    assert.match(await runHook(hook.command, ws1, env), /be-replace|math\.py/);
+
+    // A client without roots: the server still answers, and each tool call says what to add
+    const b = await connect(undefined);
+    try {
+      assert.ok((await b.client.listTools()).tools.some((t) => t.name === 'be-read'));
+      const refused = await call(b.client, 'be-read', { file: 'src/math.py' });
+      assert.ok(refused.isError);
+      assert.match(refused.text, /the client offers no MCP roots\. Add "--root"/);
+      assert.match(b.stderr(), /offers no MCP roots/);
+    } finally {
+      await b.client.close();
+    }
   });
 
   it('the Claude Code plugin folder, copied away from the repository, serves a real MCP client; its hook prints the recap', async () => {
@@ -133,13 +226,19 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const ws = workspace('ws-claude');
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(base, 'cache-claude') });
     await session(entry, { CLAUDE_PLUGIN_ROOT: root }, ws, env); // Claude Code starts servers in the project
-    const hooks = readJson(path.join(root, 'hooks', 'hooks.json')) as { hooks: { SessionStart: { hooks: { command: string }[] }[] } };
+    const hooks = readJson(path.join(root, 'hooks', 'hooks.json')) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
     const command = hooks.hooks.SessionStart[0].hooks[0].command;
     // as Claude Code runs a command hook: through the shell, with the plugin root and project dir in the environment
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('sh', ['-c', command], { cwd: ws, env: { ...env, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: ws } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${command}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+    const out = await runHook(command, ws, { ...env, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: ws });
     assert.match(out, /be-replace|math\.py/, `the recap names the session's edit: ${out}`);
+    // as Codex runs the same file: the matcher is a regex on SessionStart's source, the command goes to `$SHELL -lc`
+    // in the session's folder with CLAUDE_PLUGIN_ROOT and PLUGIN_ROOT set and no CLAUDE_PROJECT_DIR
+    const matcher = new RegExp(`^(?:${hooks.hooks.SessionStart[0].matcher})$`);
+    assert.ok(matcher.test('compact') && !matcher.test('startup') && !matcher.test('resume'), 'runs after a compaction only');
+    const codexEnv = { ...env, CLAUDE_PLUGIN_ROOT: root, PLUGIN_ROOT: root };
+    delete (codexEnv as Record<string, string | undefined>).CLAUDE_PROJECT_DIR;
+    const codexOut = await runHook(command, ws, codexEnv, ['-lc']);
+    assert.match(codexOut, /be-replace|math\.py/, `the recap (Codex) names the session's edit: ${codexOut}`);
   });
 
   it("Claude Code's own validator (`claude plugin validate`) passes the Claude Code plugin", async function () {
