@@ -84,7 +84,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   await recall.attach(registry);
   const services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), memory: registry, recall });
   const sessionId = 'chat-bench';
-  const tools = await openToolSession({ deps: services.deps, registry, sessionId });
+  const tools = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId });
   const tok = getTokenizer();
   const count = (t: string) => tok.count(t);
   const model = scriptedModel(o.maxInputTokens, count);
@@ -139,7 +139,6 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
       if (call) edits.push({ turn: i + 1, callId: call.id, file: step.file, ok: result?.status === 'ok' });
     }
   }
-  await tools.settled();
   await recall.flush();
   return {
     steps,

@@ -152,7 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const observers = [recorder];
   registerTokenWindow(context, memory, turns);
   const participant = registerChatParticipant(context, {
-    registry: memory, serverDeps, recall, turns, log, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
+    memory: () => ({ registry: memory, recall, turns }), serverDeps, log, lang: vscode.env.language.startsWith('zh') ? 'zh' : 'en',
     reserveRatio: () => memorySettings(settingGetter).options.reserveRatio,
   });
 

@@ -131,6 +131,6 @@ describe('core/memory chat turns over the MCP server (scripted model, 30 turns)'
 /** A second tool session on the run's own services (same registry and session: the observer records into it). */
 async function openToolSessionFor(run: SessionRun) {
   const services = await createServices({ roots: [run.root], chipDir: path.join(run.root, '..', 'chips2'), historyDir: path.join(run.root, '..', 'history2'), memory: run.registry, recall: run.recall });
-  const session = await openToolSession({ deps: services.deps, registry: run.registry, sessionId: run.sessionId });
+  const session = openToolSession({ deps: services.deps, memory: (id) => run.registry.get(id), sessionId: run.sessionId });
   return { ...session, close: async () => (await session.close(), await services.close()) };
 }
