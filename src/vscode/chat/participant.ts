@@ -109,9 +109,11 @@ export class BetterEditParticipant implements vscode.Disposable {
     void s?.tools.close().catch(() => undefined);
   }
 
-  private async tools(sessionId: string): Promise<ToolSession> {
-    // the tool table is loaded with the first chat request, not at activation
-    const { openToolSession } = await import('../../mcp/toolSession');
+  private tools(sessionId: string): ToolSession {
+    // The tool table is loaded with the first chat request, not at activation; by require(), which the bundle keeps
+    // lazy and the tests (run as CommonJS) resolve.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (above)
+    const { openToolSession } = require('../../mcp/toolSession') as typeof import('../../mcp/toolSession');
     let s = this.sessions.get(sessionId);
     if (s) this.sessions.delete(sessionId); // re-inserted last: the map's order is the order of use
     s ??= {
@@ -187,7 +189,7 @@ export class BetterEditParticipant implements vscode.Disposable {
             sessionId,
             memory,
             model: chatModelPort(model),
-            tools: await this.tools(sessionId),
+            tools: this.tools(sessionId),
             turns,
             recall: (id) => recall.recall(sessionId, id),
             count: (t) => tokenizer.count(t),
