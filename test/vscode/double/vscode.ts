@@ -6,7 +6,6 @@
  * `double` and is reset by `double.reset()` (each test file's beforeEach). Behaviour follows VS Code's where our
  * modules depend on it (EOL normalization of edits, `affectsConfiguration` by section prefix, Disposable.from).
  */
-/* eslint-disable @typescript-eslint/no-explicit-any -- a stand-in for an API typed elsewhere (@types/vscode) */
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 
@@ -361,6 +360,8 @@ export const double = {
   /** Hosts without the chat or MCP provider API: set before registering. */
   noChatApi: false,
   noMcpApi: false,
+  /** Cursor's `vscode.cursor.mcp` (registerServer/unregisterServer); absent in VS Code. */
+  cursorMcp: undefined as unknown,
   events: newEvents(),
   recorded: emptyRecord(),
 
@@ -379,6 +380,7 @@ export const double = {
     this.language = 'en';
     this.noChatApi = false;
     this.noMcpApi = false;
+    this.cursorMcp = undefined;
     this.events = newEvents();
     this.recorded = emptyRecord();
   },
@@ -666,6 +668,13 @@ export const chat = {
         dispose: () => void (entry.disposed = true),
       };
     };
+  },
+};
+
+/** Cursor's extension API (only what double.cursorMcp sets). */
+export const cursor = {
+  get mcp() {
+    return double.cursorMcp;
   },
 };
 
