@@ -1,8 +1,8 @@
 /**
  * Probes after a compaction (part of `npm run bench:memory`; BENCH_MEMORY_PROBES_ONLY=1 runs just this).
  *
- * A scripted session of `turns` turns by two agents over one copy of bench/fixtures/order-service, through our MCP
- * server in process (real edits, real refusals, the memory observer and the be-trx history as in use): agent A
+ * A scripted session of `turns` turns by two agents over one copy of bench/fixtures/order-service, through the call
+ * pipeline in process (real edits, real refusals, each call recorded in the memory, the be-trx history as in use): agent A
  * reads, edits, fails (an out-of-range replace, a write into .git/), pins constraints; agent B (another session)
  * lands an edit now and then. Then everything but what a host keeps after compaction is dropped, and deterministic
  * probes are answered by a parser (no model) from:
