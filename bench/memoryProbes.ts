@@ -1,8 +1,8 @@
 /**
  * Probes after a compaction (part of `npm run bench:memory`; BENCH_MEMORY_PROBES_ONLY=1 runs just this).
  *
- * A scripted session of `turns` turns by two agents over one copy of bench/fixtures/order-service, through our MCP
- * server in process (real edits, real refusals, the memory observer and the be-trx history as in use): agent A
+ * A scripted session of `turns` turns by two agents over one copy of bench/fixtures/order-service, through the call
+ * pipeline in process (real edits, real refusals, each call recorded in the memory, the be-trx history as in use): agent A
  * reads, edits, fails (an out-of-range replace, a write into .git/), pins constraints; agent B (another session)
  * lands an edit now and then. Then everything but what a host keeps after compaction is dropped, and deterministic
  * probes are answered by a parser (no model) from:
@@ -66,8 +66,8 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
   const recall = new RecallStore({ dir: path.join(base, 'memory', 'recall') });
   await recall.attach(registry);
   const services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir, memory: registry, recall });
-  const a = await openToolSession({ deps: services.deps, registry, sessionId: 'agent-a' });
-  const b = await openToolSession({ deps: services.deps, registry, sessionId: 'agent-b' });
+  const a = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-a' });
+  const b = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-b' });
   try {
     const files = await listFiles(root);
     const symbolFile = new Map<string, string>();
@@ -100,8 +100,6 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
         if (!r.isError) truth.editedB.add(other);
       }
     }
-    await a.settled();
-    await b.settled();
     await recall.flush();
 
     // What survives: our recap (as `recap` prints it) and A's last N raw turns.

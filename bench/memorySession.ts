@@ -1,7 +1,7 @@
 /**
- * A scripted coding session driven through the real chat-turn loop (src/core/memory/chatTurn.ts): our MCP server
- * in process over a copy of a fixture repository (real files, real edits, chips on failure), the memory observer
- * recording each call, the recall archive on disk, the scripted model of scriptedAgent.ts. Returns what every
+ * A scripted coding session driven through the real chat-turn loop (src/core/memory/chatTurn.ts): the agents' call
+ * pipeline in process (src/mcp/toolSession.ts) over a copy of a fixture repository (real files, real edits, chips on
+ * failure), each call recorded in the memory as it returns, the recall archive on disk, the scripted model of scriptedAgent.ts. Returns what every
  * request really sent and the figures the bench prints (and the tests assert).
  */
 import { promises as fs } from 'node:fs';
@@ -84,7 +84,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   await recall.attach(registry);
   const services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), memory: registry, recall });
   const sessionId = 'chat-bench';
-  const tools = await openToolSession({ deps: services.deps, registry, sessionId });
+  const tools = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId });
   const tok = getTokenizer();
   const count = (t: string) => tok.count(t);
   const model = scriptedModel(o.maxInputTokens, count);
@@ -119,7 +119,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const sentBefore = model.sent.length;
-    // CPU time of this process (model, memory and MCP server all run in it): wall time measured the machine's load
+    // CPU time of this process (model, memory and tools all run in it): wall time measured the machine's load
     // too — on a shared 2-core machine late turns looked 3× slower while their CPU cost stayed flat
     const c0 = process.cpuUsage();
     try {
@@ -139,7 +139,6 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
       if (call) edits.push({ turn: i + 1, callId: call.id, file: step.file, ok: result?.status === 'ok' });
     }
   }
-  await tools.settled();
   await recall.flush();
   return {
     steps,

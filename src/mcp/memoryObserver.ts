@@ -4,6 +4,8 @@
  * together, both carrying the file references found in the arguments.
  */
 import { referencesFromArgs } from '../core/memory/references';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ChatMemory } from '../core/memory/chatMemory';
 import type { MemoryRegistry } from '../core/memory/node/registry';
 import type { CallObserver } from './types';
 
@@ -79,6 +81,50 @@ interface PendingCall {
   references: ReturnType<typeof referencesFromArgs>;
 }
 
+/** What the memory keeps of a call's arguments: an excerpt (no stringify of a multi-MB value) and its file references. */
+function pendingCall(tool: string, args: unknown, maxArgs: number): PendingCall {
+  const excerpt = excerptArgs(args);
+  return { tool, content: `${tool} ${truncateMiddle(compactJson(excerpt), maxArgs)}`, references: referencesFromArgs(excerpt) };
+}
+
+/** The kept head and tail of each text part, joined (a be-read result can be megabytes). */
+function resultExcerpt(result: CallToolResult, maxResult: number): string {
+  return truncateMiddle(result.content.map((c) => (c.type === 'text' ? truncateMiddle(c.text, maxResult) : `[${c.type}]`)).join('\n'), maxResult);
+}
+
+/** Adds a call (when known) and its result to the memory as a linked pair. */
+async function addPair(memory: ChatMemory, call: PendingCall | undefined, tool: string, text: string, isError: boolean): Promise<void> {
+  let callMessageId: string | undefined;
+  if (call) {
+    const tokens = await memory.countTokensAsync(call.content);
+    callMessageId = memory.add({ kind: 'tool_call', priority: 'medium', tool: call.tool, content: call.content, references: call.references, tokens }).id;
+  }
+  const tokens = await memory.countTokensAsync(text);
+  memory.add({
+    kind: 'tool_result',
+    priority: 'low',
+    tool,
+    status: isError ? 'error' : 'ok',
+    content: text,
+    references: call?.references ?? [],
+    tokens,
+    ...(callMessageId !== undefined ? { pairId: callMessageId } : {}),
+  });
+}
+
+/**
+ * Records one finished call into `memory` now, as the observer does after the response: the in-process caller of
+ * `@better-edit` (toolSession.ts) adds its result within the turn, before the model's next request is assembled.
+ */
+export function recordToolCall(
+  memory: ChatMemory,
+  e: { tool: string; args: unknown; result: CallToolResult },
+  options: Pick<MemoryObserverOptions, 'maxResultChars' | 'maxArgChars'> = {},
+): Promise<void> {
+  const call = pendingCall(e.tool, e.args, options.maxArgChars ?? DEFAULT_MAX_ARG_CHARS);
+  return addPair(memory, call, e.tool, resultExcerpt(e.result, options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS), e.result.isError === true);
+}
+
 /**
  * Records calls into the memory without adding to the call's latency: `onToolCall` only keeps an
  * excerpt of the arguments (no stringify of large values, no tokenizing); the call and its result
@@ -90,7 +136,7 @@ export interface MemoryCallObserver extends CallObserver {
   settled(): Promise<void>;
 }
 
-export function memoryObserver(registry: MemoryRegistry, options: MemoryObserverOptions = {}): MemoryCallObserver {
+export function memoryObserver(registry: Pick<MemoryRegistry, 'get'>, options: MemoryObserverOptions = {}): MemoryCallObserver {
   const maxResult = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const maxArgs = options.maxArgChars ?? DEFAULT_MAX_ARG_CHARS;
   const skip = new Set(options.skipTools ?? ['be-memory']);
@@ -107,41 +153,14 @@ export function memoryObserver(registry: MemoryRegistry, options: MemoryObserver
   return {
     onToolCall({ callId, tool, args }) {
       if (skip.has(tool)) return;
-      const excerpt = excerptArgs(args);
-      pending.set(callId, {
-        tool,
-        content: `${tool} ${truncateMiddle(compactJson(excerpt), maxArgs)}`,
-        references: referencesFromArgs(excerpt),
-      });
+      pending.set(callId, pendingCall(tool, args, maxArgs));
     },
     onToolResult({ sessionId, callId, tool, result, isError }) {
       if (skip.has(tool)) return;
       const call = pending.get(callId);
       pending.delete(callId);
-      // Only the kept head and tail of each text part is joined (a be-read result can be megabytes).
-      const text = truncateMiddle(
-        result.content.map((c) => (c.type === 'text' ? truncateMiddle(c.text, maxResult) : `[${c.type}]`)).join('\n'),
-        maxResult,
-      );
-      afterResponse(async () => {
-        const memory = registry.get(sessionId);
-        let callMessageId: string | undefined;
-        if (call) {
-          const tokens = await memory.countTokensAsync(call.content);
-          callMessageId = memory.add({ kind: 'tool_call', priority: 'medium', tool: call.tool, content: call.content, references: call.references, tokens }).id;
-        }
-        const tokens = await memory.countTokensAsync(text);
-        memory.add({
-          kind: 'tool_result',
-          priority: 'low',
-          tool,
-          status: isError ? 'error' : 'ok',
-          content: text,
-          references: call?.references ?? [],
-          tokens,
-          ...(callMessageId !== undefined ? { pairId: callMessageId } : {}),
-        });
-      });
+      const text = resultExcerpt(result, maxResult);
+      afterResponse(() => addPair(registry.get(sessionId), call, tool, text, isError));
     },
     settled() {
       return queue;

@@ -1,53 +1,63 @@
 /**
- * The participant's tools: an MCP client of our own server, in process, over the SDK's in-memory transport.
- * Every call takes the agents' path (the tool table, strict arguments, a chip on failure, the observers); the
- * memory observer of this session records each call/result pair into the participant's ChatMemory.
+ * The tools of an in-process chat turn (`@better-edit`, the memory bench): the one call pipeline agents take
+ * (callPipeline.ts: the tool table, strict arguments, a chip on failure, the edit recorded with its author), called
+ * in process — no MCP server, client or transport — and each call/result pair added to the session's ChatMemory
+ * before `call` resolves, so the model's next request is assembled with it.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { headOfArg } from '../core/chips/bound';
 import type { ToolRunner, ToolSpec } from '../core/memory/chatTurn';
-import type { MemoryRegistry } from '../core/memory/node/registry';
-import { memoryObserver } from './memoryObserver';
-import { createServer, type ServerDeps } from './server';
-import type { CallObserver } from './types';
+import type { ChatMemory } from '../core/memory/chatMemory';
+import type { Lang } from '../core/lang';
+import { createToolCaller, type ToolCaller } from './callPipeline';
+import type { ServerDeps } from './deps';
+import { recordToolCall } from './memoryObserver';
+import { toolListing } from './server';
+
+/** The client name the edit history records for calls made by an in-process turn. */
+export const TURN_CLIENT = 'better-edit-participant';
 
 export interface ToolSession extends ToolRunner {
+  readonly sessionId: string;
   close(): Promise<void>;
 }
 
-export async function openToolSession(o: {
+export function openToolSession(o: {
   deps: ServerDeps;
-  registry: MemoryRegistry;
+  /** The session's memory, asked at each call (the registry may have dropped and recreated it). */
+  memory: (sessionId: string) => ChatMemory;
   sessionId: string;
-  /** Observers besides the memory recorder (the host's others). */
-  observers?: CallObserver[];
-  lang?: 'en' | 'zh';
+  lang?: Lang;
   log?: (m: string) => void;
-}): Promise<ToolSession> {
-  // be-memory is recorded too: its answers (a recall) are part of the conversation the model must see next round.
-  const recorder = memoryObserver(o.registry, { skipTools: [], onError: (e) => o.log?.(`memory: ${String(e)}`) });
-  const server = createServer(o.deps, { sessionId: o.sessionId, observers: [recorder, ...(o.observers ?? [])], lang: o.lang, log: o.log });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'better-edit-participant', version: '1.0.0' });
-  await client.connect(clientSide);
+}): ToolSession {
+  const caller: ToolCaller = createToolCaller(o.deps, { sessionId: o.sessionId, log: o.log });
   let specs: ToolSpec[] | undefined;
   return {
+    sessionId: o.sessionId,
     async list() {
-      specs ??= (await client.listTools()).tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> }));
+      specs ??= caller.tools.map((t) => {
+        const l = toolListing(t, caller.listedName(t), o.lang ?? 'en');
+        return { name: l.name, description: l.description ?? '', inputSchema: l.inputSchema as Record<string, unknown> };
+      });
       return specs;
     },
     async call(name, input, signal) {
-      const r = (await client.callTool({ name, arguments: input }, undefined, { signal })) as CallToolResult;
+      const r = await caller.call(name, input, { signal, client: TURN_CLIENT });
+      // be-memory is recorded too: its answers (a recall) are part of the conversation the model must see next round.
+      try {
+        await recordToolCall(o.memory(o.sessionId), { tool: canonical(caller, name), args: input, result: r });
+      } catch (err) {
+        o.log?.(`memory: ${err instanceof Error ? err.message : String(err)}`);
+      }
       const text = r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
       return { text, isError: r.isError === true };
     },
-    settled: () => recorder.settled(),
     async close() {
-      await recorder.settled();
-      await client.close();
-      await server.close();
+      specs = undefined;
     },
   };
+}
+
+/** The tool's own name (`be-read`) for a name the caller accepts (`read` with noPrefix): the memory names tools so. */
+function canonical(caller: ToolCaller, name: string): string {
+  return caller.tools.find((t) => t.name === name || caller.listedName(t) === name)?.name ?? headOfArg(name);
 }

@@ -1,6 +1,6 @@
 /**
- * The chat-turn loop end to end below VS Code: a scripted model, our MCP server in process over a copy of the
- * fixture repository (real edits, chips on failure), the memory observer, the recall archive on disk.
+ * The chat-turn loop end to end below VS Code: a scripted model, the call pipeline in process over a copy of the
+ * fixture repository (real edits, chips on failure), each call recorded in the memory, the recall archive on disk.
  */
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
@@ -12,7 +12,7 @@ import { openToolSession } from '../../src/mcp/toolSession';
 import { createServices } from '../../src/mcp/services';
 import { scriptedModel } from '../../bench/scriptedAgent';
 
-describe('core/memory chat turns over the MCP server (scripted model, 30 turns)', function () {
+describe('core/memory chat turns over the tool pipeline (scripted model, 30 turns)', function () {
   this.timeout(120_000);
   let run: SessionRun;
   before(async () => {
@@ -128,9 +128,9 @@ describe('core/memory chat turns over the MCP server (scripted model, 30 turns)'
   });
 });
 
-/** A second tool session on the run's own services (same registry and session: the observer records into it). */
+/** A second tool session on the run's own services (same registry and session: its calls are recorded there). */
 async function openToolSessionFor(run: SessionRun) {
   const services = await createServices({ roots: [run.root], chipDir: path.join(run.root, '..', 'chips2'), historyDir: path.join(run.root, '..', 'history2'), memory: run.registry, recall: run.recall });
-  const session = await openToolSession({ deps: services.deps, registry: run.registry, sessionId: run.sessionId });
+  const session = openToolSession({ deps: services.deps, memory: (id) => run.registry.get(id), sessionId: run.sessionId });
   return { ...session, close: async () => (await session.close(), await services.close()) };
 }

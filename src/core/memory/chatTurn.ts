@@ -1,8 +1,8 @@
 /**
  * One chat turn of a tool-calling agent whose every request is assembled by ChatMemory (promptAssembly.ts).
- * The model and the tools are ports: in VS Code a `vscode.lm` chat model and an MCP client of our own server
- * (so calls take the agents' path: tool table, strict arguments, chips on failure, observers — the memory
- * observer records each call/result pair); in the bench a scripted model over the same MCP server.
+ * The model and the tools are ports: in VS Code a `vscode.lm` chat model and our tool caller in process
+ * (src/mcp/toolSession.ts: the agents' call pipeline, each call/result pair added to the memory before the call
+ * resolves); in the bench a scripted model over the same tools.
  */
 import { ToolError } from '../errors';
 import { matchFingerprints } from './autoRecall';
@@ -30,9 +30,8 @@ export interface ChatModelPort {
 
 export interface ToolRunner {
   list(): Promise<ToolSpec[]>;
+  /** Resolves once the call and its result are in the memory: the next request is assembled with them. */
   call(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<{ text: string; isError: boolean }>;
-  /** Resolves when every finished call is recorded in the memory (the observer records after the response). */
-  settled(): Promise<void>;
 }
 
 /** How a turn shows itself while it runs (VS Code: ChatResponseStream markdown/progress). */
@@ -104,7 +103,6 @@ export async function runChatTurn(deps: ChatTurnDeps, req: ChatTurnRequest): Pro
     const maxRounds = req.maxRounds ?? 12;
     while (rounds < maxRounds) {
       if (req.signal?.aborted) return { answer, rounds, prompts, recalled: recalledContext.ids, cancelled: true };
-      await tools.settled();
       const prompt = await fitToModel(deps, { ...base, keep: [queryId] }, specs, recorder, req.signal);
       prompts.push(prompt);
       rounds++;
@@ -128,7 +126,6 @@ export async function runChatTurn(deps: ChatTurnDeps, req: ChatTurnRequest): Pro
         await tools.call(c.name, c.input, req.signal);
       }
     }
-    await tools.settled();
     return { answer, rounds, prompts, recalled: recalledContext.ids, cancelled: false };
   } catch (err) {
     recorder.finish(err instanceof Error ? err.message : String(err));

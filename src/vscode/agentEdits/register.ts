@@ -4,7 +4,7 @@
  * files now open (gutter.ts; until the edit is kept or reverted), and a watch on the history folder (agents in other
  * processes record there too).
  */
-import * as fs from 'node:fs';
+import { watchDir } from '../../core/files/dirWatch';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../core/history/node/store';
 import { currentSpans, editVersions, type LineSpan } from '../../core/history/review';
@@ -74,20 +74,13 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
     await mark();
   };
 
-  let watcher: fs.FSWatcher | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  // agents in other processes record into the same history folder (one watcher module for chips and edits)
+  let watcher: { dispose(): void } | undefined;
   const watch = () => {
-    watcher?.close();
-    watcher = undefined;
-    if (!source) return;
-    try {
-      watcher = fs.watch(source.dir, () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => void refresh(), 150);
-      });
-    } catch (err) {
-      o.log.warn(`cannot watch ${source.dir}: ${String(err)}; use Refresh in Agent Edits to see new edits`);
-    }
+    watcher?.dispose();
+    watcher = source
+      ? watchDir(source.dir, () => void refresh(), { onError: (m) => o.log.warn(`${m}; use Refresh in Agent Edits to see new edits`) })
+      : undefined;
   };
   watch();
 
@@ -110,7 +103,7 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
     view,
     gutter,
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, versions),
-    { dispose: () => { clearTimeout(timer); watcher?.close(); } },
+    { dispose: () => watcher?.dispose() },
     vscode.window.onDidChangeVisibleTextEditors(() => void mark()),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void mark();

@@ -1,8 +1,10 @@
 /**
  * `@better-edit`: a chat participant whose every request is assembled by ChatMemory (src/core/memory/chatTurn.ts,
- * promptAssembly.ts) on the model the user picked, with our be-* tools through our own MCP server. Slash commands:
- * /pin (a constraint that stays in every prompt), /window (what the window holds now), /forget (an id leaves; it
- * stays recallable). One ChatMemory session per chat conversation, named in each result's metadata.
+ * promptAssembly.ts) on the model the user picked, with our be-* tools called in process through the agents' call
+ * pipeline (src/mcp/toolSession.ts: each call/result pair enters the memory before the next request). Slash
+ * commands: /pin (a constraint that stays in every prompt), /window (what the window holds now), /forget (an id
+ * leaves; it stays recallable). One ChatMemory session per chat conversation, named in each result's metadata; the
+ * conversations' tool sessions are bounded in number and dropped when idle.
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -22,16 +24,29 @@ export const PARTICIPANT_ID = 'betterEditTools.chat';
 /** Chat sessions are named so in the registry (and the Token Window's session list). */
 export const CHAT_SESSION_PREFIX = 'chat-';
 
-export interface ParticipantDeps {
+/** The memory the participant writes to: asked at each request (it follows the workspace folders). */
+export interface ParticipantMemory {
   registry: MemoryRegistry;
-  serverDeps: ServerDeps;
   recall: RecallStore;
   turns: TurnLog;
+}
+
+export interface ParticipantDeps {
+  memory(): ParticipantMemory;
+  serverDeps: ServerDeps;
   /** Share of the model's input kept free for the answer (setting betterEditTools.memory.reserveRatio). */
   reserveRatio(): number;
   log: vscode.LogOutputChannel;
   lang: Lang;
+  /** Tool sessions kept at most (the least recently used goes first; default 16). */
+  maxSessions?: number;
+  /** A tool session unused this long is dropped (default 30 minutes); the conversation gets a new one if it returns. */
+  idleMs?: number;
+  now?: () => number;
 }
+
+export const MAX_TOOL_SESSIONS = 16;
+export const TOOL_SESSION_IDLE_MS = 30 * 60_000;
 
 interface ResultMetadata {
   sessionId: string;
@@ -62,23 +77,59 @@ function attachedIndex(request: vscode.ChatRequest): string | undefined {
 }
 
 export class BetterEditParticipant implements vscode.Disposable {
-  private readonly sessions = new Map<string, Promise<ToolSession>>();
+  /** Per conversation: its tools (a caller of the call pipeline with the conversation's session id), by last use. */
+  private readonly sessions = new Map<string, { tools: ToolSession; lastUsed: number }>();
 
   constructor(private readonly deps: ParticipantDeps) {}
 
-  private tools(sessionId: string): Promise<ToolSession> {
-    let s = this.sessions.get(sessionId);
-    if (!s) {
-      // the in-process MCP client is loaded with the first chat request, not at activation
-      s = import('../../mcp/toolSession').then(({ openToolSession }) => openToolSession({ deps: this.deps.serverDeps, registry: this.deps.registry, sessionId, lang: this.deps.lang, log: (m) => this.deps.log.warn(m) }));
-      this.sessions.set(sessionId, s);
+  /** The conversations whose tool sessions are kept now, least recently used first. */
+  sessionIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** Drops the tool sessions idle too long, then the least recently used over the bound (keeping `keep`). */
+  prune(keep?: string): void {
+    const now = this.now();
+    const idle = this.deps.idleMs ?? TOOL_SESSION_IDLE_MS;
+    const max = Math.max(1, this.deps.maxSessions ?? MAX_TOOL_SESSIONS);
+    for (const [id, s] of this.sessions) if (id !== keep && now - s.lastUsed > idle) this.drop(id);
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size <= max) break;
+      if (id !== keep) this.drop(id);
     }
-    return s;
+  }
+
+  private drop(id: string): void {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    void s?.tools.close().catch(() => undefined);
+  }
+
+  private tools(sessionId: string): ToolSession {
+    // The tool table is loaded with the first chat request, not at activation; by require(), which the bundle keeps
+    // lazy and the tests (run as CommonJS) resolve.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (above)
+    const { openToolSession } = require('../../mcp/toolSession') as typeof import('../../mcp/toolSession');
+    let s = this.sessions.get(sessionId);
+    if (s) this.sessions.delete(sessionId); // re-inserted last: the map's order is the order of use
+    s ??= {
+      tools: openToolSession({ deps: this.deps.serverDeps, memory: (id) => this.deps.memory().registry.get(id), sessionId, lang: this.deps.lang, log: (m) => this.deps.log.warn(m) }),
+      lastUsed: 0,
+    };
+    s.lastUsed = this.now();
+    this.sessions.set(sessionId, s);
+    this.prune(sessionId);
+    return s.tools;
   }
 
   readonly handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const sessionId = sessionOf(context);
-    const memory = this.deps.registry.get(sessionId);
+    const { registry, recall, turns } = this.deps.memory();
+    const memory = registry.get(sessionId);
     const metadata: ResultMetadata = { sessionId };
     const arg = request.prompt.trim();
     try {
@@ -88,7 +139,7 @@ export class BetterEditParticipant implements vscode.Disposable {
             stream.markdown(vscode.l10n.t('Usage: `/pin <constraint>` — the constraint stays in every prompt of this conversation.'));
             return { metadata };
           }
-          const recorder = this.deps.turns.begin(sessionId, memory, 'user', `/pin ${arg}`, Date.now());
+          const recorder = turns.begin(sessionId, memory, 'user', `/pin ${arg}`, Date.now());
           const m = memory.add({ kind: 'note', content: arg, priority: 'high', group: 'goal', pinned: true });
           recorder.finish();
           stream.markdown(vscode.l10n.t('Pinned as {0} ({1} tokens): it is in every prompt from now on.', m.id, m.tokens));
@@ -101,7 +152,7 @@ export class BetterEditParticipant implements vscode.Disposable {
             return { metadata };
           }
           if (memory.get(id)!.pinned) memory.unpin(id);
-          const recorder = this.deps.turns.begin(sessionId, memory, 'user', `/forget ${id}`, Date.now());
+          const recorder = turns.begin(sessionId, memory, 'user', `/forget ${id}`, Date.now());
           const gone = recorder.because('forgotten by the user (/forget)', () => memory.evict(id));
           recorder.finish();
           stream.markdown(vscode.l10n.t('Forgot {0}; it stays recallable by id.', gone.join(', ')));
@@ -138,9 +189,9 @@ export class BetterEditParticipant implements vscode.Disposable {
             sessionId,
             memory,
             model: chatModelPort(model),
-            tools: await this.tools(sessionId),
-            turns: this.deps.turns,
-            recall: (id) => this.deps.recall.recall(sessionId, id),
+            tools: this.tools(sessionId),
+            turns,
+            recall: (id) => recall.recall(sessionId, id),
             count: (t) => tokenizer.count(t),
             now: () => Date.now(),
           },
@@ -153,7 +204,7 @@ export class BetterEditParticipant implements vscode.Disposable {
             sink: { text: (md) => stream.markdown(md), progress: (m) => stream.progress(m) },
           },
         );
-        metadata.turn = this.deps.turns.list(sessionId).at(-1)?.turn;
+        metadata.turn = turns.list(sessionId).at(-1)?.turn;
         if (result.recalled.length) stream.markdown(`\n\n_${vscode.l10n.t('Recalled from earlier in this conversation: {0}', result.recalled.join(', '))}_`);
         return { metadata };
       } finally {
@@ -167,8 +218,7 @@ export class BetterEditParticipant implements vscode.Disposable {
   };
 
   dispose(): void {
-    for (const s of this.sessions.values()) void s.then((t) => t.close()).catch(() => undefined);
-    this.sessions.clear();
+    for (const id of [...this.sessions.keys()]) this.drop(id);
   }
 }
 

@@ -24,14 +24,19 @@ function localizedStrings(): Record<string, string> {
 export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private sessionId: string | undefined;
-  private readonly chart = new ChartHistory();
+  private chart = new ChartHistory();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly registry: MemoryRegistry,
-    private readonly turns?: TurnLog,
+    private registry: MemoryRegistry,
+    private turns?: TurnLog,
   ) {
+    this.subscribe();
+  }
+
+  private subscribe(): void {
+    const { registry, turns } = this;
     // Chart history is kept even while the view is closed, so it has a past when opened.
     this.disposables.push(
       registry.onDidChange((e) => this.onMemoryChange(e)),
@@ -39,6 +44,22 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
     );
     // @better-edit turns: each request's prompt against the model's budget, what entered, what slid out and why.
     if (turns) this.disposables.push(turns.onDidChange((e) => e.sessionId === this.sessionId && this.postTurns(e.sessionId)));
+  }
+
+  /** The memory moved (the workspace folders changed): show the new one's sessions. */
+  setSource(registry: MemoryRegistry, turns?: TurnLog): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.registry = registry;
+    this.turns = turns;
+    this.chart = new ChartHistory();
+    this.sessionId = undefined;
+    this.subscribe();
+    this.postInit();
+  }
+
+  /** Whether the memory shown has `sessionId`. */
+  hasSession(sessionId: string): boolean {
+    return this.registry.has(sessionId);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -182,16 +203,16 @@ export class TokenWindowProvider implements vscode.WebviewViewProvider, vscode.D
  * Registers the Token Window view and the "Better Edit: Show Token Window" command.
  * The view id and the command must be contributed in package.json (see the report / README).
  */
-export function registerTokenWindow(context: vscode.ExtensionContext, registry: MemoryRegistry, turns?: TurnLog): vscode.Disposable {
+export function registerTokenWindow(context: vscode.ExtensionContext, registry: MemoryRegistry, turns?: TurnLog): vscode.Disposable & { provider: TokenWindowProvider } {
   const provider = new TokenWindowProvider(context.extensionUri, registry, turns);
   const disposable = vscode.Disposable.from(
     provider,
     vscode.window.registerWebviewViewProvider(TOKEN_WINDOW_VIEW_ID, provider),
     vscode.commands.registerCommand(SHOW_TOKEN_WINDOW_COMMAND, async (sessionId?: unknown) => {
       await vscode.commands.executeCommand(`${TOKEN_WINDOW_VIEW_ID}.focus`);
-      if (typeof sessionId === 'string' && registry.has(sessionId)) provider.showSession(sessionId);
+      if (typeof sessionId === 'string' && provider.hasSession(sessionId)) provider.showSession(sessionId);
     }),
   );
   context.subscriptions.push(disposable);
-  return disposable;
+  return Object.assign(disposable, { provider });
 }

@@ -14,11 +14,12 @@
  * is a readdir plus parsing the names not seen before.
  */
 import { Buffer } from 'node:buffer';
-import { promises as fs, watch as watchDir, type FSWatcher } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../../clock';
 import { errnoCode, errorText, ToolError } from '../../errors';
 import { writeFileAtomic } from '../../files/atomicWrite';
+import { DIR_WATCH_DEBOUNCE_MS, watchDir } from '../../files/dirWatch';
 import type { ChipSigner } from './integrity';
 import { boundErrorText, MAX_ERROR_CHARS } from '../bound';
 import { chipKind, failedCallPreview, locationOfArgs, originalTextOf, previewOf } from '../content';
@@ -240,8 +241,7 @@ export class ChipStore implements ChipSink {
    * chips changed. Events are debounced; the watcher is closed by dispose(). Where fs.watch is not
    * available the returned handle does nothing (list() still sees everything when called).
    */
-  watch(debounceMs = 150): Disposable {
-    let timer: NodeJS.Timeout | undefined;
+  watch(debounceMs = DIR_WATCH_DEBOUNCE_MS): Disposable {
     let known = '';
     const check = async (): Promise<void> => {
       try {
@@ -256,24 +256,12 @@ export class ChipStore implements ChipSink {
       }
     };
     void this.list().then((records) => (known = records.map((r) => r.id).join(',')), () => undefined);
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watchDir(this.dir, (_event, name) => {
-        if (name && !CHIP_FILE_PATTERN.test(String(name))) return; // temp files, the lock, the counter
-        clearTimeout(timer);
-        timer = setTimeout(() => void check(), debounceMs);
-      });
-      watcher.on('error', (err) => this.log(`watching ${this.dir}: ${errorText(err)}`));
-      watcher.unref();
-    } catch (err) {
-      this.log(`cannot watch ${this.dir} for other processes' chips: ${errorText(err)}`);
-    }
-    return {
-      dispose: () => {
-        clearTimeout(timer);
-        watcher?.close();
-      },
-    };
+    // temp files, the lock and the counter are not chips
+    return watchDir(this.dir, () => void check(), {
+      debounceMs,
+      accept: (name) => CHIP_FILE_PATTERN.test(name),
+      onError: (m) => this.log(`${m} (other processes' chips show on Refresh)`),
+    });
   }
 
   originalText(chip: ChipRecord): string | undefined {
