@@ -96,8 +96,12 @@ const SWEEP_EVERY_MS = 60_000;
 export class NodeFileStore implements FileStore {
   private readonly inProcess = new KeyedMutex();
   private readonly crossProcess?: CrossProcessLocks;
-  /** The paths whose lock the current async call chain holds (a write inside `lock` must not take it again). */
-  private readonly held = new AsyncLocalStorage<ReadonlySet<string>>();
+  /**
+   * The paths whose lock the current async call chain holds (a write inside `lock` must not take it again), each
+   * with the folder the lock was made in, still open: the write stages and renames through that same descriptor
+   * (one open and one check of the folder per edit).
+   */
+  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, PinnedDir | undefined>>();
   private readonly syncDirectory: boolean;
   private readonly maxReadBytes: number;
   private readonly pin: boolean;
@@ -207,7 +211,7 @@ export class NodeFileStore implements FileStore {
     return this.inProcess.run(absPath, async () => {
       const { release, pinned } = await this.acquireCrossProcess(absPath);
       try {
-        return await this.held.run(new Set([...(held ?? []), absPath]), fn);
+        return await this.held.run(new Map([...(held ?? []), [absPath, pinned]]), fn);
       } finally {
         await release?.();
         await pinned?.close();
@@ -282,9 +286,11 @@ export class NodeFileStore implements FileStore {
         throw ioError('create directory', dir, e);
       }
     }
+    // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
+    const shared = this.held.getStore()?.get(absPath);
     let pinned: PinnedDir;
     try {
-      pinned = await PinnedDir.open('write', dir, this.pin);
+      pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
         throw new ToolError('not_found', `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`);
@@ -298,24 +304,29 @@ export class NodeFileStore implements FileStore {
       await assertEarly(pinned.at(name), absPath, existing, opts);
       staged = await stageIn(pinned, parts, name, existing, opts);
     } catch (e) {
-      await pinned.close();
+      if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
     }
-    const after = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    // joined only when asked (be-apply's journal, a revert): a single edit's commit never needs the copy
+    let joined: Uint8Array | undefined;
+    const afterBytes = () => (joined ??= parts.length === 1 ? parts[0] : Buffer.concat(parts));
     const before = opts.expectedContent;
     let open = true;
     const close = async () => {
-      if (open) await pinned.close();
+      // a shared folder is the lock's: it closes with the lock
+      if (open && !shared) await pinned.close();
       open = false;
     };
     return {
       target: absPath,
       tempPath: path.join(dir, staged.tempName),
       before,
-      after,
+      get after() {
+        return afterBytes();
+      },
       commit: async () => {
         try {
-          return await commitStaged(pinned, staged, name, absPath, opts, this.syncDirectory);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
@@ -330,7 +341,7 @@ export class NodeFileStore implements FileStore {
         // after a commit: the old bytes back (or no file), unless someone changed it since
         if (before === undefined) throw new ToolError('invalid_argument', `cannot revert ${absPath}: the write was staged without its expected content`);
         if (before === null) await this.remove(absPath);
-        else await this.writeParts(absPath, [before], { expectedContent: after });
+        else await this.writeParts(absPath, [before], { expectedContent: afterBytes() });
       },
     };
   }
