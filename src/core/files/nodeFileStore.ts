@@ -141,21 +141,26 @@ export class NodeFileStore implements FileStore {
   }
 
   /**
-   * The whole file with one positional read into a buffer of its size (one thread-pool job, where readFile takes
-   * one per 512 KiB), then on until end of file in case it grew (or reports size 0, as /proc files do), never
-   * past `limit` bytes actually read.
+   * The whole file with one positional read into a buffer a little larger than its size (one thread-pool job, where
+   * readFile takes one per 512 KiB): a short read is the end of the file, so the read that finds it is the same one;
+   * a file that grew past the buffer is read on until its end, never past `limit` bytes actually read (a size of 0,
+   * as /proc files report, is read that way too).
    */
   private async readBounded(fh: fs.promises.FileHandle, size: number, limit: number, absPath: string): Promise<Buffer> {
     // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
-    const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size;
-    const bytes = size === 0 ? Buffer.alloc(0) : (this.takeSpare(size) ?? Buffer.allocUnsafe(capacity)).subarray(0, size);
+    const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size + 1;
+    const buf = size === 0 ? Buffer.allocUnsafe(64 * 1024) : (this.takeSpare(size + 1) ?? Buffer.allocUnsafe(capacity));
     let off = 0;
-    while (off < size) {
-      const { bytesRead } = await fh.read(bytes, off, size - off, off);
-      if (bytesRead === 0) return bytes.subarray(0, off); // shrank meanwhile: what is there
+    for (;;) {
+      const want = buf.length - off;
+      const { bytesRead } = await fh.read(buf, off, want, off);
       off += bytesRead;
+      if (off > limit) throw tooLarge(absPath, off, limit);
+      if (bytesRead < want) return size === 0 && off === 0 ? Buffer.alloc(0) : buf.subarray(0, off);
+      if (off === buf.length) break;
     }
-    const more: Buffer[] = [];
+    // grew past the buffer: on in chunks until end of file
+    const more: Buffer[] = [buf];
     let total = off;
     for (;;) {
       const chunk = Buffer.allocUnsafe(64 * 1024);
@@ -165,7 +170,7 @@ export class NodeFileStore implements FileStore {
       if (total > limit) throw tooLarge(absPath, total, limit);
       more.push(chunk.subarray(0, bytesRead));
     }
-    return more.length === 0 ? bytes : Buffer.concat([bytes, ...more], total);
+    return Buffer.concat(more, total);
   }
 
   /**
@@ -267,16 +272,18 @@ export class NodeFileStore implements FileStore {
   }
 
   private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
-    const staged = await this.stageLocked(absPath, parts, opts);
+    const staged = await this.stageLocked(absPath, parts, opts, true);
     return staged.commit();
   }
 
   stage(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<StagedWrite> {
-    return this.lock(absPath, () => this.stageLocked(absPath, parts, opts));
+    // the lock's folder is shared only with a staged write that the caller's own hold of the lock outlives
+    const callerHolds = this.held.getStore()?.has(absPath) ?? false;
+    return this.lock(absPath, () => this.stageLocked(absPath, parts, opts, callerHolds));
   }
 
   /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
-  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<StagedWrite> {
+  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
     if (opts.mkdirs) {
@@ -287,7 +294,7 @@ export class NodeFileStore implements FileStore {
       }
     }
     // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
-    const shared = this.held.getStore()?.get(absPath);
+    const shared = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
     let pinned: PinnedDir;
     try {
       pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));

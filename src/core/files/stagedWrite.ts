@@ -33,9 +33,11 @@ export async function readBackEquals(
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size + 1, st.size + 1)));
     let got = 0;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      const want = buf.length - got;
+      const { bytesRead } = await fh.read(buf, got, want, got);
       got += bytesRead;
-      if (bytesRead === 0 || got === buf.length) break;
+      // a short read is the end of the file (a full buffer is one byte more than intended: a mismatch either way)
+      if (bytesRead < want || got === buf.length) break;
     }
     if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
