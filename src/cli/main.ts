@@ -19,13 +19,27 @@ import { encodingRulesResolver, parseEncodingRule } from '../core/files/encoding
 import { parseCli, USAGE, type CliOptions } from './args';
 import { resolveRoots } from './roots';
 import { MemoryRegistry } from '../core/memory/node/registry';
-import { getTokenizer } from '../core/memory/node/tokenizer';
+import { getTokenizer, preloadTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
+import { idleGate } from '../mcp/idleGate';
 import { runRecap } from './recap';
 import { RecallStore } from '../core/memory/node/recallStore';
 import { readFixedToken } from './token';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
+
+/** A record waits for the background load and an idle moment at most this long (a busy server still records). */
+const RECORD_WAIT_MS = 3000;
+
+function atMost(ms: number, p: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    void p.finally(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'recap') {
@@ -98,10 +112,17 @@ export async function main(argv: string[]): Promise<void> {
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
-  const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
-  const observers = recorder ? [recorder] : [];
+  // The tokenizer's ranks load in the background from the start, in slices taken only while no call is in flight;
+  // a call that counts asks for them itself (and the load then goes on regardless); the memory records wait for it.
+  const idle = idleGate();
+  const ranks = preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`));
+  const recorder = memory
+    ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`), beforeRecord: () => atMost(RECORD_WAIT_MS, ranks.then(() => idle.whenIdle())) })
+    : undefined;
+  const observers = recorder ? [idle, recorder] : [idle];
   // calls are recorded after their response: let the last ones land before the final save
   const closeMemory = async () => {
+    await getTokenizer().ready?.().catch(() => undefined); // the last records count now, not at idle moments
     await recorder?.settled();
     await recall?.flush();
     await memory?.dispose();
