@@ -153,9 +153,12 @@ export async function commitStaged(
     await fs.promises.unlink(tmp).catch(() => undefined);
     throw e;
   }
-  if (syncDirectory) await pinned.sync();
-  const st = await fs.promises.lstat(entry);
-  const back = await readBackEquals(entry, parts, staged.size);
+  // the folder's sync and the read-back both follow the rename and neither needs the other: they overlap
+  const [, st, back] = await Promise.all([
+    syncDirectory ? pinned.sync() : undefined,
+    fs.promises.lstat(entry),
+    readBackEquals(entry, parts, staged.size),
+  ]);
   if (back.ino !== staged.ino) {
     throw new ToolError(
       'conflict',
