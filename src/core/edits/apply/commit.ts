@@ -28,9 +28,6 @@ function conflictOf(e: unknown, file: string): unknown {
   return e instanceof ToolError && e.code === 'conflict' && !(e instanceof BatchConflict) ? new BatchConflict(file, e) : e;
 }
 
-/** How many files of a batch are staged at once. */
-const STAGE_PARALLEL = 16;
-
 /** Called before each step: `stage`, `journal`, `commit` (with the file's index) and `finish`. */
 export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index: number) => void | Promise<void>;
 
@@ -40,25 +37,12 @@ export async function commitBatch(files: FileStore, journal: ApplyJournal, write
   const discardAll = () => Promise.all(staged.map((s) => s.discard().catch(() => undefined)));
   let handle;
   try {
-    // staged STAGE_PARALLEL at a time: their writes and fsyncs overlap (one after another, 100 small files paid
-    // 100 fsyncs in a row); the first failure in file order is the one reported, every temp staged is dropped
-    const slots: (StagedWrite | undefined)[] = new Array(writes.length);
-    let failure: { index: number; error: unknown } | undefined;
-    let nextIndex = 0;
-    const worker = async () => {
-      for (let i = nextIndex++; i < writes.length; i = nextIndex++) {
-        if (failure && failure.index < i) return;
-        try {
-          await fault?.('stage', i);
-          slots[i] = await files.stage!(writes[i].abs, writes[i].parts, writes[i].opts);
-        } catch (e) {
-          if (!failure || i < failure.index) failure = { index: i, error: conflictOf(e, writes[i].abs) };
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(STAGE_PARALLEL, writes.length) }, worker));
-    for (const s of slots) if (s) staged.push(s);
-    if (failure) throw failure.error;
+    for (let i = 0; i < writes.length; i++) {
+      await fault?.('stage', i);
+      staged.push(await files.stage(writes[i].abs, writes[i].parts, writes[i].opts).catch((e: unknown) => {
+        throw conflictOf(e, writes[i].abs);
+      }));
+    }
     await fault?.('journal', 0);
     handle = await journal.begin(staged);
   } catch (e) {
