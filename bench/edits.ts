@@ -1,10 +1,14 @@
 /**
  * Edit latency benchmark (npm run bench:edits; not part of the test suite).
- * Per-call latency of be-replace / be-insert / be-delete on 1 MB and 10 MB files over stdio (real SDK client →
- * node dist/cli.js, be-trx snapshots on), against @modelcontextprotocol/server-filesystem's edit_file making the
- * same change to its own copy of the same file, and against the floor: read + splice + write + fsync + rename in
- * this process. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
- * BENCH_SIZES=1,10 (MB), BENCH_RUNS=15, BENCH_WARMUP=3, BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours).
+ * Per-call latency of be-replace / be-insert / be-delete on 4 KiB, 1 MiB and 10 MiB files over stdio (real SDK
+ * client → node dist/cli.js, be-trx snapshots on), against @modelcontextprotocol/server-filesystem's edit_file making
+ * the same change to its own copy of the same file, against the same core called in this process (no stdio), and
+ * against the floor: read + splice + write + fsync + rename in this process, all four interleaved. Then a be-trx
+ * rollback of one edit of the largest file against that edit, and a be-apply of 100 one-line edits of 100 small
+ * files against the floor rewriting them in parallel (with the reply's size in tokens). Each figure is printed with
+ * its goal. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
+ * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB; a bare number: MB), BENCH_RUNS=15, BENCH_WARMUP=3,
+ * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -13,11 +17,24 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServices, type Services } from '../src/mcp/services';
+import { getTokenizer } from '../src/core/memory/node/tokenizer';
 
 const REPO = path.resolve(__dirname, '..');
 const OUR_CLI = path.join(REPO, 'dist/cli.js');
 const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const SIZES = (process.env.BENCH_SIZES ?? '1,10').split(',').map((s) => Number(s) * 1_000_000);
+const SIZES = (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
+function parseSize(s: string): number {
+  const m = /^([\d.]+)([km]?)$/i.exec(s.trim());
+  if (!m) throw new Error(`BENCH_SIZES: not a size: ${s}`);
+  const unit = m[2]!.toLowerCase();
+  return Math.round(Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 * 1024 : 1_000_000));
+}
+function sizeLabel(n: number): string {
+  if (n % (1024 * 1024) === 0) return `${n / 1024 / 1024} MiB`;
+  if (n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n / 1e6} MB`;
+}
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const OPS = ['replace', 'insert', 'delete'] as const;
@@ -77,26 +94,28 @@ async function connect(command: string, args: string[], cwd: string): Promise<{ 
   return { client, pid: transport.pid! };
 }
 
-type Who = 'ours' | 'edit_file' | 'floor';
+type Who = 'ours' | 'edit_file' | 'floor' | 'core';
 /** CPU ms spent per contestant and op over the measured calls (robust to a loaded machine, unlike wall time). */
 const cpuTotals: Record<Who, Record<Op, number>> = {
   ours: { replace: 0, insert: 0, delete: 0 },
   edit_file: { replace: 0, insert: 0, delete: 0 },
   floor: { replace: 0, insert: 0, delete: 0 },
+  core: { replace: 0, insert: 0, delete: 0 },
 };
 let pids: Record<'ours' | 'edit_file', number> = { ours: 0, edit_file: 0 };
 
 async function timed(f: () => Promise<void>, who?: Who, op?: Op, measured = false): Promise<number> {
-  const c0 = who === 'floor' ? process.cpuUsage() : who ? await cpuMs(pids[who]) : 0;
+  const inProcess = who === 'floor' || who === 'core';
+  const c0 = inProcess ? process.cpuUsage() : who ? await cpuMs(pids[who]) : 0;
   const t = performance.now();
   await f();
   const ms = performance.now() - t;
   if (who && op && measured) {
-    if (who === 'floor') {
+    if (inProcess) {
       const d = process.cpuUsage(c0 as NodeJS.CpuUsage);
-      cpuTotals.floor[op] += (d.user + d.system) / 1000;
+      cpuTotals[who][op] += (d.user + d.system) / 1000;
     } else {
-      cpuTotals[who][op] += (await cpuMs(pids[who])) - (c0 as number);
+      cpuTotals[who][op] += (await cpuMs(pids[who as 'ours' | 'edit_file'])) - (c0 as number);
     }
   }
   return ms;
@@ -140,21 +159,41 @@ async function floorEdit(file: string, needle: string, replacement: string): Pro
   await fs.rename(tmp, file);
 }
 
+type Contestant = 'ours' | 'edit_file' | 'floor' | 'core';
+const CONTESTANTS: readonly Contestant[] = ['ours', 'edit_file', 'floor', 'core'];
+
 interface SizeResult {
   size: number;
-  ms: Record<'ours' | 'edit_file' | 'floor', Record<Op, number>>;
-  cpu: Record<'ours' | 'edit_file' | 'floor', Record<Op, number>>;
+  ms: Record<Contestant, Record<Op, number>>;
+  cpu: Record<Contestant, Record<Op, number>>;
+  /** be-trx rollback of one be-replace of this file (median ms), and that be-replace (median ms) */
+  rollback: { ms: number; edit: number };
   peakAboveIdle: { ours: number; edit_file: number };
   cold: { ours: number; edit_file: number };
   idle: { ours: number; edit_file: number };
 }
 
+/** The same core the server runs (services, file store, history, chips), called in this process: no stdio, no SDK. */
+async function inProcessCore(dir: string): Promise<{ edits: Services['edits']; close: () => Promise<void> }> {
+  const services = await createServices({
+    roots: [dir],
+    chipDir: path.join(dir, '.cache/core-chips'),
+    historyDir: path.join(dir, '.cache/core-history'),
+    lockDir: path.join(dir, '.cache/core-locks'),
+  });
+  return { edits: services.edits, close: () => services.close() };
+}
+
+async function coreOk(r: Promise<{ status?: string }>): Promise<void> {
+  const res = await r;
+  if (res.status !== 'ok') throw new Error(`core edit failed: ${JSON.stringify(res).slice(0, 300)}`);
+}
+
 async function benchSize(dir: string, size: number): Promise<SizeResult> {
-  const label = `${size / 1_000_000}mb`;
-  const files = { ours: `ours-${label}.txt`, edit_file: `fs-${label}.txt`, floor: `floor-${label}.txt` };
+  const label = sizeLabel(size).replace(' ', '').toLowerCase();
+  const files = { ours: `ours-${label}.txt`, edit_file: `fs-${label}.txt`, floor: `floor-${label}.txt`, core: `core-${label}.txt` };
   const lines = await makeFile(path.join(dir, files.ours), size);
-  await fs.copyFile(path.join(dir, files.ours), path.join(dir, files.edit_file));
-  await fs.copyFile(path.join(dir, files.ours), path.join(dir, files.floor));
+  for (const f of [files.edit_file, files.floor, files.core]) await fs.copyFile(path.join(dir, files.ours), path.join(dir, f));
   const L = Math.floor(lines / 2);
   const lineL = lineText(L);
 
@@ -164,11 +203,13 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
     dir,
   );
   const fsServer = await connect(process.execPath, [FS_SERVER, dir], dir);
+  const core = await inProcessCore(dir);
   const cold = { ours: (await rss(ours.pid)).rss, edit_file: (await rss(fsServer.pid)).rss };
   // one trivial call each, so one-time initialisation (lazy modules, tokenizer tables) counts as idle
   await fs.writeFile(path.join(dir, 'tiny.txt'), 'a\nb\n');
   await callOk(ours.client, 'be-read', { file: 'tiny.txt' });
   await callOk(fsServer.client, 'read_text_file', { path: path.join(dir, 'tiny.txt') });
+  await coreOk(core.edits.replace({ file: 'tiny.txt:1', content: 'a\n' }));
   // work a server does after answering (ours records the call into ChatMemory then) belongs to idle too
   await quiet(ours.pid);
   await quiet(fsServer.pid);
@@ -177,64 +218,132 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
   for (const who of Object.values(cpuTotals)) for (const op of OPS) who[op] = 0;
 
   const total = WARMUP + RUNS;
-  const samples = {
-    ours: { replace: [] as number[], insert: [] as number[], delete: [] as number[] },
-    edit_file: { replace: [] as number[], insert: [] as number[], delete: [] as number[] },
-    floor: { replace: [] as number[], insert: [] as number[], delete: [] as number[] },
-  };
-  const keep = (arr: number[], i: number, ms: number) => {
-    if (i >= WARMUP) arr.push(ms);
+  const samples = Object.fromEntries(CONTESTANTS.map((c) => [c, { replace: [] as number[], insert: [] as number[], delete: [] as number[] }])) as Record<
+    Contestant,
+    Record<Op, number[]>
+  >;
+  const run = async (who: Contestant, op: Op, i: number, f: () => Promise<void>) => {
+    const ms = await timed(f, who, op, i >= WARMUP);
+    if (i >= WARMUP) samples[who][op].push(ms);
   };
 
-  // replace line L with a new text each time (the three contestants interleaved, so drift hits all alike)
+  // replace line L with a new text each time (the four contestants interleaved, so drift hits all alike)
   let current = lineL;
   for (let i = 0; i < total; i++) {
     const next = `${lineL} // v${i}`;
-    keep(samples.ours.replace, i, await timed(() => callOk(ours.client, 'be-replace', { file: `${files.ours}:${L}`, content: next + '\n' }), 'ours', 'replace', i >= WARMUP));
-    keep(samples.edit_file.replace, i, await timed(() =>
+    await run('ours', 'replace', i, () => callOk(ours.client, 'be-replace', { file: `${files.ours}:${L}`, content: next + '\n' }));
+    await run('edit_file', 'replace', i, () =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: current, newText: next }] }),
-    'edit_file', 'replace', i >= WARMUP));
-    keep(samples.floor.replace, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', next + '\n'), 'floor', 'replace', i >= WARMUP));
+    );
+    await run('floor', 'replace', i, () => floorEdit(path.join(dir, files.floor), current + '\n', next + '\n'));
+    await run('core', 'replace', i, () => coreOk(core.edits.replace({ file: `${files.core}:${L}`, content: next + '\n' })));
     current = next;
   }
   // insert a line after L
   for (let i = 0; i < total; i++) {
     const ins = `// inserted ${i}`;
-    keep(samples.ours.insert, i, await timed(() => callOk(ours.client, 'be-insert', { file: `${files.ours}:${L}`, content: ins + '\n' }), 'ours', 'insert', i >= WARMUP));
-    keep(samples.edit_file.insert, i, await timed(() =>
+    await run('ours', 'insert', i, () => callOk(ours.client, 'be-insert', { file: `${files.ours}:${L}`, content: ins + '\n' }));
+    await run('edit_file', 'insert', i, () =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: current, newText: `${current}\n${ins}` }] }),
-    'edit_file', 'insert', i >= WARMUP));
-    keep(samples.floor.insert, i, await timed(() => floorEdit(path.join(dir, files.floor), current + '\n', `${current}\n${ins}\n`), 'floor', 'insert', i >= WARMUP));
+    );
+    await run('floor', 'insert', i, () => floorEdit(path.join(dir, files.floor), current + '\n', `${current}\n${ins}\n`));
+    await run('core', 'insert', i, () => coreOk(core.edits.insert({ file: `${files.core}:${L}`, content: ins + '\n' })));
   }
   // delete the line after L (the latest inserted one)
   for (let i = 0; i < total; i++) {
     const gone = `// inserted ${total - 1 - i}`;
-    keep(samples.ours.delete, i, await timed(() => callOk(ours.client, 'be-delete', { file: `${files.ours}:${L + 1}` }), 'ours', 'delete', i >= WARMUP));
-    keep(samples.edit_file.delete, i, await timed(() =>
+    await run('ours', 'delete', i, () => callOk(ours.client, 'be-delete', { file: `${files.ours}:${L + 1}` }));
+    await run('edit_file', 'delete', i, () =>
       callOk(fsServer.client, 'edit_file', { path: path.join(dir, files.edit_file), edits: [{ oldText: `${current}\n${gone}\n`, newText: `${current}\n` }] }),
-    'edit_file', 'delete', i >= WARMUP));
-    keep(samples.floor.delete, i, await timed(() => floorEdit(path.join(dir, files.floor), `${gone}\n`, ''), 'floor', 'delete', i >= WARMUP));
+    );
+    await run('floor', 'delete', i, () => floorEdit(path.join(dir, files.floor), `${gone}\n`, ''));
+    await run('core', 'delete', i, () => coreOk(core.edits.delete({ file: `${files.core}:${L + 1}` })));
   }
 
-  // all three must have made the same change
-  const [a, b, c] = await Promise.all(Object.values(files).map((f) => fs.readFile(path.join(dir, f))));
-  if (!a.equals(b) || !a.equals(c)) throw new Error(`the three files differ after the ${label} run`);
+  // all four must have made the same change
+  const [a, ...rest] = await Promise.all(Object.values(files).map((f) => fs.readFile(path.join(dir, f))));
+  if (!rest.every((b) => a!.equals(b))) throw new Error(`the four files differ after the ${label} run`);
+
+  // a rollback of one edit, against that edit (each pair interleaved); the file ends as it was
+  const rb: number[] = [];
+  const ed: number[] = [];
+  for (let i = 0; i < Math.max(3, Math.min(RUNS, 7)); i++) {
+    ed.push(await timed(() => callOk(ours.client, 'be-replace', { file: `${files.ours}:${L}`, content: `${lineL} // rollback ${i}\n` })));
+    rb.push(await timed(() => callOk(ours.client, 'be-trx', { action: 'rollback' })));
+  }
+  const after = await fs.readFile(path.join(dir, files.ours));
+  if (!after.equals(a!)) throw new Error(`the rollbacks of the ${label} run did not restore the file`);
 
   const peak = { ours: (await rss(ours.pid)).hwm, edit_file: (await rss(fsServer.pid)).hwm };
   await ours.client.close();
   await fsServer.client.close();
-  const med = (k: keyof typeof samples) =>
-    Object.fromEntries(OPS.map((op) => [op, median(samples[k][op])])) as Record<Op, number>;
+  await core.close();
+  const med = (k: Contestant) => Object.fromEntries(OPS.map((op) => [op, median(samples[k][op])])) as Record<Op, number>;
   return {
     size,
-    ms: { ours: med('ours'), edit_file: med('edit_file'), floor: med('floor') },
-    cpu: Object.fromEntries(
-      (['ours', 'edit_file', 'floor'] as const).map((w) => [w, Object.fromEntries(OPS.map((op) => [op, cpuTotals[w][op] / RUNS]))]),
-    ) as SizeResult['cpu'],
+    ms: Object.fromEntries(CONTESTANTS.map((c) => [c, med(c)])) as SizeResult['ms'],
+    cpu: Object.fromEntries(CONTESTANTS.map((w) => [w, Object.fromEntries(OPS.map((op) => [op, cpuTotals[w][op] / RUNS]))])) as SizeResult['cpu'],
+    rollback: { ms: median(rb), edit: median(ed) },
     peakAboveIdle: { ours: peak.ours - idle.ours, edit_file: peak.edit_file - idle.edit_file },
     cold,
     idle,
   };
+}
+
+interface ApplyResult {
+  files: number;
+  ours: number;
+  floor: number;
+  replyTokens: number;
+  replyChars: number;
+}
+
+/** be-apply of one one-line edit in each of APPLY_FILES small files, against the floor rewriting them all in parallel. */
+async function benchApply(dir: string): Promise<ApplyResult> {
+  const APPLY_FILES = 100;
+  const sub = path.join(dir, 'apply');
+  await fs.mkdir(path.join(sub, 'ours'), { recursive: true });
+  await fs.mkdir(path.join(sub, 'floor'), { recursive: true });
+  for (let f = 0; f < APPLY_FILES; f++) {
+    const text = Array.from({ length: 40 }, (_, i) => lineText(f * 100 + i)).join('\n') + '\n';
+    await fs.writeFile(path.join(sub, 'ours', `f${f}.ts`), text);
+    await fs.writeFile(path.join(sub, 'floor', `f${f}.ts`), text);
+  }
+  const ours = await connect(process.execPath, [OUR_CLI, '--root', sub, '--chip-dir', path.join(dir, '.cache/apply-chips'), '--history-dir', path.join(dir, '.cache/apply-history')], sub);
+  await callOk(ours.client, 'be-read', { file: 'ours/f0.ts:1' });
+  await quiet(ours.pid);
+  const o: number[] = [];
+  const fl: number[] = [];
+  let reply = '';
+  const rounds = Math.max(3, Math.min(RUNS, 7));
+  for (let r = 0; r < rounds; r++) {
+    const edits = Array.from({ length: APPLY_FILES }, (_, f) => ({ file: `ours/f${f}.ts:20`, content: `${lineText(f * 100 + 19)} // r${r}` }));
+    o.push(
+      await timed(async () => {
+        const res = (await ours.client.callTool({ name: 'be-apply', arguments: { edits } }, undefined, { timeout: 600_000 })) as CallToolResult;
+        if (res.isError) throw new Error(`be-apply failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+        reply = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      }),
+    );
+    const prev = r === 0 ? '' : ` // r${r - 1}`;
+    fl.push(
+      await timed(() =>
+        Promise.all(
+          Array.from({ length: APPLY_FILES }, (_, f) =>
+            floorEdit(path.join(sub, 'floor', `f${f}.ts`), `${lineText(f * 100 + 19)}${prev}\n`, `${lineText(f * 100 + 19)} // r${r}\n`),
+          ),
+        ).then(() => undefined),
+      ),
+    );
+  }
+  await ours.client.close();
+  return { files: APPLY_FILES, ours: median(o), floor: median(fl), replyTokens: getTokenizer().count(reply), replyChars: reply.length };
+}
+
+/** `value` against its goal, as one line of the report. */
+function goal(name: string, value: number, max: number, unit = '×'): string {
+  const ok = value <= max;
+  return `  ${name.padEnd(58)} ${value.toFixed(2).padStart(7)}${unit}  goal ≤ ${max}${unit}  ${ok ? 'met' : 'NOT MET'}`;
 }
 
 async function main(): Promise<void> {
@@ -242,43 +351,61 @@ async function main(): Promise<void> {
   try {
     const results: SizeResult[] = [];
     for (const size of SIZES) {
-      process.stderr.write(`benchmarking ${size / 1_000_000} MB (${WARMUP} warm-up + ${RUNS} calls per op)...\n`);
+      process.stderr.write(`benchmarking ${sizeLabel(size)} (${WARMUP} warm-up + ${RUNS} calls per op and contestant)...\n`);
       results.push(await benchSize(dir, size));
     }
+    process.stderr.write('benchmarking be-apply of 100 small edits...\n');
+    const apply = await benchApply(dir);
     const f = (n: number) => n.toFixed(1).padStart(8);
     const r = (n: number) => `${n.toFixed(2)}×`.padStart(9);
-    console.log(`\nmedian ms per call, ${RUNS} calls each after ${WARMUP} warm-up (node ${process.version}, ${os.cpus().length} cpus)`);
-    console.log('size    op        ours  edit_file    floor  ours/edit_file  ours/floor');
-    for (const res of results) {
-      for (const op of OPS) {
-        const o = res.ms.ours[op];
-        console.log(
-          `${(res.size / 1_000_000 + ' MB').padEnd(7)} ${op.padEnd(7)} ${f(o)} ${f(res.ms.edit_file[op])} ${f(res.ms.floor[op])} ` +
-            `${r(o / res.ms.edit_file[op]).padStart(15)} ${r(o / res.ms.floor[op]).padStart(11)}`,
-        );
+    const head = 'size      op          ours edit_file    floor     core   ours/floor ours/edit_file ours/core';
+    const rows = (pick: (res: SizeResult) => SizeResult['ms']) => {
+      for (const res of results) {
+        for (const op of OPS) {
+          const m = pick(res);
+          const o = m.ours[op];
+          console.log(
+            `${sizeLabel(res.size).padEnd(9)} ${op.padEnd(7)} ${f(o)} ${f(m.edit_file[op])} ${f(m.floor[op])} ${f(m.core[op])} ` +
+              `${r(o / m.floor[op]).padStart(12)} ${r(o / m.edit_file[op]).padStart(14)} ${r(o / m.core[op]).padStart(9)}`,
+          );
+        }
       }
-    }
-    console.log('\nCPU ms per call (user+system of the server process, all threads; floor: this process)');
-    console.log('size    op        ours  edit_file    floor  ours/edit_file  ours/floor');
-    for (const res of results) {
-      for (const op of OPS) {
-        const o = res.cpu.ours[op];
-        console.log(
-          `${(res.size / 1_000_000 + ' MB').padEnd(7)} ${op.padEnd(7)} ${f(o)} ${f(res.cpu.edit_file[op])} ${f(res.cpu.floor[op])} ` +
-            `${r(o / res.cpu.edit_file[op]).padStart(15)} ${r(o / res.cpu.floor[op]).padStart(11)}`,
-        );
-      }
-    }
+    };
+    console.log(`\nmedian ms per call, ${RUNS} calls each after ${WARMUP} warm-up, interleaved (node ${process.version}, ${os.cpus().length} cpus)`);
+    console.log('ours: dist/cli.js over stdio; edit_file: server-filesystem over stdio; floor: read, write, fsync, rename in this process;');
+    console.log('core: our edit core called in this process (no stdio)');
+    console.log(head);
+    rows((res) => res.ms);
+    console.log('\nCPU ms per call (user+system of the server process, all threads; floor and core: this process)');
+    console.log(head);
+    rows((res) => res.cpu);
     console.log('\npeak RSS above idle (VmHWM - VmRSS after one trivial call), as a multiple of the file size');
     for (const res of results) {
       const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
       console.log(
-        `${(res.size / 1_000_000 + ' MB').padEnd(7)} ours ${mb(res.peakAboveIdle.ours)} (${(res.peakAboveIdle.ours / res.size).toFixed(1)}×)` +
+        `${sizeLabel(res.size).padEnd(9)} ours ${mb(res.peakAboveIdle.ours)} (${(res.peakAboveIdle.ours / res.size).toFixed(1)}×)` +
           `   edit_file ${mb(res.peakAboveIdle.edit_file)} (${(res.peakAboveIdle.edit_file / res.size).toFixed(1)}×)` +
           `   [RSS at start → after one call: ours ${mb(res.cold.ours)} → ${mb(res.idle.ours)}, edit_file ${mb(res.cold.edit_file)} → ${mb(res.idle.edit_file)}]`,
       );
     }
-    console.log('\ngoals: ours ≤ 0.5× edit_file, ≤ 1.5× floor, peak ≤ 5× file size above idle');
+    console.log('\nrollback (be-trx rollback of one be-replace, median ms) against that edit');
+    for (const res of results) console.log(`${sizeLabel(res.size).padEnd(9)} rollback ${f(res.rollback.ms)}   edit ${f(res.rollback.edit)}   ${r(res.rollback.ms / res.rollback.edit)}`);
+    console.log(
+      `\nbe-apply of ${apply.files} one-line edits in ${apply.files} files: ours ${apply.ours.toFixed(1)} ms, floor (the same rewrites in parallel) ` +
+        `${apply.floor.toFixed(1)} ms: ${(apply.ours / apply.floor).toFixed(2)}×; reply ${apply.replyTokens} tokens (${apply.replyChars} characters)`,
+    );
+
+    console.log('\ngoals (issue: a lean edit path)');
+    for (const res of results) {
+      const small = res.size < 1024 * 1024;
+      for (const op of OPS) {
+        console.log(goal(`${sizeLabel(res.size)} ${op}: ours / floor`, res.ms.ours[op] / res.ms.floor[op], 1.2));
+        console.log(goal(`${sizeLabel(res.size)} ${op}: ours / server-filesystem`, res.ms.ours[op] / res.ms.edit_file[op], small ? 1.0 : 0.2));
+      }
+    }
+    const largest = results[results.length - 1];
+    if (largest) console.log(goal(`${sizeLabel(largest.size)} rollback / edit`, largest.rollback.ms / largest.rollback.edit, 1.5));
+    console.log(goal(`be-apply of ${apply.files} edits / floor's parallel rewrite`, apply.ours / apply.floor, 2));
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

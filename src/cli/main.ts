@@ -20,13 +20,41 @@ import { parseCli, USAGE, type CliOptions } from './args';
 import { awaitsClientRoots, resolveRoots } from './roots';
 import { followClientRoots, GatedTransport, switchingDeps, switchingObserver } from './clientRoots';
 import { MemoryRegistry } from '../core/memory/node/registry';
-import { getTokenizer } from '../core/memory/node/tokenizer';
+import { getTokenizer, preloadTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
+import { idleGate, type IdleGate } from '../mcp/idleGate';
 import { runRecap } from './recap';
 import { RecallStore } from '../core/memory/node/recallStore';
 import { readFixedToken } from './token';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
+
+/** A record waits for the background load and an idle moment at most this long (a busy server still records). */
+const RECORD_WAIT_MS = 3000;
+
+function atMost(ms: number, p: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    void p.finally(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The tokenizer's ranks load in the background from the first composition on, in slices taken only while no call is
+ * in flight (one gate per process, whatever roots are composed); a call that counts asks for them itself (and the
+ * load then goes on regardless); the memory records wait for it.
+ */
+let background: { idle: IdleGate; ranks: Promise<unknown> } | undefined;
+function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown> } {
+  if (!background) {
+    const idle = idleGate();
+    background = { idle, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
+  }
+  return background;
+}
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'recap') {
@@ -83,7 +111,7 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.http) {
     const c = await compose(opts, roots);
     const { services, memory, recorder } = c;
-    const observers = recorder ? [recorder] : [];
+    const observers = [backgroundRanks().idle, ...(recorder ? [recorder] : [])];
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
     const { startHttpHost } = await import('../mcp/httpHost');
     const host = await startHttpHost({
@@ -115,7 +143,7 @@ export async function main(argv: string[]): Promise<void> {
     reply: opts.reply,
     replyLimit,
     log,
-    observers: [switchingObserver(() => current?.recorder)],
+    observers: [backgroundRanks().idle, switchingObserver(() => current?.recorder)],
     tools,
   });
   // started by the loader (dist/cli.js), which may have answered `initialize` already
@@ -183,9 +211,13 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
-  const recorder = memory ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
+  const { idle, ranks } = backgroundRanks();
+  const recorder = memory
+    ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`), beforeRecord: () => atMost(RECORD_WAIT_MS, ranks.then(() => idle.whenIdle())) })
+    : undefined;
   // calls are recorded after their response: let the last ones land before the final save
   const closeMemory = async () => {
+    await getTokenizer().ready?.().catch(() => undefined); // the last records count now, not at idle moments
     await recorder?.settled();
     await recall?.flush();
     await memory?.dispose();

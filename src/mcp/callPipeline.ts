@@ -86,7 +86,8 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     if (!limit) return result;
     const measure = measureFor(limit, deps.context?.tokenizer);
     const seen = modelView(result);
-    if (measure(seen) <= limit.max) return result;
+    // within the limit in UTF-8 bytes is within it in chars and tokens too: most replies need no count (nor ranks)
+    if (withinBytes(seen, limit.max) || measure(seen) <= limit.max) return result;
     const text = pages.page(tool, renderContext.listedName(tool), seen, limit, measure);
     return { content: [{ type: 'text', text }], ...(result.isError ? { isError: true } : {}) };
   };
@@ -146,6 +147,7 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
         const measure = measureFor(limit, deps.context?.tokenizer);
         let view = modelView(result);
         for (let i = 0; i < 4; i++) {
+          if (withinBytes(view, limit.max)) break;
           const measured = measure(view);
           if (measured <= limit.max) break;
           pageTokens = smallerPageTokens(pageTokens, measured, limit);
@@ -373,4 +375,9 @@ export function describeZodFailure(tool: ToolModule<ServerDeps>, rawArgs: unknow
   if (tool.grammar) parts.push(`Expected ${tool.grammar}`);
   if (tool.example) parts.push(`Example: ${JSON.stringify(tool.example)}`);
   return parts.join(' ');
+}
+
+/** A bound that holds for every unit a host counts in: chars <= UTF-8 bytes, tokens <= UTF-8 bytes. */
+function withinBytes(text: string, max: number): boolean {
+  return text.length <= max && Buffer.byteLength(text, 'utf8') <= max;
 }

@@ -48,7 +48,7 @@ export interface ApplyPort {
 /** Context modes: be-read's pages and structure, be-overview, the betools:// resources (ContextService). */
 export interface ContextPort {
   readonly settings: Pick<ContextSettings, 'pageTokens' | 'overviewBudget'>;
-  readonly tokenizer: { count(text: string): number };
+  readonly tokenizer: { count(text: string): number; ready?(): Promise<void> };
   read(req: ReadRequest): Promise<ContextReply>;
   overview(args: { path?: string; budget?: number; query?: string }): Promise<OverviewReply>;
   structure(file: string): Promise<StructureReply>;

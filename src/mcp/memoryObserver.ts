@@ -23,6 +23,11 @@ export interface MemoryObserverOptions {
   skipTools?: readonly string[];
   /** Recording failures land here; they never reach the call. */
   onError?: (err: unknown) => void;
+  /**
+   * Awaited before each record (the CLI: the tokenizer's background load and no call in flight), so recording,
+   * which counts tokens, never takes turns with a call's own steps.
+   */
+  beforeRecord?: () => Promise<void>;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 8_000;
@@ -147,6 +152,7 @@ export function memoryObserver(registry: Pick<MemoryRegistry, 'get'>, options: M
   const afterResponse = (task: () => Promise<void>): void => {
     queue = queue
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => options.beforeRecord?.())
       .then(task)
       .catch((err: unknown) => options.onError?.(err));
   };

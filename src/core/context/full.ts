@@ -49,6 +49,35 @@ export function nextCallHint(next: { file: string; column?: number }): string {
   return `be-read ${JSON.stringify(args)}`;
 }
 
+/**
+ * A page whose whole range is at most `limit` bytes (line numbers and breaks included) holds at most `limit` tokens,
+ * since a token is at least one byte: `paginate` then takes every line whatever the counts, so it can run on
+ * `BYTES_AS_TOKENS` and give the same page before the tokenizer's ranks are loaded (a small range read first thing
+ * after a start waits for nothing). The page's `tokens` is then that bound, not the count.
+ */
+export function fitsWithoutCounting(req: Omit<PageRequest, 'tokenizer'>): boolean {
+  const total = req.lines.length;
+  const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);
+  const start = Math.min(Math.max(1, req.start ?? 1), Math.max(total, 1));
+  const end = Math.min(req.end ?? total, total);
+  if ((req.column ?? 1) > 1) return false;
+  const blank = req.blank ?? '<blank>';
+  const maxChars = limit * MAX_PAGE_CHARS_PER_TOKEN;
+  let bytes = 0;
+  let chars = 0;
+  for (let line = start; line <= end; line++) {
+    const text = req.lines[line - 1]!;
+    const entry = `${line}\t${text === '' ? blank : text}`;
+    bytes += Buffer.byteLength(entry) + 1;
+    chars += entry.length + 1;
+    if (bytes > limit || chars > maxChars) return false;
+  }
+  return true;
+}
+
+/** Counts bytes: an upper bound of the tokens of any text (for `fitsWithoutCounting` pages only). */
+export const BYTES_AS_TOKENS: TokenCounter = { count: (text) => Buffer.byteLength(text) };
+
 export function paginate(req: PageRequest): Page {
   const total = req.lines.length;
   const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);

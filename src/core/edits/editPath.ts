@@ -165,7 +165,8 @@ export interface Written {
 }
 
 /**
- * Write the new content, hashing it while the write's I/O is in flight. A refused write (the file changed since
+ * Write the new content; the history's hash is the one the store's read-back proved (hashed here only for a store
+ * that returns none). A refused write (the file changed since
  * it was read) is explained by the history, which names the session that changed it. Slices of an old buffer go
  * through `writeParts` where the store has it, so a large file is never copied; a whole new body through `write`.
  */
@@ -183,8 +184,10 @@ export async function commitWrite(
       parts.length > 1 && ctx.files.writeParts
         ? ctx.files.writeParts(abs, parts, opts)
         : ctx.files.write(abs, parts.length === 1 ? parts[0] : Buffer.concat(parts, size), opts);
-    const [stat, afterHash] = await Promise.all([written, ctx.history ? sha256Parts(...parts) : undefined]);
-    return { stat, afterHash: afterHash ?? '' };
+    const stat = await written;
+    // the store's read-back digest is the hash of these very bytes (compared equal): hashed once, not again here
+    const afterHash = stat.sha256OfGiven && stat.sha256 ? stat.sha256 : ctx.history ? await sha256Parts(...parts) : '';
+    return { stat, afterHash };
   } catch (e) {
     throw (await ctx.history?.explainConflict?.(e, abs)) ?? e;
   }

@@ -48,7 +48,9 @@ export class EncodingFileStore implements FileStore {
     if (!encoding) return this.inner.writeParts ? this.inner.writeParts(absPath, parts, opts) : this.inner.write(absPath, Buffer.concat(parts), opts);
     return this.withLock(absPath, async () => {
       const { raw, next } = await this.encoded(absPath, parts, opts, encoding);
-      return this.inner.write(absPath, next, { ...opts, expectedContent: raw });
+      // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given
+      const { sha256OfGiven: _given, ...stat } = await this.inner.write(absPath, next, { ...opts, expectedContent: raw });
+      return stat;
     });
   }
 

@@ -13,6 +13,11 @@ export interface FileStat {
    * bytes intended (a mismatch is an error, not a value here). Absent on a plain stat.
    */
   sha256?: string;
+  /**
+   * `sha256` is the digest of exactly the bytes given to the write (the store wrote them unchanged, not re-encoded),
+   * so a caller that needs that digest (the edit history) takes it from here instead of hashing them again.
+   */
+  sha256OfGiven?: boolean;
 }
 
 /**

@@ -27,6 +27,7 @@ export interface GitShapeRefusal {
 }
 
 const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
+const lstatOrUndefined = (p: string) => fs.lstat(p).catch(() => undefined);
 
 /** The git-directory entries `dir` has on disk now. */
 export async function gitMarkers(dir: string): Promise<Set<GitDirMarker>> {
@@ -58,8 +59,10 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
   const names = rel === '' ? [] : rel.split(path.sep);
   let dir = root;
   let onDisk = true;
+  // a regular file (or any entry not a folder nor a link) has no entries: its markers need no look-up
+  let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
-    const markers = onDisk ? await gitMarkers(dir) : new Set<GitDirMarker>();
+    const markers = onDisk && mayHaveEntries ? await gitMarkers(dir) : new Set<GitDirMarker>();
     const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };
@@ -77,9 +80,14 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
     }
     dir = path.join(dir, names[i]);
     // below a new directory only the names count: a single write adds one entry to it, never the two the shape needs
-    if (onDisk && !(await exists(dir))) {
-      if (pending.length === 0) break;
-      onDisk = false;
+    if (onDisk) {
+      const st = await lstatOrUndefined(dir);
+      if (!st) {
+        if (pending.length === 0) break;
+        onDisk = false;
+      } else {
+        mayHaveEntries = st.isDirectory() || st.isSymbolicLink();
+      }
     }
   }
   return undefined;

@@ -96,8 +96,12 @@ const SWEEP_EVERY_MS = 60_000;
 export class NodeFileStore implements FileStore {
   private readonly inProcess = new KeyedMutex();
   private readonly crossProcess?: CrossProcessLocks;
-  /** The paths whose lock the current async call chain holds (a write inside `lock` must not take it again). */
-  private readonly held = new AsyncLocalStorage<ReadonlySet<string>>();
+  /**
+   * The paths whose lock the current async call chain holds (a write inside `lock` must not take it again), each
+   * with the folder the lock was made in, still open: the write stages and renames through that same descriptor
+   * (one open and one check of the folder per edit).
+   */
+  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, PinnedDir | undefined>>();
   private readonly syncDirectory: boolean;
   private readonly maxReadBytes: number;
   private readonly pin: boolean;
@@ -137,21 +141,26 @@ export class NodeFileStore implements FileStore {
   }
 
   /**
-   * The whole file with one positional read into a buffer of its size (one thread-pool job, where readFile takes
-   * one per 512 KiB), then on until end of file in case it grew (or reports size 0, as /proc files do), never
-   * past `limit` bytes actually read.
+   * The whole file with one positional read into a buffer a little larger than its size (one thread-pool job, where
+   * readFile takes one per 512 KiB): a short read is the end of the file, so the read that finds it is the same one;
+   * a file that grew past the buffer is read on until its end, never past `limit` bytes actually read (a size of 0,
+   * as /proc files report, is read that way too).
    */
   private async readBounded(fh: fs.promises.FileHandle, size: number, limit: number, absPath: string): Promise<Buffer> {
     // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
-    const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size;
-    const bytes = size === 0 ? Buffer.alloc(0) : (this.takeSpare(size) ?? Buffer.allocUnsafe(capacity)).subarray(0, size);
+    const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size + 1;
+    const buf = size === 0 ? Buffer.allocUnsafe(64 * 1024) : (this.takeSpare(size + 1) ?? Buffer.allocUnsafe(capacity));
     let off = 0;
-    while (off < size) {
-      const { bytesRead } = await fh.read(bytes, off, size - off, off);
-      if (bytesRead === 0) return bytes.subarray(0, off); // shrank meanwhile: what is there
+    for (;;) {
+      const want = buf.length - off;
+      const { bytesRead } = await fh.read(buf, off, want, off);
       off += bytesRead;
+      if (off > limit) throw tooLarge(absPath, off, limit);
+      if (bytesRead < want) return size === 0 && off === 0 ? Buffer.alloc(0) : buf.subarray(0, off);
+      if (off === buf.length) break;
     }
-    const more: Buffer[] = [];
+    // grew past the buffer: on in chunks until end of file
+    const more: Buffer[] = [buf];
     let total = off;
     for (;;) {
       const chunk = Buffer.allocUnsafe(64 * 1024);
@@ -161,7 +170,7 @@ export class NodeFileStore implements FileStore {
       if (total > limit) throw tooLarge(absPath, total, limit);
       more.push(chunk.subarray(0, bytesRead));
     }
-    return more.length === 0 ? bytes : Buffer.concat([bytes, ...more], total);
+    return Buffer.concat(more, total);
   }
 
   /**
@@ -207,7 +216,7 @@ export class NodeFileStore implements FileStore {
     return this.inProcess.run(absPath, async () => {
       const { release, pinned } = await this.acquireCrossProcess(absPath);
       try {
-        return await this.held.run(new Set([...(held ?? []), absPath]), fn);
+        return await this.held.run(new Map([...(held ?? []), [absPath, pinned]]), fn);
       } finally {
         await release?.();
         await pinned?.close();
@@ -263,16 +272,18 @@ export class NodeFileStore implements FileStore {
   }
 
   private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
-    const staged = await this.stageLocked(absPath, parts, opts);
+    const staged = await this.stageLocked(absPath, parts, opts, true);
     return staged.commit();
   }
 
   stage(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions = {}): Promise<StagedWrite> {
-    return this.lock(absPath, () => this.stageLocked(absPath, parts, opts));
+    // the lock's folder is shared only with a staged write that the caller's own hold of the lock outlives
+    const callerHolds = this.held.getStore()?.has(absPath) ?? false;
+    return this.lock(absPath, () => this.stageLocked(absPath, parts, opts, callerHolds));
   }
 
   /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
-  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<StagedWrite> {
+  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
     if (opts.mkdirs) {
@@ -282,9 +293,11 @@ export class NodeFileStore implements FileStore {
         throw ioError('create directory', dir, e);
       }
     }
+    // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
+    const shared = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
     let pinned: PinnedDir;
     try {
-      pinned = await PinnedDir.open('write', dir, this.pin);
+      pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
         throw new ToolError('not_found', `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`);
@@ -298,24 +311,29 @@ export class NodeFileStore implements FileStore {
       await assertEarly(pinned.at(name), absPath, existing, opts);
       staged = await stageIn(pinned, parts, name, existing, opts);
     } catch (e) {
-      await pinned.close();
+      if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
     }
-    const after = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    // joined only when asked (be-apply's journal, a revert): a single edit's commit never needs the copy
+    let joined: Uint8Array | undefined;
+    const afterBytes = () => (joined ??= parts.length === 1 ? parts[0] : Buffer.concat(parts));
     const before = opts.expectedContent;
     let open = true;
     const close = async () => {
-      if (open) await pinned.close();
+      // a shared folder is the lock's: it closes with the lock
+      if (open && !shared) await pinned.close();
       open = false;
     };
     return {
       target: absPath,
       tempPath: path.join(dir, staged.tempName),
       before,
-      after,
+      get after() {
+        return afterBytes();
+      },
       commit: async () => {
         try {
-          return await commitStaged(pinned, staged, name, absPath, opts, this.syncDirectory);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
@@ -330,7 +348,7 @@ export class NodeFileStore implements FileStore {
         // after a commit: the old bytes back (or no file), unless someone changed it since
         if (before === undefined) throw new ToolError('invalid_argument', `cannot revert ${absPath}: the write was staged without its expected content`);
         if (before === null) await this.remove(absPath);
-        else await this.writeParts(absPath, [before], { expectedContent: after });
+        else await this.writeParts(absPath, [before], { expectedContent: afterBytes() });
       },
     };
   }

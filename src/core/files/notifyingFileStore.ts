@@ -78,7 +78,9 @@ export class NotifyingFileStore implements FileStore {
       target,
       tempPath: staged.tempPath,
       before: staged.before,
-      after: staged.after,
+      get after() {
+        return staged.after;
+      },
       commit: () => this.announced(target, false, () => staged.commit()),
       discard: () => staged.discard(),
       revert: () => this.announced(target, staged.before === null, () => staged.revert()),

@@ -91,7 +91,8 @@ export class Sandbox implements SandboxPort {
   async resolveForWrite(input: string, batch: readonly string[] = []): Promise<string> {
     const real = await this.resolve(input);
     const abs = this.absolute(input);
-    for (const p of [abs, real]) {
+    // the path as given and as resolved are judged alike: once when they are the same path
+    for (const p of abs === real ? [real] : [abs, real]) {
       for (const root of this.roots) {
         if (!isInside(root, p)) continue;
         const refused = this.writePolicy.refusal(root, p);

@@ -2,7 +2,8 @@
  * The two halves of an atomic write in a pinned folder: `stageIn` writes the new bytes whole to a temp file beside
  * the target (named after its owner, tempFiles.ts), with the old file's mode and owner, and syncs it; `commit`
  * checks the target still holds what the edit was computed from, renames the temp over it, syncs the folder and
- * reads the file back, refusing loudly if the bytes on disk are not the ones intended. A single write runs both at
+ * reads the file back, refusing loudly if the bytes on disk are not the ones intended (a byte compare with the
+ * staged parts; the staged bytes are hashed once, while their fsync is in flight). A single write runs both at
  * once; a batch (be-apply) stages every file before it commits any.
  */
 import { createHash } from 'node:crypto';
@@ -15,24 +16,55 @@ import { tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
 
-/** sha256 of the file at `entry`, read in chunks (what is really on disk after the write). */
-export async function sha256OfFile(entry: string): Promise<{ hex: string; size: number; ino: number }> {
+/**
+ * The file at `entry` as it is on disk now, compared byte for byte with `parts` (what was staged): one positional
+ * read into a buffer one byte larger than the file should be (a short read is end of file, so a file that grew is
+ * seen without a second read), then a memcmp. The staged bytes were hashed once already; the digest of the
+ * read-back is that same hash when the bytes are equal, and is computed only to word a mismatch.
+ */
+export async function readBackEquals(
+  entry: string,
+  parts: readonly Uint8Array[],
+  size: number,
+): Promise<{ equal: true; ino: number } | { equal: false; ino: number; hex: string; size: number }> {
   const fh = await fs.promises.open(entry, READ_FLAGS);
   try {
-    const { ino } = await fh.stat();
-    const h = createHash('sha256');
-    const buf = Buffer.allocUnsafe(1024 * 1024); // a megabyte at a time, as sha256Parts
-    let size = 0;
+    const st = await fh.stat();
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size + 1, st.size + 1)));
+    let got = 0;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, size);
-      if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
-      size += bytesRead;
+      const want = buf.length - got;
+      const { bytesRead } = await fh.read(buf, got, want, got);
+      got += bytesRead;
+      // a short read is the end of the file (a full buffer is one byte more than intended: a mismatch either way)
+      if (bytesRead < want || got === buf.length) break;
     }
-    return { hex: h.digest('hex'), size, ino };
+    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino };
+    // unequal: hash what is really there, for the message (read on to the end if it is longer)
+    const h = createHash('sha256').update(buf.subarray(0, got));
+    let total = got;
+    if (got === buf.length) {
+      const more = Buffer.allocUnsafe(1024 * 1024);
+      for (;;) {
+        const { bytesRead } = await fh.read(more, 0, more.length, total);
+        if (bytesRead === 0) break;
+        h.update(more.subarray(0, bytesRead));
+        total += bytesRead;
+      }
+    }
+    return { equal: false, ino: st.ino, hex: h.digest('hex'), size: total };
   } finally {
     await fh.close().catch(() => undefined);
   }
+}
+
+function equalsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
+  let off = 0;
+  for (const part of parts) {
+    if (!bytes.subarray(off, off + part.length).equals(part)) return false;
+    off += part.length;
+  }
+  return off === bytes.length;
 }
 
 async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
@@ -102,7 +134,15 @@ export async function existingEntry(pinned: PinnedDir, name: string, absPath: st
  * The last check under the lock, the rename, the folder sync, then the read-back: the file must hash to what
  * was staged, else a loud error (the write landed but the disk holds other bytes).
  */
-export async function commitStaged(pinned: PinnedDir, staged: Staged, name: string, absPath: string, opts: WriteOptions, syncDirectory: boolean): Promise<FileStat> {
+export async function commitStaged(
+  pinned: PinnedDir,
+  staged: Staged,
+  parts: readonly Uint8Array[],
+  name: string,
+  absPath: string,
+  opts: WriteOptions,
+  syncDirectory: boolean,
+): Promise<FileStat> {
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
   try {
@@ -113,16 +153,19 @@ export async function commitStaged(pinned: PinnedDir, staged: Staged, name: stri
     await fs.promises.unlink(tmp).catch(() => undefined);
     throw e;
   }
-  if (syncDirectory) await pinned.sync();
-  const st = await fs.promises.lstat(entry);
-  const back = await sha256OfFile(entry);
+  // the folder's sync and the read-back both follow the rename and neither needs the other: they overlap
+  const [, st, back] = await Promise.all([
+    syncDirectory ? pinned.sync() : undefined,
+    fs.promises.lstat(entry),
+    readBackEquals(entry, parts, staged.size),
+  ]);
   if (back.ino !== staged.ino) {
     throw new ToolError(
       'conflict',
       `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
     );
   }
-  if (back.hex !== staged.sha256 || back.size !== staged.size) {
+  if (!back.equal) {
     throw new ToolError(
       'io',
       `${absPath} was written, but reading it back gave different bytes (${back.size} bytes, sha256 ${back.hex.slice(0, 16)}; ` +
@@ -131,5 +174,6 @@ export async function commitStaged(pinned: PinnedDir, staged: Staged, name: stri
       { expected_sha256: staged.sha256, actual_sha256: back.hex },
     );
   }
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: back.hex };
+  // equal bytes: the staged digest is the read-back's (one hash per write)
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: staged.sha256, sha256OfGiven: true };
 }

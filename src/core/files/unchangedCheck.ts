@@ -4,6 +4,7 @@
  * tick of the file system's clock, and some tools restore it), and a mismatch says what changed.
  */
 import { promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../errors';
 import { fileKind, READ_FLAGS } from './regularFile';
 import type { WriteOptions } from './fileStore';
@@ -23,6 +24,7 @@ function conflict(absPath: string, what: string, details: Record<string, unknown
 export async function assertUnchanged(entry: string, absPath: string, opts: WriteOptions): Promise<void> {
   const expected = opts.expectedContent;
   if (expected === undefined && opts.expectedMtimeMs === undefined) return;
+  if (expected) return assertSameBytes(entry, absPath, expected);
   let st: Stats | undefined;
   try {
     st = await fsp.lstat(entry);
@@ -35,53 +37,71 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
   }
   if (!st) throw conflict(absPath, 'it was deleted', {});
   if (!st.isFile()) throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
-  if (expected === undefined) {
-    if (st.mtimeMs !== opts.expectedMtimeMs) {
-      throw conflict(absPath, `modified at ${new Date(st.mtimeMs).toISOString()}`, {
-        expectedMtimeMs: opts.expectedMtimeMs,
-        actualMtimeMs: st.mtimeMs,
-      });
-    }
-    return;
-  }
-  if (st.size !== expected.length) {
-    throw conflict(absPath, `it is ${st.size} bytes now, it was ${expected.length} when read`, {
-      expectedSize: expected.length,
-      actualSize: st.size,
-      actualMtimeMs: st.mtimeMs,
-    });
-  }
-  const at = await firstDifference(entry, expected, Buffer.allocUnsafe(Math.min(CHUNK, expected.length + 1)));
-  if (at !== undefined) {
-    const line = lineAtByte(expected, at);
-    throw conflict(absPath, `same size, but the content differs from line ${line} on`, {
-      firstDifferentLine: line,
-      firstDifferentByte: at,
+  if (st.mtimeMs !== opts.expectedMtimeMs) {
+    throw conflict(absPath, `modified at ${new Date(st.mtimeMs).toISOString()}`, {
+      expectedMtimeMs: opts.expectedMtimeMs,
       actualMtimeMs: st.mtimeMs,
     });
   }
 }
 
-/** Offset of the first byte that differs, or undefined when the file holds exactly `expected`. */
-async function firstDifference(entry: string, expected: Uint8Array, scratch: Buffer): Promise<number | undefined> {
-  const fh = await fsp.open(entry, READ_FLAGS);
+/**
+ * The file must hold exactly `expected`: opened without following a link (what stands there now, a link is a
+ * change), its size from the open descriptor, then its bytes, one chunk at a time. A file up to a chunk is read
+ * with one call into a buffer one byte larger than expected: a short read is its end, so a file that grew
+ * meanwhile shows as a longer read without a second call.
+ */
+async function assertSameBytes(entry: string, absPath: string, expected: Uint8Array): Promise<void> {
+  let fh: FileHandle;
+  try {
+    fh = await fsp.open(entry, READ_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw conflict(absPath, 'it was deleted', {});
+    if (code === 'ELOOP') throw conflict(absPath, 'it is a symbolic link now', { kind: 'a symbolic link' });
+    // a socket or the like (open refuses it): named from lstat
+    const st = await fsp.lstat(entry);
+    throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
+  }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return 0;
-    let off = 0;
-    for (;;) {
-      const { bytesRead } = await fh.read(scratch, 0, scratch.length, off);
-      if (bytesRead === 0) return off === expected.length ? undefined : off;
-      if (off + bytesRead > expected.length) return expected.length;
-      const want = expected.subarray(off, off + bytesRead);
-      if (!scratch.subarray(0, bytesRead).equals(want)) {
-        let i = 0;
-        while (scratch[i] === want[i]) i++;
-        return off + i;
-      }
-      off += bytesRead;
+    if (!st.isFile()) throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
+    if (st.size !== expected.length) {
+      throw conflict(absPath, `it is ${st.size} bytes now, it was ${expected.length} when read`, {
+        expectedSize: expected.length,
+        actualSize: st.size,
+        actualMtimeMs: st.mtimeMs,
+      });
+    }
+    const at = await firstDifference(fh, expected, Buffer.allocUnsafe(Math.min(CHUNK, expected.length + 1)));
+    if (at !== undefined) {
+      const line = lineAtByte(expected, at);
+      throw conflict(absPath, `same size, but the content differs from line ${line} on`, {
+        firstDifferentLine: line,
+        firstDifferentByte: at,
+        actualMtimeMs: st.mtimeMs,
+      });
     }
   } finally {
     await fh.close().catch(() => undefined);
+  }
+}
+
+/** Offset of the first byte that differs, or undefined when the file holds exactly `expected`. */
+async function firstDifference(fh: FileHandle, expected: Uint8Array, scratch: Buffer): Promise<number | undefined> {
+  let off = 0;
+  for (;;) {
+    const { bytesRead } = await fh.read(scratch, 0, scratch.length, off);
+    if (bytesRead === 0) return off === expected.length ? undefined : off;
+    if (off + bytesRead > expected.length) return expected.length;
+    const want = expected.subarray(off, off + bytesRead);
+    if (!scratch.subarray(0, bytesRead).equals(want)) {
+      let i = 0;
+      while (scratch[i] === want[i]) i++;
+      return off + i;
+    }
+    off += bytesRead;
+    // a short read is the end of the file: all of it matched
+    if (bytesRead < scratch.length && off === expected.length) return undefined;
   }
 }

@@ -15,6 +15,8 @@ async function jsonPageWithin(ctx: ContextPort, req: ReadRequest, budget?: numbe
   const pageTokens = Math.min(ctx.settings.pageTokens, budget ?? Infinity);
   let limit = pageTokens - PAGE_HEADER_TOKENS;
   let page = await ctx.read({ ...req, limit });
+  // a small page is read before the rank table is loaded (service.ts): the JSON count below waits for it, in slices
+  if (page.mode === 'full') await ctx.tokenizer.ready?.();
   for (let i = 0; i < 3 && page.mode === 'full'; i++) {
     const seen = ctx.tokenizer.count(JSON.stringify(page));
     if (seen <= pageTokens) break;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { MAX_PAGE_CHARS_PER_TOKEN, paginate, type Page } from '../../../src/core/context/full';
+import { BYTES_AS_TOKENS, fitsWithoutCounting, MAX_PAGE_CHARS_PER_TOKEN, paginate, type Page } from '../../../src/core/context/full';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 
 const tk = getTokenizer();
@@ -180,5 +180,34 @@ describe('context/full pagination', () => {
     assert.equal(page.end, 1);
     const second = paginate({ path: 'f.txt', lines: ['a', line], start: 2, limit: 500, tokenizer: plain });
     assert.ok(second.partial && second.tokens <= 500 && second.tokens > 450, `${second.tokens} tokens`);
+  });
+
+  // a small range read before the tokenizer's ranks are loaded is paged on bytes: it must be the very same page
+  it('a range that fits without counting gives the same page on bytes as on tokens (property)', () => {
+    let fitted = 0;
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 16, max: 3000 }), fc.nat(40), fc.nat(40), (lines, limit, a, b) => {
+        const start = 1 + (Math.min(a, b) % lines.length);
+        const end = Math.min(lines.length, start + Math.abs(a - b));
+        const req = { path: 'f.txt', lines, start, end, limit };
+        if (!fitsWithoutCounting(req)) return;
+        fitted++;
+        const exact = paginate({ ...req, tokenizer: tk });
+        const bound = paginate({ ...req, tokenizer: BYTES_AS_TOKENS });
+        const { tokens: _t1, ...e } = exact;
+        const { tokens: _t2, ...b2 } = bound;
+        assert.deepEqual(b2, e);
+        assert.equal(exact.end, end, 'the whole range fits');
+        assert.ok(exact.tokens <= bound.tokens);
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(fitted > 50, `only ${fitted} ranges fitted`);
+  });
+
+  it('a range over the limit in bytes, or continuing a split line, is counted', () => {
+    assert.equal(fitsWithoutCounting({ path: 'f', lines: ['é'.repeat(10)], limit: 16 }), false); // 23 bytes with "1\t" and the break
+    assert.equal(fitsWithoutCounting({ path: 'f', lines: ['abc'], limit: 16 }), true);
+    assert.equal(fitsWithoutCounting({ path: 'f', lines: ['abc'], limit: 16, column: 2 }), false);
   });
 });

@@ -17,8 +17,9 @@ describe('core/files read-back', () => {
   it('returns the sha256 of the bytes read back, equal to the bytes written', async () => {
     const pinned = await PinnedDir.open('write', dir);
     try {
-      const staged = await stageIn(pinned, [Buffer.from('a\n'), Buffer.from('b\n')], 'f.txt', undefined, {});
-      const st = await commitStaged(pinned, staged, 'f.txt', path.join(dir, 'f.txt'), {}, true);
+      const parts = [Buffer.from('a\n'), Buffer.from('b\n')];
+      const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
+      const st = await commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true);
       assert.equal(st.sha256, createHash('sha256').update(await fs.readFile(path.join(dir, 'f.txt'))).digest('hex'));
     } finally {
       await pinned.close();
@@ -28,10 +29,11 @@ describe('core/files read-back', () => {
   it('bytes on disk that differ from the intended ones are a loud io error', async () => {
     const pinned = await PinnedDir.open('write', dir);
     try {
-      const staged = await stageIn(pinned, [Buffer.from('intended\n')], 'f.txt', undefined, {});
+      const parts = [Buffer.from('intended\n')];
+      const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
       // what a silently corrupting disk looks like from here: the file holds other bytes than the ones staged
       await fs.writeFile(path.join(dir, staged.tempName), 'corrupt!\n');
-      await assert.rejects(commitStaged(pinned, staged, 'f.txt', path.join(dir, 'f.txt'), {}, true), (e: Error & { code?: string }) => {
+      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), (e: Error & { code?: string }) => {
         assert.equal(e.code, 'io');
         assert.match(e.message, /was written, but reading it back gave different bytes/);
         return true;
@@ -40,4 +42,28 @@ describe('core/files read-back', () => {
       await pinned.close();
     }
   });
+
+  // the read-back reads once into a buffer one byte larger than intended: a longer or shorter file must still fail
+  for (const [what, onDisk] of [
+    ['one byte more', 'intended\n!'],
+    ['one byte less', 'intended'],
+    ['a megabyte more', 'intended\n' + 'x'.repeat(1024 * 1024)],
+    ['nothing rather', ''],
+  ] as const) {
+    it(`a read-back of ${what} than intended is a loud io error, with the digest of what is there`, async () => {
+      const pinned = await PinnedDir.open('write', dir);
+      try {
+        const parts = [Buffer.from('inten'), Buffer.from('ded\n')];
+        const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
+        await fs.writeFile(path.join(dir, staged.tempName), onDisk);
+        await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), (e: Error & { code?: string; details?: { actual_sha256?: string } }) => {
+          assert.equal(e.code, 'io');
+          assert.equal(e.details?.actual_sha256, createHash('sha256').update(onDisk).digest('hex'));
+          return true;
+        });
+      } finally {
+        await pinned.close();
+      }
+    });
+  }
 });

@@ -14,7 +14,7 @@ import { namesLines, readRange } from '../../read/range';
 import { docLines } from '../../read/rows';
 import { isInside } from '../../files/ports';
 import { parseFileRange } from '../../text/range';
-import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
+import { BYTES_AS_TOKENS, DEFAULT_PAGE_TOKENS, fitsWithoutCounting, paginate } from '../full';
 import { CONTEXT_SETTINGS } from '../settingsTable';
 import { renderStructureText } from '../render';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
@@ -224,7 +224,7 @@ export class ContextService {
 
   /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
   async read(req: ReadRequest): Promise<ContextReply> {
-    await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
+    // the rank table is awaited where a count is needed (a small range needs none: see full())
     const fr = parseFileRange(req.file);
     const hasRange = namesLines(fr.spec);
     const requested = req.mode ?? (hasRange ? 'full' : this.settings.defaultMode);
@@ -247,6 +247,7 @@ export class ContextService {
     }
     let mode: ContextMode = hasRange ? 'full' : requested === 'auto' ? 'full' : requested;
     if (!hasRange && requested === 'auto') {
+      await this.ranks();
       const small = loaded.text.length <= this.settings.autoThresholdTokens * 2 || (loaded.text.length <= this.settings.autoThresholdTokens * 12 && this.tokenizer.count(loaded.text) <= this.settings.autoThresholdTokens);
       mode = small ? 'full' : 'structure';
     }
@@ -254,7 +255,17 @@ export class ContextService {
     return this.full(loaded, fr.spec, req);
   }
 
+  private ranksLoaded = false;
+
+  /** The first call that counts loads the rank table in slices, not in one 300-500 ms block. */
+  private async ranks(): Promise<void> {
+    if (this.ranksLoaded) return;
+    await this.tokenizer.ready?.();
+    this.ranksLoaded = true;
+  }
+
   private async structureOf(loaded: LoadedText, json: boolean): Promise<StructureReply> {
+    await this.ranks();
     const s: FileStructure = await structure(loaded.text, loaded.languageId, {
       path: loaded.display,
       absPath: loaded.abs,
@@ -284,7 +295,11 @@ export class ContextService {
     const total = lines.length;
     const { start, end, warnings } = readRange(spec, total, loaded.display);
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
-    const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer, blank: req.blank });
+    const pageReq = { path: loaded.display, lines, start, end, column: req.column, limit, blank: req.blank };
+    // before the ranks are loaded, a range within the limit in bytes is the same page without a count
+    const uncounted = !this.ranksLoaded && fitsWithoutCounting(pageReq);
+    if (!uncounted) await this.ranks();
+    const page = paginate({ ...pageReq, tokenizer: uncounted ? BYTES_AS_TOKENS : this.tokenizer });
     // The id and the metadata of the page's own lines, hashed from the buffer the page was cut from.
     const meta = await readMetadata(this.deps.viewed, loaded, total === 0 ? 0 : page.start, total === 0 ? 0 : page.end);
     const mixed = mixedEolWarning(loaded.doc);

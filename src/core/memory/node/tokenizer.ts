@@ -132,15 +132,55 @@ function addRanks(ranks: Map<string, number>, parts: string[], from: number, pau
  */
 export function loadTokenizer(encoding: TokenEncoding = 'o200k_base', sliceMs = 8): Promise<void> {
   if (encodings.has(encoding)) return Promise.resolve();
+  // a caller needs the ranks now: a load started in the background stops waiting for idle moments
+  const gate = gates.get(encoding);
+  if (gate) {
+    gate.whenIdle = undefined;
+    gate.wake?.();
+  }
   let pending = loading.get(encoding);
   if (!pending) {
-    pending = loadInSlices(encoding, sliceMs).finally(() => loading.delete(encoding));
+    pending = loadInSlices(encoding, sliceMs, {}).finally(() => loading.delete(encoding));
     loading.set(encoding, pending);
   }
   return pending;
 }
 
-async function loadInSlices(encoding: TokenEncoding, sliceMs: number): Promise<void> {
+interface Gate {
+  whenIdle?: () => Promise<void>;
+  /** Ends the current wait for idle (a caller needs the ranks now). */
+  wake?: () => void;
+}
+
+/** Waits for the gate's idle moment, or until a caller needing the ranks now opens it. */
+function idleOrWoken(gate: Gate): Promise<void> | undefined {
+  if (!gate.whenIdle) return undefined;
+  return Promise.race([gate.whenIdle(), new Promise<void>((resolve) => (gate.wake = resolve))]);
+}
+const gates = new Map<TokenEncoding, Gate>();
+
+/**
+ * Starts loading `encoding`'s ranks in the background: each slice waits for `whenIdle` (the server has no call in
+ * flight), so a call arriving meanwhile is not slowed down by slices between its own steps. A `loadTokenizer` call
+ * (a count is needed now) turns it into an ordinary sliced load.
+ */
+export function preloadTokenizer(whenIdle: () => Promise<void>, encoding: TokenEncoding = 'o200k_base'): Promise<void> {
+  if (encodings.has(encoding)) return Promise.resolve();
+  let pending = loading.get(encoding);
+  if (!pending) {
+    const gate: Gate = { whenIdle };
+    gates.set(encoding, gate);
+    pending = loadInSlices(encoding, 8, gate).finally(() => {
+      loading.delete(encoding);
+      gates.delete(encoding);
+    });
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+async function loadInSlices(encoding: TokenEncoding, sliceMs: number, gate: Gate): Promise<void> {
+  await idleOrWoken(gate);
   const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
   const bpe = existsSync(bundled) ? (JSON.parse(await readFile(bundled, 'utf8')) as TiktokenBPE) : loadRanks(encoding);
   const ranks = new Map<string, number>();
@@ -153,6 +193,7 @@ async function loadInSlices(encoding: TokenEncoding, sliceMs: number): Promise<v
       i = addRanks(ranks, parts, i, pause);
       if (encodings.has(encoding)) return; // a synchronous count loaded it meanwhile
       if (i < parts.length) {
+        await idleOrWoken(gate);
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
