@@ -145,13 +145,17 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
       if (paged && pageTokens !== undefined) {
         const measure = measureFor(limit, deps.context?.tokenizer);
         let view = modelView(result);
+        let same = 0;
         for (let i = 0; i < 4; i++) {
           const measured = measure(view);
           if (measured <= limit.max) break;
           pageTokens = smallerPageTokens(pageTokens, measured, limit);
           result = await runOnce();
           const again = modelView(result);
-          if (again === view) break; // the budget does not shape this reply (an outline): the guard pages it
+          // The same reply twice: the budget does not shape it (a target read), or the page fit in tokens both
+          // times but not in the host's unit (indented comments are few tokens for many characters): once more
+          // smaller, then the guard pages it.
+          if (again === view && same++) break;
           view = again;
         }
       }
