@@ -142,7 +142,7 @@ const EXAMPLES: [string][] = [
 ];
 
 describe('replies fit the host that asked (hostProfiles)', function () {
-  this.timeout(180_000);
+  this.timeout(400_000);
   let ws: Workspace;
   before(async () => (ws = await tmpWorkspace()));
   after(() => ws.dispose());
@@ -170,6 +170,17 @@ describe('replies fit the host that asked (hostProfiles)', function () {
             await s.call('be-read', { file: `${rel}:2-${Math.max(2, lines - 1)}` });
             const outline = await s.call('be-read', { file: rel, mode: 'structure' });
             await outlineAll(s, outline, rel);
+            // an outline narrowed to a query, its "all" call, and the small-data tools on the same file
+            const narrowed = text(await s.call('be-read', { file: rel, mode: 'structure', query: 'compute const 数据 row' }));
+            const all = /; all \d+: \S+ (\{.*\})$/m.exec(narrowed);
+            if (all) assert.match(text(await s.call('be-read', JSON.parse(all[1]!))), /^\d+ lines, \d+ tokens \(structure\)/); // the plain outline walked above
+            await s.call('be-func-range', { file: rel, line: Math.ceil(lines / 2) });
+            await s.call('be-tag-range', { file: rel, line: 1 });
+            await s.call('be-balance', { file: rel, verbose: true });
+            // a be-apply preview of a big change, and an insert and a delete
+            await s.call('be-apply', { edits: [{ file: `${rel}:1-${lines}`, content: content.replace(/\r\n/g, '\n').toUpperCase() }], preview: true });
+            assert.ok(!(await s.call('be-insert', { file: `${rel}:0`, content: 'top\n' })).isError);
+            assert.ok(!(await s.call('be-delete', { file: `${rel}:1` })).isError);
             await s.call('be-read', { file: rel });
             await s.call('be-overview', {});
             await s.call('be-read', { file: 'p', mode: 'overview' });
