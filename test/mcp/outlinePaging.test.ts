@@ -75,6 +75,24 @@ describe('be-read structure: pages of whole symbols, and a query', function () {
     assert.equal(new Set(starts).size, starts.length);
   });
 
+  it('--reply json: the outline page carries next as a field and fits the limit as the model sees it', async () => {
+    const j = await memoryClient(ws, { reply: 'json', replyLimit: () => replyLimitFor('Visual Studio Code') }, { context: { watch: false } });
+    try {
+      let args: Record<string, unknown> | undefined = { file: 'src/store.ts', mode: 'structure' };
+      let pages = 0;
+      for (; args; pages++) {
+        const r = (await j.client.callTool({ name: 'be-read', arguments: args })) as CallToolResult;
+        const sc = r.structuredContent as Record<string, unknown>;
+        assert.ok(JSON.stringify(sc).length <= 8192, `${JSON.stringify(sc).length} characters`);
+        assert.equal(sc.mode, 'structure');
+        args = sc.next as Record<string, unknown> | undefined;
+      }
+      assert.ok(pages >= 3, `${pages} pages`);
+    } finally {
+      await j.close();
+    }
+  });
+
   it('a query: the matching symbols and their neighbours within a small budget, what was left out and the call for it', async () => {
     const t = await call({ file: 'src/store.ts', mode: 'structure', query: 'parse cookie header' });
     assert.ok(tokens(t) <= 600, `${tokens(t)} tokens`);
