@@ -19,15 +19,29 @@ export interface OutlineRow {
   parent: number;
   /** index of the last row of this symbol's members (itself when it has none) */
   last: number;
-  text: string;
+  /** the row as shown (rendered when first read: a page renders its own rows, not the file's) */
+  readonly text: string;
+}
+
+class Row implements OutlineRow {
+  private shown: string | undefined;
+  last = 0;
+  constructor(
+    readonly sym: OutlineSymbol,
+    readonly depth: number,
+    readonly parent: number,
+  ) {}
+  get text(): string {
+    return (this.shown ??= symbolRow(this.sym, this.depth));
+  }
 }
 
 /** Every symbol as a row, in file order (members after their container, siblings by their first line). */
 export function outlineRows(symbols: readonly OutlineSymbol[]): OutlineRow[] {
-  const rows: OutlineRow[] = [];
+  const rows: Row[] = [];
   const visit = (syms: readonly OutlineSymbol[], depth: number, parent: number) => {
     for (const sym of [...syms].sort((a, b) => a.start - b.start)) {
-      const i = rows.push({ sym, depth, parent, last: 0, text: symbolRow(sym, depth) }) - 1;
+      const i = rows.push(new Row(sym, depth, parent)) - 1;
       if (sym.children?.length) visit(sym.children, depth + 1, i);
       rows[i]!.last = rows.length - 1;
     }
@@ -47,6 +61,16 @@ export interface OutlinePage {
   next?: number;
 }
 
+/** A row's tokens with its newline, counted when first asked: a page counts its own rows, not the file's. */
+function lazyCost(rows: readonly OutlineRow[], tokenizer: TokenCounter): (i: number) => number {
+  const known = new Map<number, number>();
+  return (i) => {
+    let n = known.get(i);
+    if (n === undefined) known.set(i, (n = tokenizer.count(rows[i]!.text) + 1));
+    return n;
+  };
+}
+
 const ancestors = (rows: readonly OutlineRow[], i: number): number[] => {
   const out: number[] = [];
   for (let p = rows[i]!.parent; p >= 0; p = rows[p]!.parent) out.unshift(p);
@@ -63,30 +87,31 @@ export function outlinePage(s: FileStructure, opts: { from?: number; maxTokens: 
   const k = rows.findIndex((r) => r.sym.start >= from);
   const head = from <= 1 ? importsLine(s) : undefined;
   if (k < 0) return { text: head ?? '', shown: 0, total: rows.length, from };
-  const cost = rows.map((r) => opts.tokenizer.count(r.text) + 1);
+  const cost = lazyCost(rows, opts.tokenizer);
   const context = ancestors(rows, k);
-  const fixed = (head ? opts.tokenizer.count(head) + 1 : 0) + context.reduce((n, i) => n + cost[i]!, 0);
+  const fixed = (head ? opts.tokenizer.count(head) + 1 : 0) + context.reduce((n, i) => n + cost(i), 0);
   const pageRoom = Math.max(1, opts.maxTokens - fixed);
-  const unitCost = (i: number) => {
+  /** A symbol's rows' cost, counted only until it passes `cap` (a big class is not counted whole to learn it is big). */
+  const unitCost = (i: number, cap: number) => {
     let n = 0;
-    for (let j = i; j <= rows[i]!.last; j++) n += cost[j]!;
+    for (let j = i; j <= rows[i]!.last && n <= cap; j++) n += cost(j);
     return n;
   };
   let room = pageRoom;
   let i = k;
   while (i < rows.length) {
-    const unit = unitCost(i);
+    const unit = unitCost(i, Math.max(room, opts.maxTokens));
     if (unit <= room) {
       room -= unit;
       i = rows[i]!.last + 1;
       continue;
     }
     // the room this symbol would have at the top of a page of its own (its containers repeated above it)
-    const fresh = opts.maxTokens - ancestors(rows, i).reduce((n, j) => n + cost[j]!, 0);
+    const fresh = opts.maxTokens - ancestors(rows, i).reduce((n, j) => n + cost(j), 0);
     const descend = rows[i]!.last > i && (i === k || unit > fresh);
-    if (i > k && (!descend || cost[i]! > room)) break;
+    if (i > k && (!descend || cost(i) > room)) break;
     // a container too large for any page (or the page's first row): its row here, its members as they fit
-    room -= cost[i]!;
+    room -= cost(i);
     i++;
   }
   // A page breaks between lines: rows that start on the line of the last row taken stay on this page.
@@ -109,13 +134,21 @@ export interface QueryOutline {
   total: number;
 }
 
+/** Rows whose words are read between two yields to the event loop (a 20,000-symbol file takes ~200 ms whole). */
+const ROWS_PER_SLICE = 2000;
+
 /** BM25 score of each row for the query's words (0 where no word matches). */
-export function symbolScores(rows: readonly OutlineRow[], query: string): number[] {
+export async function symbolScores(rows: readonly OutlineRow[], query: string): Promise<number[]> {
   const qs = [...new Set(queryWords(query).map(stemOf))];
   if (!qs.length || !rows.length) return rows.map(() => 0);
   const K1 = 1.2;
   const B = 0.75;
-  const docs = rows.map((r) => splitWords(`${r.sym.name} ${r.sym.signature} ${r.sym.doc ?? ''}`).filter((w) => w.length >= 2).map(stemOf));
+  const docs: string[][] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % ROWS_PER_SLICE === 0) await new Promise((r) => setTimeout(r, 0));
+    const sym = rows[i]!.sym;
+    docs.push(splitWords(`${sym.name} ${sym.signature} ${sym.doc ?? ''}`).filter((w) => w.length >= 2).map(stemOf));
+  }
   const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length || 1;
   const tf = docs.map((d) => qs.map((q) => d.reduce((n, w) => n + stemMatch(q, w), 0)));
   const idf = qs.map((_, j) => {
@@ -130,18 +163,18 @@ export function symbolScores(rows: readonly OutlineRow[], query: string): number
  * its containers, then the symbols on either side of each match, then the members of a matching container.
  * Undefined when no symbol matches.
  */
-export function queryOutline(s: FileStructure, query: string, opts: { maxTokens: number; tokenizer: TokenCounter }): QueryOutline | undefined {
+export async function queryOutline(s: FileStructure, query: string, opts: { maxTokens: number; tokenizer: TokenCounter }): Promise<QueryOutline | undefined> {
   const rows = outlineRows(s.symbols);
-  const scores = symbolScores(rows, query);
+  const scores = await symbolScores(rows, query);
   const matches = rows.map((_, i) => i).filter((i) => scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b);
   if (!matches.length) return undefined;
-  const cost = rows.map((r) => opts.tokenizer.count(r.text) + 1);
+  const cost = lazyCost(rows, opts.tokenizer);
   const picked = new Set<number>();
   let room = opts.maxTokens;
   /** Adds the rows of `want` not yet picked if they all fit; whether they did. */
   const add = (want: number[]): boolean => {
     const fresh = [...new Set(want)].filter((j) => !picked.has(j));
-    const n = fresh.reduce((t, j) => t + cost[j]!, 0);
+    const n = fresh.reduce((t, j) => t + cost(j), 0);
     if (n > room) return false;
     room -= n;
     for (const j of fresh) picked.add(j);
@@ -154,9 +187,10 @@ export function queryOutline(s: FileStructure, query: string, opts: { maxTokens:
   const bestRows = [...ancestors(rows, matches[0]!), matches[0]!];
   if (!add(bestRows)) {
     for (const j of bestRows) picked.add(j);
-    room -= bestRows.reduce((n, j) => n + cost[j]!, 0);
+    room -= bestRows.reduce((n, j) => n + cost(j), 0);
   }
-  for (const m of matches) add([...ancestors(rows, m), m]);
+  // a row costs at least 2 tokens: no more matches than that can be shown are tried (each try counts its rows)
+  for (const m of matches.slice(0, Math.ceil(opts.maxTokens / 2))) add([...ancestors(rows, m), m]);
   for (const m of matches.filter((j) => picked.has(j))) {
     const sib = siblings(m);
     const at = sib.indexOf(m);

@@ -101,13 +101,13 @@ describe('context/outlinePage: outlines paged by whole symbols', () => {
     );
   });
 
-  it('a query outline: within its budget, matches best first, their containers and neighbours, in file order', () => {
-    fc.assert(
-      fc.property(tree, fc.integer({ min: 30, max: 500 }), fc.constantFrom('parse cookie', 'route mount', 'merge paths', 'nothing here'), (symbols, maxTokens, query) => {
+  it('a query outline: within its budget, matches best first, their containers and neighbours, in file order', async () => {
+    await fc.assert(
+      fc.asyncProperty(tree, fc.integer({ min: 30, max: 500 }), fc.constantFrom('parse cookie', 'route mount', 'merge paths', 'nothing here'), async (symbols, maxTokens, query) => {
         const s = fileOf(symbols);
         const rows = outlineRows(symbols);
-        const scores = symbolScores(rows, query);
-        const q = queryOutline(s, query, { maxTokens, tokenizer });
+        const scores = await symbolScores(rows, query);
+        const q = await queryOutline(s, query, { maxTokens, tokenizer });
         if (!scores.some((x) => x > 0)) return assert.equal(q, undefined);
         assert.ok(q);
         const shown = q.text.split('\n');
@@ -128,14 +128,14 @@ describe('context/outlinePage: outlines paged by whole symbols', () => {
     );
   });
 
-  it('ranks by the query words in the name, signature and doc; a rare word counts more than a common one', () => {
+  it('ranks by the query words in the name, signature and doc; a rare word counts more than a common one', async () => {
     const syms: OutlineSymbol[] = [
       { kind: 'function', name: 'parseCookie', signature: 'parseCookie(header: string)', start: 1, end: 5 },
       { kind: 'function', name: 'parseBody', signature: 'parseBody(req)', start: 6, end: 9 },
       { kind: 'function', name: 'parseQuery', signature: 'parseQuery(url)', start: 10, end: 12 },
       { kind: 'function', name: 'serialize', signature: 'serialize(name, value)', start: 13, end: 20, doc: 'Serializes a cookie' },
     ];
-    const scores = symbolScores(outlineRows(syms), 'parse the cookies');
+    const scores = await symbolScores(outlineRows(syms), 'parse the cookies');
     assert.ok(scores[0]! > scores[3]! && scores[3]! > scores[1]!, JSON.stringify(scores));
     assert.equal(scores[1], scores[2]);
   });

@@ -294,7 +294,7 @@ export class ContextService {
     };
     const q = req.from === undefined && req.query?.trim() ? req.query.trim() : undefined;
     const budget = Math.min(pageTokens, Math.max(128, Math.round(this.settings.overviewBudget / 2)));
-    const narrowed = q ? queryOutline(s, q, { maxTokens: budget, tokenizer: this.tokenizer }) : undefined;
+    const narrowed = q ? await queryOutline(s, q, { maxTokens: budget, tokenizer: this.tokenizer }) : undefined;
     if (narrowed) {
       Object.assign(reply, { outline: narrowed.text, query: q, matched: narrowed.matched, matched_shown: narrowed.matchedShown, shown: narrowed.shown, symbols_total: narrowed.total });
       if (narrowed.shown < narrowed.total) reply.all = { file: loaded.display, mode: 'structure', from: 1 };
