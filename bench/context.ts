@@ -18,6 +18,8 @@ import { repoFigures, type RepoFigures } from './context/figures';
 import { AGENTS } from './context/agents';
 import { printReport, printSideBySide, table, type Catalogs } from './context/report';
 import { runRepo, taskTokens, type TaskResult } from './context/run';
+import { printHostGoalsSideBySide, printHosts, type HostGoals } from './context/hostReport';
+import { COPILOT } from './context/hosts';
 import { loadTasks, repoLocator } from './context/tasks';
 
 const PROJECT = join(__dirname, '..');
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     setResults.results.push(
       ...(await runRepo(repo, paths, (r) => {
         catalogs[AGENTS.find((a) => a.key === r.agent)!.server] = r.catalogTokens;
+        if (r.host && r.host !== COPILOT.id) return; // ours in the other hosts: in the host tables only
         const status = r.error ? `ERROR ${r.error}` : r.landed ? 'landed' : 'EDIT DID NOT LAND';
         process.stderr.write(`  ${r.agent} ${r.task.id}: ${taskTokens(r)} tokens, ${r.calls.length} calls, ${status}\n`);
         if (values.verbose) for (const c of r.calls) process.stderr.write(`      ${c.tool} ${c.label}: ${c.replyTokens} ${JSON.stringify(c.args).slice(0, 120)}\n`);
@@ -69,8 +72,15 @@ async function main(): Promise<void> {
     setResults.figures.push(await repoFigures(repo, paths));
     console.log(`${repo.repo}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  for (const [set, { results, figures }] of bySet) printReport(results, figures, catalogs, set);
-  printSideBySide([...bySet].map(([set, { results }]) => ({ set, results })));
+  // The per-agent tables: ours as sized for VS Code Copilot, the host this product is made for.
+  const copilotView = (rs: TaskResult[]) => rs.filter((r) => r.host === undefined || r.host === COPILOT.id);
+  const hostGoals: HostGoals[] = [];
+  for (const [set, { results, figures }] of bySet) {
+    printReport(copilotView(results), figures, catalogs, set);
+    hostGoals.push(printHosts(results, set));
+  }
+  printSideBySide([...bySet].map(([set, { results }]) => ({ set, results: copilotView(results) })));
+  printHostGoalsSideBySide(hostGoals);
   console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   if (values.scale) {

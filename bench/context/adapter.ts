@@ -127,3 +127,31 @@ export function pageContent(r: CallToolResult): string {
   while (notes < rows.length && rows[notes]!.startsWith('! ')) notes++;
   return rows.slice(notes).join('\n');
 }
+
+/** A structure reply's next page (`next: be-read {"file":…,"mode":"structure","from":N}` on its header), if any. */
+export function outlineNext(r: CallToolResult): Record<string, unknown> | undefined {
+  const next = structured(r)?.next as Record<string, unknown> | undefined;
+  if (next && next.mode === 'structure') return next;
+  const m = / next: \S+ (\{"file":[^\n]*?"mode":"structure"[^\n]*?\})/.exec(header(r));
+  return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : undefined;
+}
+
+/** An outline narrowed to a query: the call for all of it (`all N: be-read {…}`), if it left symbols out. */
+export function outlineAll(r: CallToolResult): Record<string, unknown> | undefined {
+  const all = structured(r)?.all as Record<string, unknown> | undefined;
+  if (all) return all;
+  const m = /; all \d+: \S+ (\{[^\n]*?\})$/m.exec(contentText(r));
+  return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : undefined;
+}
+
+/** A reply the server paged as a last resort (`(reply page 1/N) next: tool {"reply_page":"id/2"}`): the next page's arguments. */
+export function replyPageNext(r: CallToolResult): Record<string, unknown> | undefined {
+  const m = /^\(reply page \d+\/\d+[^)]*\) next: \S+ (\{"reply_page":"[^"]+"\})/.exec(contentText(r));
+  return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : undefined;
+}
+
+/** The text of a reply page without its `(reply page …)` header line. */
+export function replyPageBody(r: CallToolResult): string {
+  const t = contentText(r);
+  return t.startsWith('(reply page ') ? t.slice(t.indexOf('\n') + 1) : t;
+}

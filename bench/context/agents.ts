@@ -13,7 +13,7 @@
 import { join, relative, sep } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from './mcp';
-import { nextPage, outlineRange, overviewFiles, readLines, viewedCodeId } from './adapter';
+import { nextPage, outlineAll, outlineNext, outlineRange, overviewFiles, readLines, replyPageBody, replyPageNext, viewedCodeId } from './adapter';
 import { isTestOrDoc, type RepoTasks, type Task } from './tasks';
 import { SOURCE_EXT } from './tasks';
 
@@ -152,11 +152,44 @@ export const oracleAgent: Agent = async (ctx) => {
   return { foundAt: 1, notes: [] };
 };
 
+/**
+ * A call to our server, whole: a reply the server paged as a last resort (over the host's limit even at its
+ * smallest page) is followed through its `reply_page` calls, each one counted, and handed back as one text.
+ */
+export async function callWhole(server: Server, tool: string, args: Record<string, unknown>, label: string): Promise<CallToolResult> {
+  let { result } = await server.call(tool, args, label);
+  let next = replyPageNext(result);
+  if (!next) return result;
+  const parts = [replyPageBody(result)];
+  for (let i = 0; next && i < 100; i++) {
+    ({ result } = await server.call(tool, next, `${label} (reply page)`));
+    parts.push(replyPageBody(check(result, `${tool} reply page`)));
+    next = replyPageNext(result);
+  }
+  return { content: [{ type: 'text', text: parts.join('\n') }], ...(result.isError ? { isError: true } : {}) };
+}
+
+/**
+ * The range of `fn` in the answer file's outline: this reply, then (not found) the next page of a paged outline or
+ * the whole of one narrowed to a query, as a model that did not find the name would ask for them.
+ */
+async function findInOutline(server: Server, first: CallToolResult, fn: string): Promise<{ start: number; end: number } | undefined> {
+  let result = first;
+  for (let i = 0; i < 50; i++) {
+    const range = outlineRange(result, fn);
+    if (range) return range;
+    const more = outlineNext(result) ?? outlineAll(result);
+    if (!more) return undefined;
+    result = check(await callWhole(server, 'be-read', more, 'structure answer (more)'), 'structure (more)');
+  }
+  return undefined;
+}
+
 /** Our tools, as a model would chain them. Rank of the answer in the raw overview list is reported separately. */
 export const oursAgent: Agent = async (ctx) => {
   const { server, task, repo } = ctx;
   const run: AgentRun = { notes: [] };
-  const { result: ov } = await server.call('be-overview', { query: task.query.join(' ') }, 'overview');
+  const ov = await callWhole(server, 'be-overview', { query: task.query.join(' ') }, 'overview');
   const keyFiles = overviewFiles(check(ov, 'be-overview'));
   // A reply shape the adapter no longer understands must fail loudly, not read as "answer not found".
   if (!keyFiles.length) throw new Error('adapter: no key files parsed from the be-overview reply (reply shape changed? see adapter.ts)');
@@ -166,25 +199,31 @@ export const oursAgent: Agent = async (ctx) => {
   let range: { start: number; end: number } | undefined;
   for (const [i, file] of candidates.slice(0, MAX_READS).entries()) {
     const other = file !== task.answer.file;
-    const { result } = await server.call('be-read', { file, mode: 'structure' }, `structure ${other ? 'other' : 'answer'}`);
+    const result = await callWhole(server, 'be-read', { file, mode: 'structure' }, `structure ${other ? 'other' : 'answer'}`);
     check(result, `structure ${file}`);
     if (!other) {
       run.foundAt = i + 1;
-      range = outlineRange(result, task.answer.function);
+      range = await findInOutline(server, result, task.answer.function);
       break;
     }
   }
   if (run.foundAt === undefined) {
     run.notes.push(`answer not in the overview's first ${MAX_READS} source files`);
-    const { result } = await server.call('be-read', { file: task.answer.file, mode: 'structure' }, 'structure answer (fallback)');
-    range = outlineRange(check(result, 'structure'), task.answer.function);
+    const result = await callWhole(server, 'be-read', { file: task.answer.file, mode: 'structure' }, 'structure answer (fallback)');
+    range = await findInOutline(server, check(result, 'structure'), task.answer.function);
   }
   let lines: Map<number, string>;
   let vid: string | undefined;
   if (range) {
-    const { result } = await server.call('be-read', { file: `${task.answer.file}:${range.start}-${range.end}` }, 'range');
+    let result = await callWhole(server, 'be-read', { file: `${task.answer.file}:${range.start}-${range.end}` }, 'range');
     lines = readLines(check(result, 'range read'));
     vid = viewedCodeId(result);
+    // a function longer than the host's page: its next pages until the lines to change are read
+    for (let next = nextPage(result); next && !locate(lines, task.edit.old); next = nextPage(result)) {
+      result = check(await callWhole(server, 'be-read', { file: next.file, mode: 'full' }, 'range (next page)'), 'range read');
+      lines = readLines(result);
+      vid = viewedCodeId(result);
+    }
     if (!lines.size || !vid) throw new Error('adapter: no numbered lines or viewed_code_id parsed from the be-read range reply (see adapter.ts)');
     run.viewedCodeId = vid;
   } else {
@@ -196,7 +235,7 @@ export const oursAgent: Agent = async (ctx) => {
   const newText = task.edit.old.endsWith('\n') ? task.edit.new.replace(/\n$/, '') : task.edit.new;
   const args: Record<string, unknown> = { file: `${task.answer.file}:${at.start}-${at.end}`, content: newText };
   if (vid) args.viewed_code_id = vid;
-  check((await server.call('be-replace', args, 'edit')).result, 'be-replace');
+  check(await callWhole(server, 'be-replace', args, 'edit'), 'be-replace');
   return run;
 };
 
@@ -207,7 +246,7 @@ export async function readFull(server: Server, file: string, label: string): Pro
   let args: Record<string, unknown> | undefined = { file, mode: 'full' };
   let vid: string | undefined;
   for (let page = 0; args && page < 100; page++) {
-    const { result } = await server.call('be-read', args, label);
+    const result = await callWhole(server, 'be-read', args, label);
     check(result, `full read ${file}`);
     pages.push(result);
     for (const [n, t] of readLines(result)) lines.set(n, t);

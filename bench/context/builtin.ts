@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { countTokens, type CallRecord, type Server } from './mcp';
+import { callRecord, countTokens, type CallRecord, type Server } from './mcp';
 
 /** Matching lines returned at most (Claude Code's Grep has head_limit; without one a common word floods the turn). */
 export const GREP_HEAD_LIMIT = 250;
@@ -142,7 +142,7 @@ export function builtinServer(root: string): Server {
       if (!fn) throw new Error(`built-in tools: no tool ${tool}`);
       const result = fn(args);
       const view = (result.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-      records.push({ tool, args, label, replyTokens: countTokens(view), argTokens: countTokens(JSON.stringify(args)), isError: result.isError === true });
+      records.push(callRecord(tool, args, label, view, result.isError === true));
       return { result, view };
     },
     take() {

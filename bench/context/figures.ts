@@ -1,13 +1,15 @@
 /**
  * Per-repository figures that are not a task replay, measured on fresh copies through the real servers:
  *  - our full read of each answer file (every page) vs server-filesystem's read_text_file of the same file;
- *  - median structure/full over the non-test source files of more than 200 lines;
+ *  - median structure/full over the non-test source files of more than 200 lines (every page of each);
  *  - what a "full" page that hit the page limit costs as the model receives it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pageContent, pageLimited } from './adapter';
-import { readFull } from './agents';
+import { callWhole, readFull } from './agents';
+import { outlineNext } from './adapter';
+import { COPILOT } from './hosts';
 import { countTokens, modelView } from './mcp';
 import { openWorkspace, type ServerPaths } from './run';
 import { isTestOrDoc, SOURCE_EXT, type RepoTasks } from './tasks';
@@ -55,7 +57,7 @@ export const median = (xs: number[]): number => {
 };
 
 export async function repoFigures(repo: RepoTasks, paths: ServerPaths): Promise<RepoFigures> {
-  const ours = await openWorkspace(repo, 'ours', paths);
+  const ours = await openWorkspace(repo, 'ours', paths, COPILOT);
   const fs = await openWorkspace(repo, 'fs', paths);
   try {
     const all = sourceFiles(ours.root, repo.language);
@@ -86,8 +88,14 @@ export async function repoFigures(repo: RepoTasks, paths: ServerPaths): Promise<
       const lines = lineCount(file);
       fig.codeLines += lines;
       if (lines <= 200) continue;
-      const { result } = await ours.server.call('be-read', { file, mode: 'structure' }, 'figure');
-      fig.structureRatios.push(countTokens(modelView(result)) / (await full(file)).tokens);
+      // the whole outline (every page of it) against the whole file (every page)
+      let outline = 0;
+      for (let args: Record<string, unknown> | undefined = { file, mode: 'structure' }, i = 0; args && i < 100; i++) {
+        const result = await callWhole(ours.server, 'be-read', args, 'figure');
+        outline += countTokens(modelView(result));
+        args = outlineNext(result);
+      }
+      fig.structureRatios.push(outline / (await full(file)).tokens);
     }
     for (const file of [...new Set(repo.tasks.filter((t) => !t.skip).map((t) => t.answer.file))]) {
       const { view } = await fs.server.call('read_text_file', { path: join(fs.root, file) }, 'figure');

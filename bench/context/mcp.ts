@@ -29,9 +29,33 @@ export interface CallRecord {
   /** what the agent was doing, for the per-task log and the "outlines of other files" figure */
   label: string;
   replyTokens: number;
+  /** the model view's length (UTF-16 units) and UTF-8 bytes, for the host limits (hosts.ts) */
+  chars: number;
+  bytes: number;
+  /** the model view itself, kept only when it is over the smallest host limit (hosts.ts prices what a host does with it) */
+  view?: string;
   argTokens: number;
   isError: boolean;
 }
+
+/** A record of one reply's model view (the meter of every server, ours, server-filesystem's and the built-in tools'). */
+export function callRecord(tool: string, args: unknown, label: string, view: string, isError: boolean): CallRecord {
+  const bytes = Buffer.byteLength(view, 'utf8');
+  return {
+    tool,
+    args,
+    label,
+    replyTokens: countTokens(view),
+    chars: view.length,
+    bytes,
+    ...(view.length > KEEP_VIEW_OVER_CHARS ? { view } : {}),
+    argTokens: countTokens(JSON.stringify(args)),
+    isError,
+  };
+}
+
+/** The smallest limit of a profile: 8,192 characters (Copilot's default, the unknown client's). */
+const KEEP_VIEW_OVER_CHARS = 8192;
 
 export interface Server {
   readonly name: string;
@@ -49,6 +73,8 @@ export interface ServerCommand {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** the client name sent in initialize: our server sizes its replies to it (src/mcp/hostProfiles.ts) */
+  clientName?: string;
 }
 
 export async function startServer(cmd: ServerCommand): Promise<Server> {
@@ -58,7 +84,7 @@ export async function startServer(cmd: ServerCommand): Promise<Server> {
   const transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, env, cwd: cmd.cwd, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const client = new Client({ name: 'bench-context', version: '1.0.0' });
+  const client = new Client({ name: cmd.clientName ?? 'bench-context', version: '1.0.0' });
   try {
     await client.connect(transport);
   } catch (e) {
@@ -73,14 +99,7 @@ export async function startServer(cmd: ServerCommand): Promise<Server> {
     async call(tool, args, label) {
       const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
       const view = modelView(result);
-      records.push({
-        tool,
-        args,
-        label,
-        replyTokens: countTokens(view),
-        argTokens: countTokens(JSON.stringify(args)),
-        isError: result.isError === true,
-      });
+      records.push(callRecord(tool, args, label, view, result.isError === true));
       return { result, view };
     },
     take() {

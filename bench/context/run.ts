@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import { AGENTS, type AgentRun } from './agents';
 import { builtinServer } from './builtin';
 import { startServer, type CallRecord, type Server } from './mcp';
+import { HOSTS, type Host } from './hosts';
 import type { RepoTasks, Task } from './tasks';
 
 export interface TaskResult {
   repo: string;
   task: Task;
   agent: string;
+  /** ours only: the host profile our server sized its replies to (the others' replies do not depend on it) */
+  host?: string;
   calls: CallRecord[];
   catalogTokens: number;
   run?: AgentRun;
@@ -35,7 +38,7 @@ export interface ServerPaths {
 }
 
 /** A private copy of the repository (no .git) and a server started on it. */
-export async function openWorkspace(repo: RepoTasks, kind: 'fs' | 'ours' | 'builtin', paths: ServerPaths): Promise<Workspace> {
+export async function openWorkspace(repo: RepoTasks, kind: 'fs' | 'ours' | 'builtin', paths: ServerPaths, host?: Host): Promise<Workspace> {
   const base = mkdtempSync(join(tmpdir(), `bench-ctx-${repo.repo}-${kind}-`));
   const root = join(base, 'ws');
   cpSync(repo.dir, root, { recursive: true, filter: (p) => !/(^|[\\/])(\.git|node_modules)$/.test(p) });
@@ -51,6 +54,7 @@ export async function openWorkspace(repo: RepoTasks, kind: 'fs' | 'ours' | 'buil
           args: [paths.ours, '--root', root, '--chip-dir', join(base, 'state', 'chips'), '--history-dir', join(base, 'state', 'history')],
           env: { XDG_CACHE_HOME: join(base, 'cache'), LANG: 'C' },
           cwd: root,
+          clientName: host?.clientName,
         });
   return {
     root,
@@ -68,8 +72,10 @@ export async function runRepo(
   onResult: (r: TaskResult) => void,
 ): Promise<TaskResult[]> {
   const results: TaskResult[] = [];
-  for (const agent of AGENTS) {
-    const ws = await openWorkspace(repo, agent.server, paths);
+  // ours once per host profile (its replies are sized to the client that asked); the others once
+  const runs = AGENTS.flatMap((agent) => (agent.server === 'ours' ? HOSTS.map((h): { agent: typeof agent; host?: Host } => ({ agent, host: h })) : [{ agent }]));
+  for (const { agent, host } of runs) {
+    const ws = await openWorkspace(repo, agent.server, paths, host);
     try {
       for (const task of repo.tasks.filter((t) => !t.skip)) {
         const path = join(ws.root, task.answer.file);
@@ -85,7 +91,7 @@ export async function runRepo(
         }
         const landed = readFileSync(path, 'utf8') === expected;
         writeFileSync(path, original);
-        const r: TaskResult = { repo: repo.repo, task, agent: agent.key, calls: ws.server.take(), catalogTokens: ws.server.catalogTokens, run, error, landed };
+        const r: TaskResult = { repo: repo.repo, task, agent: agent.key, ...(host ? { host: host.id } : {}), calls: ws.server.take(), catalogTokens: ws.server.catalogTokens, run, error, landed };
         results.push(r);
         onResult(r);
       }

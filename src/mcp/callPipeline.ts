@@ -25,6 +25,8 @@ export const DEFAULT_MAX_ARG_BYTES = 16 * 1024 * 1024;
 export const OVERSIZED_CHIP_HEAD_BYTES = 16 * 1024;
 
 const PREFIX = 'be-';
+/** A page's header and hint beside its rows (beRead.ts PAGE_HEADER_TOKENS): the budget a page of `n` tokens was cut to. */
+const PAGE_OVERHEAD_TOKENS = 120;
 
 export interface ToolCallerOptions {
   /** MCP session id (HTTP), a per-process id (stdio), or the UI's own. */
@@ -150,10 +152,13 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
           if (withinBytes(view, limit.max)) break;
           const measured = measure(view);
           if (measured <= limit.max) break;
-          pageTokens = smallerPageTokens(pageTokens, measured, limit);
+          // From what the page holds, not the budget it was given: a page that fit its budget in tokens with room
+          // to spare but not the host's characters (indented comments) must come out smaller than it is.
+          const held = deps.context?.tokenizer.count(view) ?? pageTokens;
+          pageTokens = smallerPageTokens(Math.min(pageTokens, held + PAGE_OVERHEAD_TOKENS), measured, limit);
           result = await runOnce();
           const again = modelView(result);
-          if (again === view) break; // the budget does not shape this reply (an outline): the guard pages it
+          if (again === view) break; // the budget does not shape this reply (a target read): the guard pages it
           view = again;
         }
       }

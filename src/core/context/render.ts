@@ -166,12 +166,17 @@ function docAfterName(doc: string, name: string): string {
   return clause ? ` — ${clause}` : '';
 }
 
+/** One outline row: `S-E signature — doc`, one space of indent per level. */
+export function symbolRow(s: OutlineSymbol, depth: number): string {
+  const doc = s.doc ? docAfterName(s.doc, s.name) : '';
+  // One space per level: two spaces before a digit cost o200k_base a second token on every nested row.
+  return `${' '.repeat(depth)}${rangeTag(s)} ${compactSignature(s.signature || s.name)}${doc}`;
+}
+
 function symbolLines(syms: OutlineSymbol[], depth: number, maxDepth: number, out: string[]): number {
   let hidden = 0;
   for (const s of syms) {
-    const doc = s.doc ? docAfterName(s.doc, s.name) : '';
-    // One space per level: two spaces before a digit cost o200k_base a second token on every nested row.
-    out.push(`${' '.repeat(depth)}${rangeTag(s)} ${compactSignature(s.signature || s.name)}${doc}`);
+    out.push(symbolRow(s, depth));
     if (s.children?.length) {
       if (depth + 1 <= maxDepth) hidden += symbolLines(s.children, depth + 1, maxDepth, out);
       else hidden += countAll(s.children);
@@ -189,6 +194,14 @@ export function structureHeader(s: FileStructure): string {
   return `${s.path || '(text)'} · ${s.languageId} · ${s.lines.toLocaleString('en-US')} lines · ${tok}`;
 }
 
+/** `imports: a, b` (relative prefixes dropped), or undefined when the file imports nothing. */
+export function importsLine(s: FileStructure): string | undefined {
+  // Relative prefixes (./, ../../) repeat on every import and say little in an outline.
+  // So do Python's leading dots (`.._config`); `__future__` is a compiler switch, not a dependency.
+  const imports = s.imports.filter((i) => i !== '__future__').map((i) => i.replace(/^(\.\.?\/)+/, '').replace(/^\.+(?=[\w])/, ''));
+  return imports.length ? `imports: ${imports.join(', ')}` : undefined;
+}
+
 export interface RenderOptions {
   /** Keep the rendering within this many tokens: nested levels go first, then the tail of the list. */
   maxTokens?: number;
@@ -201,10 +214,8 @@ export interface RenderOptions {
 export function renderStructureText(s: FileStructure, opts: RenderOptions = {}): string {
   const render = (maxDepth: number, keep?: number): string => {
     const head = opts.header === false ? [] : [structureHeader(s)];
-    // Relative prefixes (./, ../../) repeat on every import and say little in an outline.
-    // So do Python's leading dots (`.._config`); `__future__` is a compiler switch, not a dependency.
-    const imports = s.imports.filter((i) => i !== '__future__').map((i) => i.replace(/^(\.\.?\/)+/, '').replace(/^\.+(?=[\w])/, ''));
-    if (imports.length) head.push(`imports: ${imports.join(', ')}`);
+    const imports = importsLine(s);
+    if (imports) head.push(imports);
     const body: string[] = [];
     const hidden = symbolLines(s.symbols, 0, maxDepth, body);
     let lines = body;

@@ -76,7 +76,9 @@ export function registerContextResources(server: Server, deps: ContextResourceDe
         const path = decodeURIComponent(uri.slice(STRUCTURE_PREFIX.length));
         const r = await context.structure(path);
         const head = `${r.file} · ${r.total.toLocaleString('en-US')} lines · ${r.file_tokens.toLocaleString('en-US')} tokens`;
-        return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}\nhint: ${r.hint}`, _meta: meta(r) }] };
+        // an outline longer than a page: its first page, and the call for the rest (a resource takes no arguments)
+        const more = r.next ? `\nnext: be-read ${JSON.stringify(r.next)}` : '';
+        return { contents: [{ uri, mimeType: 'text/plain', text: `${head}\n${r.outline}${more}\nhint: ${r.hint}`, _meta: meta(r) }] };
       }
     } catch (e) {
       if (isToolError(e)) throw e.code === 'not_found' ? notFound(e.message, { code: e.code, uri }) : new McpError(ErrorCode.InvalidParams, e.message, { code: e.code });

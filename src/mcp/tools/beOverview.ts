@@ -4,6 +4,7 @@ import { renderOverview } from '../render/index';
 import { ToolError } from '../../core/errors';
 import type { MemoryPort } from '../deps';
 import { asRecord, defineTool } from './common';
+import { sessionQueries } from './sessionQuery';
 
 /**
  * ARCHITECTURE.md, ChatMemory M6: a small, dense file index kept in the window. Pinned, high priority, one per folder:
@@ -56,6 +57,7 @@ export const beOverview = defineTool({
     // the host shows whole (the minimum budget is 128).
     const wanted = args.budget ?? (args.query ? Math.max(128, Math.round(ctx.settings.overviewBudget / 2)) : ctx.settings.overviewBudget);
     const reply = await ctx.overview(pageTokens === undefined ? args : { ...args, budget: Math.max(128, Math.min(wanted, pageTokens)) });
+    sessionQueries(ctx).set(sessionId, args.query);
     if (!args.pin) return asRecord(reply);
     return { ...reply, pinned_id: pinIndex(services.memory, sessionId, reply.path, reply.overview) };
   },

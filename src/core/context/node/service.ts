@@ -16,7 +16,7 @@ import { isInside } from '../../files/ports';
 import { parseFileRange } from '../../text/range';
 import { BYTES_AS_TOKENS, DEFAULT_PAGE_TOKENS, fitsWithoutCounting, paginate } from '../full';
 import { CONTEXT_SETTINGS } from '../settingsTable';
-import { renderStructureText } from '../render';
+import { outlinePage, queryOutline } from '../outlinePage';
 import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
 import { fileStoreReader } from './readWalked';
 import { diskWalker } from './walk';
@@ -94,6 +94,17 @@ export interface StructureReply extends Tagged {
   outline: string;
   symbols?: OutlineSymbol[];
   notes?: string[];
+  /** A page of a longer outline: the first line its new rows start at, and the call for the next page. */
+  from?: number;
+  next?: { file: string; mode: 'structure'; from: number };
+  /** An outline narrowed to a query: the query, how many symbols match it, how many are shown of all. */
+  query?: string;
+  matched?: number;
+  matched_shown?: number;
+  shown?: number;
+  symbols_total?: number;
+  /** The call that gives the symbols a narrowed outline left out. */
+  all?: { file: string; mode: 'structure'; from: 1 };
 }
 
 /** A full page: upstream's read fields (id, eol, bom, ... from the read module, empty files too) and its rows. */
@@ -115,8 +126,12 @@ export interface ReadRequest {
   column?: number;
   /** Structure only: also return the symbols as JSON. */
   json?: boolean;
-  /** Override the page token limit for this call (bounded by the setting). */
+  /** Override the page token limit for this call (bounded by the setting); an outline's page too. */
   limit?: number;
+  /** Structure: the symbols that match these words and their neighbours, within a small budget. */
+  query?: string;
+  /** Structure: the page of the outline that starts at this line (a previous page's `next`). */
+  from?: number;
   /** full: how an empty line is shown (default upstream's `<blank>`; '' for text replies). */
   blank?: string;
 }
@@ -219,7 +234,7 @@ export class ContextService {
   async structure(file: string, opts: { json?: boolean } = {}): Promise<StructureReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
-    return this.structureOf(loaded, opts.json ?? false);
+    return this.structureOf(loaded, { json: opts.json });
   }
 
   /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
@@ -251,7 +266,7 @@ export class ContextService {
       const small = loaded.text.length <= this.settings.autoThresholdTokens * 2 || (loaded.text.length <= this.settings.autoThresholdTokens * 12 && this.tokenizer.count(loaded.text) <= this.settings.autoThresholdTokens);
       mode = small ? 'full' : 'structure';
     }
-    if (mode === 'structure') return this.structureOf(loaded, req.json ?? false);
+    if (mode === 'structure') return this.structureOf(loaded, req);
     return this.full(loaded, fr.spec, req);
   }
 
@@ -264,7 +279,12 @@ export class ContextService {
     this.ranksLoaded = true;
   }
 
-  private async structureOf(loaded: LoadedText, json: boolean): Promise<StructureReply> {
+  /**
+   * The outline of a file: a page of whole symbols within the page limit (`req.limit`, under a host's limit), or
+   * with a query the matching symbols and their neighbours within a query's budget (half the overviewBudget, as
+   * a query overview), with the call for what it left out.
+   */
+  private async structureOf(loaded: LoadedText, req: Pick<ReadRequest, 'json' | 'limit' | 'query' | 'from'>): Promise<StructureReply> {
     await this.ranks();
     const s: FileStructure = await structure(loaded.text, loaded.languageId, {
       path: loaded.display,
@@ -274,19 +294,34 @@ export class ContextService {
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
-    // The reply's fields carry path, lines and tokens: the outline starts with the imports and symbols.
-    const outline = renderStructureText(s, { maxTokens: this.settings.pageTokens, tokenizer: this.tokenizer, header: false });
+    const pageTokens = Math.max(64, Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens));
     const reply: StructureReply = {
       mode: 'structure',
       data_type: 'context_summary',
       file: loaded.display,
       total: s.lines,
       file_tokens: s.tokens,
-      outline,
-      hint: structureHint(s),
+      outline: '',
+      hint: '',
     };
-    if (json) reply.symbols = s.symbols;
+    const q = req.from === undefined && req.query?.trim() ? req.query.trim() : undefined;
+    const budget = Math.min(pageTokens, Math.max(128, Math.round(this.settings.overviewBudget / 2)));
+    const narrowed = q ? await queryOutline(s, q, { maxTokens: budget, tokenizer: this.tokenizer }) : undefined;
+    if (narrowed) {
+      Object.assign(reply, { outline: narrowed.text, query: q, matched: narrowed.matched, matched_shown: narrowed.matchedShown, shown: narrowed.shown, symbols_total: narrowed.total });
+      if (narrowed.shown < narrowed.total) reply.all = { file: loaded.display, mode: 'structure', from: 1 };
+    } else {
+      // The reply's fields carry path, lines and tokens: the outline starts with the imports and symbols.
+      const page = outlinePage(s, { from: req.from, maxTokens: pageTokens, tokenizer: this.tokenizer });
+      reply.outline = page.text;
+      if (q) reply.query = q; // nothing matched: the plain outline, and the reply says so
+      if ((req.from ?? 1) > 1) reply.from = page.from;
+      if (page.next) reply.next = { file: loaded.display, mode: 'structure', from: page.next };
+    }
+    reply.hint = narrowed ? `be-read {"file":"${s.path}:${narrowed.best.start}-${narrowed.best.end}"} reads ${narrowed.best.name}` : structureHint(s);
+    if (req.json) reply.symbols = s.symbols;
     if (s.notes.length) reply.notes = s.notes;
+    if (s.symbols.length === 0 && s.source !== 'none') reply.notes = [...(reply.notes ?? []), 'no symbols found'];
     return reply;
   }
 
