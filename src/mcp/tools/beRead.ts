@@ -52,11 +52,11 @@ export const beRead = defineTool({
   annotations: { title: 'Read lines', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderRead,
   pageable: true,
-  async handler(args, { services, reply, pageTokens }) {
+  async handler(args, { services, reply, pageTokens, signal }) {
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
     const ctx = services.context;
     if (ctx && !args.brief && !args.target) {
-      const req = { file: args.file, mode: args.mode, column: args.column };
+      const req = { file: args.file, mode: args.mode, column: args.column, signal };
       if (reply === 'json') return asRecord(await jsonPageWithin(ctx, req, pageTokens));
       // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.
       // (the smallest page setting, 500, still leaves its rows 380 tokens: no floor that would push a page over it)

@@ -21,6 +21,7 @@ import { DEFAULT_OVERVIEW_BUDGET, RepoMap } from '../repoMap';
 import { fileStoreReader } from './readWalked';
 import { structure } from '../structure';
 import type { ParserSource } from './treeSitter';
+import type { OutlineSource } from '../treeOutline';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from '../types';
 
 export type ReadMode = ContextMode | 'auto';
@@ -64,6 +65,8 @@ export interface ContextServiceDeps {
   tokenizer: TokenCounter;
   /** Tree-sitter parsers for outlines (the composition root's, shared with the edit tools' function ranges). */
   parsers: ParserSource;
+  /** Where outlines are parsed (the composition root's worker pool, node/outlinePool.ts); default in-thread. */
+  outlines?: OutlineSource;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
 }
@@ -118,6 +121,8 @@ export interface ReadRequest {
   limit?: number;
   /** full: how an empty line is shown (default upstream's `<blank>`; '' for text replies). */
   blank?: string;
+  /** The call was cancelled: an outline still parsing is abandoned. */
+  signal?: AbortSignal;
 }
 
 /** One read of a file: the line model the id is hashed from, and its text (BOM excluded) for pages and outlines. */
@@ -215,10 +220,10 @@ export class ContextService {
     };
   }
 
-  async structure(file: string, opts: { json?: boolean } = {}): Promise<StructureReply> {
+  async structure(file: string, opts: { json?: boolean; signal?: AbortSignal } = {}): Promise<StructureReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
-    return this.structureOf(loaded, opts.json ?? false);
+    return this.structureOf(loaded, opts.json ?? false, opts.signal);
   }
 
   /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
@@ -249,16 +254,18 @@ export class ContextService {
       const small = loaded.text.length <= this.settings.autoThresholdTokens * 2 || (loaded.text.length <= this.settings.autoThresholdTokens * 12 && this.tokenizer.count(loaded.text) <= this.settings.autoThresholdTokens);
       mode = small ? 'full' : 'structure';
     }
-    if (mode === 'structure') return this.structureOf(loaded, req.json ?? false);
+    if (mode === 'structure') return this.structureOf(loaded, req.json ?? false, req.signal);
     return this.full(loaded, fr.spec, req);
   }
 
-  private async structureOf(loaded: LoadedText, json: boolean): Promise<StructureReply> {
+  private async structureOf(loaded: LoadedText, json: boolean, signal?: AbortSignal): Promise<StructureReply> {
     const s: FileStructure = await structure(loaded.text, loaded.languageId, {
       path: loaded.display,
       absPath: loaded.abs,
       tokenizer: this.tokenizer,
       parsers: this.deps.parsers,
+      outlines: this.deps.outlines,
+      signal,
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
