@@ -17,8 +17,10 @@ export const MAX_PAGE_CHARS_PER_TOKEN = 16;
 export interface PageRequest {
   /** Path as the agent should use it in the next call. */
   path: string;
-  /** All lines of the file, without their line breaks. */
-  lines: string[];
+  /** All lines of the file, without their line breaks; or `source`. */
+  lines?: readonly string[];
+  /** The file's lines by number (1-based), decoded only as the page reaches them: a 10 MB file is not split. */
+  source?: { count: number; line(n: number): string };
   /** 1-based inclusive range to read; default the whole file. */
   start?: number;
   end?: number;
@@ -50,7 +52,10 @@ export function nextCallHint(next: { file: string; column?: number }): string {
 }
 
 export function paginate(req: PageRequest): Page {
-  const total = req.lines.length;
+  const src = req.source;
+  const all = req.lines ?? [];
+  const total = src ? src.count : all.length;
+  const lineAt = src ? (n: number) => src.line(n) : (n: number) => all[n - 1]!;
   const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);
   const tk = req.tokenizer;
   const fit = fitterOf(tk);
@@ -60,7 +65,7 @@ export function paginate(req: PageRequest): Page {
     return { start, end: Math.max(end, start - 1), total, content: '', tokens: 0, hint: total === 0 ? 'empty file' : `no lines in ${start}-${end}` };
   }
   let column = Math.max(1, req.column ?? 1);
-  const firstLine = req.lines[start - 1]!;
+  const firstLine = lineAt(start);
   if (column > firstLine.length) column = 1;
 
   const blank = req.blank ?? '<blank>';
@@ -73,7 +78,7 @@ export function paginate(req: PageRequest): Page {
   let partial: Page['partial'];
   let nextColumn: number | undefined;
   for (; line <= end; line++) {
-    const text = line === start ? firstLine.slice(column - 1) : req.lines[line - 1]!;
+    const text = line === start ? firstLine.slice(column - 1) : lineAt(line);
     const entry = `${line}\t${shown(text)}`;
     // Counted only as far as the page has room: a 4 MiB line costs what one page of it costs.
     let room: { chars: number; tokens: number } | undefined;
@@ -89,7 +94,7 @@ export function paginate(req: PageRequest): Page {
     }
     if (entries.length === 0) {
       // One line alone is over the limit: take the longest prefix that fits and continue in the same line.
-      const fullLine = req.lines[line - 1]!;
+      const fullLine = lineAt(line);
       const offset = line === start ? column - 1 : 0;
       const prefix = `${line}\t`;
       const { take, tokens } = longestPrefixWithin(prefix, text.slice(0, maxChars - prefix.length - 1), limit, tk, fit, room);
@@ -113,7 +118,7 @@ export function paginate(req: PageRequest): Page {
   const lastLine = start + entries.length - 1;
   const page: Page = { start, end: lastLine, total, content, tokens, hint: '' };
   if (partial) page.partial = partial;
-  if (nextColumn !== undefined && nextColumn <= req.lines[lastLine - 1]!.length) {
+  if (nextColumn !== undefined && nextColumn <= lineAt(lastLine).length) {
     page.next = { file: `${req.path}:${lastLine}-${end}`, column: nextColumn };
   } else if (lastLine < end) {
     page.next = { file: `${req.path}:${lastLine + 1}-${end}` };

@@ -11,7 +11,7 @@ import type { FileStore } from '../../files/fileStore';
 import { loadText, type LoadedText as LoadedDoc } from '../../read/load';
 import { mixedEolWarning, readMetadata, type ReadMetadata, type ViewedIssuer } from '../../read/metadata';
 import { namesLines, readRange } from '../../read/range';
-import { docLines } from '../../read/rows';
+import { TextBufferCache } from '../../read/bufferCache';
 import { isInside } from '../../files/sandbox';
 import { parseFileRange } from '../../text/range';
 import { DEFAULT_PAGE_TOKENS, paginate } from '../full';
@@ -134,6 +134,8 @@ export class ContextService {
   readonly settings: ContextSettings;
   readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
+  /** The line index of each big file's last version read (pages of one file reuse it). */
+  private readonly buffers = new TextBufferCache();
   private watchedRoots = false;
   private firstUse: (() => void) | undefined;
 
@@ -164,6 +166,7 @@ export class ContextService {
 
   /** A file or folder changed (a watcher or an edit tool saw it): the next overview re-reads it. */
   invalidate(abs: string): void {
+    this.buffers.forget(abs);
     for (const m of this.maps.values()) if (isInside(m.root, abs)) m.invalidate(abs);
   }
 
@@ -286,11 +289,12 @@ export class ContextService {
   }
 
   private async full(loaded: LoadedText, spec: ReturnType<typeof parseFileRange>['spec'], req: ReadRequest): Promise<FullReply> {
-    const lines = docLines(loaded.doc);
-    const total = lines.length;
+    const doc = loaded.doc;
+    const total = doc.lineCount;
     const { start, end, warnings } = readRange(spec, total, loaded.display);
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
-    const page = paginate({ path: loaded.display, lines, start, end, column: req.column, limit, tokenizer: this.tokenizer, blank: req.blank });
+    const source = { count: total, line: (n: number) => doc.lineText(n) };
+    const page = paginate({ path: loaded.display, source, start, end, column: req.column, limit, tokenizer: this.tokenizer, blank: req.blank });
     // The id and the metadata of the page's own lines, hashed from the buffer the page was cut from.
     const meta = await readMetadata(this.deps.viewed, loaded, total === 0 ? 0 : page.start, total === 0 ? 0 : page.end);
     const mixed = mixedEolWarning(loaded.doc);
@@ -317,9 +321,16 @@ export class ContextService {
    * tools use: same size limit, same text check, same line model. `resolved`: the caller resolved it already.
    */
   private async load(pathInput: string, resolved?: string): Promise<LoadedText> {
-    const ports = { files: this.deps.files, sandbox: this.deps.sandbox, maxFileBytes: this.settings.maxFileBytes };
+    const ports = { files: this.deps.files, sandbox: this.deps.sandbox, maxFileBytes: this.settings.maxFileBytes, index: (abs: string, bytes: Buffer) => this.buffers.bufferOf(abs, bytes) };
     const loaded = await loadText(ports, pathInput, resolved);
-    return { ...loaded, text: loaded.doc.text() };
+    // decoded on first use: a full page of a 10 MB file needs only its own lines
+    let text: string | undefined;
+    return {
+      ...loaded,
+      get text() {
+        return (text ??= loaded.doc.text());
+      },
+    };
   }
 }
 
