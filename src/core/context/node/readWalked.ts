@@ -10,7 +10,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import type { FileStore } from '../../files/fileStore';
 import { isInside } from '../../files/sandbox';
-import { NotRegularFileError, OutsideError, readConfinedFile } from '../../files/regularFile';
+import { NotRegularFileError, OutsideError, readConfinedFile, readConfinedFileSync } from '../../files/regularFile';
 
 /** The file's bytes; undefined when it is not a regular file inside `root` any more (leave it out of the map). */
 export async function readWalkedFile(root: string, abs: string): Promise<Buffer | undefined> {
@@ -22,14 +22,29 @@ export async function readWalkedFile(root: string, abs: string): Promise<Buffer 
   }
 }
 
+/** Synchronous twin of readWalkedFile (the map reads its cold index in time slices). */
+export function readWalkedFileSync(root: string, abs: string): Buffer | undefined {
+  try {
+    return readConfinedFileSync(abs, (real) => isInside(root, real));
+  } catch (e) {
+    if (e instanceof NotRegularFileError || e instanceof OutsideError) return undefined;
+    throw e;
+  }
+}
+
 /** The port the repository map reads a listed file through. */
 export interface MapFileReader {
   /** The text's bytes; undefined when `abs` is not a regular file inside `root` (any more): out of the map. */
   read(root: string, abs: string): Promise<Buffer | undefined>;
+  /**
+   * The same, synchronously: the map then reads many files per turn of the event loop, in slices of a few
+   * milliseconds (awaiting six calls per file made 200,000 files take 100 s).
+   */
+  readSync?(root: string, abs: string): Buffer | undefined;
 }
 
 /** Straight from the disk, confined (the benchmarks and the map's own tests; the server goes through its FileStore). */
-export const diskReader: MapFileReader = { read: readWalkedFile };
+export const diskReader: MapFileReader = { read: readWalkedFile, readSync: readWalkedFileSync };
 
 /**
  * Through a FileStore: the confined disk read proves the file is a regular file really inside the root (the
@@ -40,6 +55,11 @@ export function fileStoreReader(files: Pick<FileStore, 'unsaved'>): MapFileReade
   return {
     async read(root, abs) {
       const disk = await readWalkedFile(root, abs);
+      if (!disk) return undefined;
+      return files.unsaved?.(abs) ?? disk;
+    },
+    readSync(root, abs) {
+      const disk = readWalkedFileSync(root, abs);
       if (!disk) return undefined;
       return files.unsaved?.(abs) ?? disk;
     },

@@ -4,6 +4,7 @@
  * field counts less each time (k1), and a long field (a file defining 200 names) does not win by size (b).
  */
 import { pathWords, splitWords, stemMatch, stemOf } from './words';
+import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 
 /** What relevance reads of a file (a FileRecord of the repository map has these). */
 export interface RankDoc {
@@ -65,14 +66,24 @@ export function docWords(doc: RankDoc): DocWords {
  * matches a file's word when their stems match (stemMatch: equal, or a long shared prefix at half weight).
  */
 export function relevance(docs: readonly RankDoc[], words: readonly string[]): Map<string, number> {
+  return runSync(relevanceSteps(docs, words));
+}
+
+/** relevance() as steps (util/slices.ts): the first query over 200,000 files splits every name into words. */
+export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[]): Steps<Map<string, number>> {
   const out = new Map<string, number>();
   if (!words.length || !docs.length) return out;
   const queryStems = [...new Set(words.map(stemOf))];
-  const all = docs.map(docWords);
+  const all: DocWords[] = new Array(docs.length);
+  for (let j = 0; j < docs.length; j++) {
+    all[j] = docWords(docs[j]!);
+    if (j % STEP_ITEMS === 0) yield;
+  }
   // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
   const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
   const avg: Record<Field, number> = { path: 0, defs: 0, summary: 0 };
-  for (const d of all) {
+  for (const [j, d] of all.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     for (const f of FIELDS) {
       avg[f] += d[f].length;
       for (const s of d[f].bag.keys()) {
@@ -91,7 +102,8 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
   // Weighted, length-normalised term frequency of each query stem in each file.
   const tf = all.map(() => new Float64Array(queryStems.length));
   const df = new Float64Array(queryStems.length);
-  all.forEach((d, j) => {
+  for (const [j, d] of all.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     for (const f of FIELDS) {
       const norm = 1 - B + (B * d[f].length) / avg[f];
       for (const [s, n] of d[f].bag) {
@@ -99,10 +111,11 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
       }
     }
     for (let i = 0; i < queryStems.length; i++) if (tf[j]![i]! > 0) df[i]!++;
-  });
+  }
   const n = all.length;
   const idf = Array.from(df, (x) => Math.log(1 + (n - x + 0.5) / (x + 0.5)));
-  docs.forEach((doc, j) => {
+  for (const [j, doc] of docs.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     let score = 0;
     for (let i = 0; i < queryStems.length; i++) {
       const t = tf[j]![i]!;
@@ -110,7 +123,7 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
     }
     if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!.names, matches, idf);
     if (score > 0) out.set(doc.rel, score);
-  });
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
  */
 import { posix } from 'node:path';
 import type { FileTags } from '../tags';
+import { runSliced, runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 
 /** An identifier defined in more files than this tells nothing about who uses whom. */
 const MAX_DEFINERS = 25;
@@ -30,14 +31,33 @@ export class Graph {
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
   private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
 
-  constructor(files: GraphFile[]) {
+  /** `build` false: the caller runs buildSteps() (Graph.sliced does, in slices of the event loop). */
+  constructor(files: GraphFile[], build = true) {
     this.files = files;
+    if (build) runSync(this.buildSteps());
+  }
+
+  /** The graph of `files`, built in slices that yield to the event loop (200,000 files: seconds of work). */
+  static async sliced(files: GraphFile[]): Promise<Graph> {
+    const g = new Graph(files, false);
+    await runSliced(g.buildSteps());
+    return g;
+  }
+
+  private *buildSteps(): Steps<void> {
+    const files = this.files;
     files.forEach((f, i) => this.index.set(f.rel, i));
-    files.forEach((f, i) => {
+    for (const [i, f] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
       for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
       for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
-    });
-    this.out = files.map((_, i) => this.edgesFrom(i));
+    }
+    const out: Map<number, number>[] = new Array(files.length);
+    for (let i = 0; i < files.length; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      out[i] = this.edgesFrom(i);
+    }
+    this.out = out;
   }
 
   has(rel: string): boolean {
@@ -112,10 +132,16 @@ export class Graph {
    * Returns rel → rank, 1 on average.
    */
   rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
+    return runSync(this.rankSteps(restart, key));
+  }
+
+  /** rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. */
+  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Map<string, number>> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
     const restartKey = restart.size ? [...restart].map(([f, r]) => `${f}\0${r}`).join('\n') : '';
     if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
+    const version = this.version; // the ranks are of the graph as it is now (a sliced run may see it change)
     const n = this.files.length;
     const result = new Map<string, number>();
     if (n === 0) return result;
@@ -129,12 +155,14 @@ export class Graph {
     // Flatten the edges once (CSR) so that the iterations run over typed arrays.
     let m = 0;
     for (const e of this.out) m += e.size;
+    yield;
     const from = new Int32Array(m);
     const to = new Int32Array(m);
     const w = new Float64Array(m);
     const outW = new Float64Array(n);
     let k = 0;
-    this.out.forEach((edges, i) => {
+    for (const [i, edges] of this.out.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
       for (const [j, wt] of edges) {
         from[k] = i;
         to[k] = j;
@@ -142,10 +170,11 @@ export class Graph {
         outW[i]! += wt;
         k++;
       }
-    });
+    }
     let rank = Float64Array.from(pers);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
+      yield;
       const next = new Float64Array(n);
       let dangling = 0;
       for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
@@ -163,7 +192,7 @@ export class Graph {
     }
     for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
     if (this.rankCache.size >= 4) this.rankCache.clear();
-    this.rankCache.set(key, { version: this.version, restart: restartKey, ranks: result });
+    this.rankCache.set(key, { version, restart: restartKey, ranks: result });
     return result;
   }
 }
