@@ -1,10 +1,12 @@
 /**
  * No call blocks the event loop over 100 ms, measured in-process as the VS Code extension hosts the server (there
  * a blocked loop freezes every extension): a real SDK client over an in-memory transport, and a timer on the same
- * loop that records the longest gap between its ticks while each call runs. One row per call of the table in
+ * loop that records the longest gap between its ticks while each call runs, counted in the main thread's own CPU
+ * time where Linux says it (bench/context/loopProbe.ts: on a loaded shared machine a gap also holds time the OS
+ * gave other processes; both figures are printed). One row per call of the table in
  * issue 23, on inputs generated at those sizes:
  *
- *  - be-read of a 4 MB C file, structure (auto mode, and `:ALL` in mode structure: a range reads full in auto);
+ *  - be-read of a 4 MB C file in auto mode: the path alone (its structure) and `:ALL` (a range: its first page);
  *  - be-overview cold of a ~1M-line tree (REL_LINES to change it);
  *  - be-overview cold of many small files: 20,000 here (REL_MANY_FILES; the issue's 200,000 take minutes to
  *    generate and index, `npm run bench:context -- --scale` measures them);
@@ -17,28 +19,11 @@ import { cSource, generateFolder, generateManyFiles } from '../../bench/context/
 import { memoryClient, tmpWorkspace, type Connected, type Workspace } from '../mcp/helpers';
 import type { Services } from '../../src/mcp/services';
 import { figure } from './figures';
+import { loopProbe } from '../../bench/context/loopProbe';
 
 const MB = 1_000_000;
 const BLOCK_GOAL_MS = 100;
 const TICK_MS = 5;
-
-/** A timer on this loop: the longest gap between two ticks beyond the interval is the longest block. */
-function loopProbe() {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last - TICK_MS);
-    last = now;
-  }, TICK_MS);
-  return {
-    stop(): number {
-      clearInterval(timer);
-      // a block still running when the call returned counts too
-      return Math.max(max, performance.now() - last - TICK_MS);
-    },
-  };
-}
 
 async function measured(c: Connected, name: string, args: Record<string, unknown>) {
   // let the probe's first tick run before the call starts
@@ -47,14 +32,15 @@ async function measured(c: Connected, name: string, args: Record<string, unknown
   const t = performance.now();
   const res = (await c.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
   const wall = performance.now() - t;
-  const block = probe.stop();
+  const { blockMs: block, wallMs: gap } = probe.stop();
   assert.ok(!res.isError, JSON.stringify(res.content).slice(0, 400));
-  return { res, wall, block, body: JSON.parse((res.content as { text: string }[])[0]!.text) as Record<string, unknown> };
+  return { res, wall, block, gap, body: JSON.parse((res.content as { text: string }[])[0]!.text) as Record<string, unknown> };
 }
 
-function report(row: string, m: { wall: number; block: number }) {
+function report(row: string, m: { wall: number; block: number; gap: number }) {
   figure(`${row}: wall ms`, m.wall.toFixed(0), 'none (reported)');
-  figure(`${row}: longest event-loop block ms`, m.block.toFixed(0), `≤ ${BLOCK_GOAL_MS}`);
+  figure(`${row}: longest timer gap ms (wall, with the machine's load)`, m.gap.toFixed(0), 'none (reported)');
+  figure(`${row}: longest event-loop block ms (main thread busy)`, m.block.toFixed(0), `≤ ${BLOCK_GOAL_MS}`);
 }
 
 describe('reliability: the event loop while big reads and overviews run (in-process, as the extension hosts it)', function () {
@@ -76,10 +62,13 @@ describe('reliability: the event loop while big reads and overviews run (in-proc
     await ws.write('big.c', cSource(4 * MB));
     c = await memoryClient(ws);
     const blocks: number[] = [];
-    for (const [file, mode] of [['big.c', 'auto'], ['big.c:ALL', 'structure']]) {
+    for (const [file, mode] of [['big.c', 'auto'], ['big.c:ALL', 'auto']]) {
       const m = await measured(c, 'be-read', { file, mode });
-      assert.equal(m.body.mode, 'structure');
-      assert.match(String(m.body.outline), /buffer_1_push/);
+      // a range reads full whatever the mode (`:ALL` included): that row is the whole file's first page
+      if (file === 'big.c') {
+        assert.equal(m.body.mode, 'structure');
+        assert.match(String(m.body.outline), /buffer_1_push/);
+      }
       report(`be-read structure 4 MB C (${file})`, m);
       blocks.push(m.block);
     }
