@@ -58,7 +58,8 @@ function workerScript(): { file: string; eval: boolean } {
   const bundled = join(__dirname, 'outline-worker.js');
   if (existsSync(bundled)) return { file: bundled, eval: false };
   const source = join(__dirname, 'outlineWorker.ts');
-  return { file: `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`, eval: true };
+  const tsx = 'tsx/cjs'; // a variable: the bundle never takes this path, and the bundler leaves it alone
+  return { file: `require(${JSON.stringify(require.resolve(tsx))}); require(${JSON.stringify(source)});`, eval: true };
 }
 
 export class OutlinePool implements OutlineSource {
