@@ -209,13 +209,14 @@ export class RepoMap {
 
   private async compute(folderRel: string, budget: number, query: string | undefined): Promise<OverviewResult> {
     const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
-    const files = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
+    const files: FileRecord[] = [];
+    for (const r of this.records.values()) if (!r.binary && inFolder(r.rel)) files.push(r);
     const terms = queryWords(query);
     let t = performance.now();
     const ranking = await runSliced(this.ranking.rankSteps(files, folderRel, terms, this.records.version));
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
-    const out = this.layout.render({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated });
+    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated }));
     this.stats.lastMs.render = performance.now() - t;
     const ranked: OverviewFile[] = out.shown;
     return {
