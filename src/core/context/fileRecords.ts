@@ -107,6 +107,8 @@ export class FileRecords {
   }
 }
 
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+
 function emptyRecord(f: WalkedFile): FileRecord {
   return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '' };
 }
@@ -128,6 +130,8 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
   const tags = extractTags(bytes.toString('utf8'), rec.languageId);
   rec.summary = tags.summary;
   if (isCodeLanguage(rec.languageId)) {
+    // the exported names only made the summary: not kept (one array less per file of the map)
+    tags.exported = NO_NAMES;
     rec.tags = tags;
     rec.defsKey = [...tags.defs].sort().join(',');
   }
