@@ -7,7 +7,7 @@
 import { Graph } from './rank/graph';
 import { nameMatches } from './rank/bm25';
 import { centralFileSteps, rankFilesSteps } from './rank/personalize';
-import { runSliced, runSync, STEP_ITEMS, type Steps } from '../util/slices';
+import { runSliced, runSync, sortSteps, STEP_ITEMS, type Steps } from '../util/slices';
 import { sameTags, type FileRecord, type RecordChange } from './fileRecords';
 
 export interface OverviewFile {
@@ -104,9 +104,9 @@ export class Ranking {
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
     yield;
-    const ranked: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }));
+    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }));
     yield;
-    ranked.sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
     yield;
     const byRel = new Map(files.map((r) => [r.rel, r]));
     yield;

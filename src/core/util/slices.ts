@@ -50,3 +50,34 @@ export async function runSliced<T>(steps: Steps<T>, slices = new Slices()): Prom
 
 /** Yield every this many items in a loop of steps: a generator resume per item would cost more than the item. */
 export const STEP_ITEMS = 256;
+
+/**
+ * `items` sorted by `cmp` as steps: a bottom-up merge sort (stable, as Array.prototype.sort), one yield every
+ * STEP_ITEMS * 16 elements moved. Sorting 200,000 ranked files at once held the event loop ~300 ms.
+ */
+export function* sortSteps<T>(items: T[], cmp: (a: T, b: T) => number): Steps<T[]> {
+  const n = items.length;
+  const RUN = 1024;
+  let src = items.slice();
+  for (let lo = 0; lo < n; lo += RUN) {
+    const run = src.slice(lo, lo + RUN).sort(cmp);
+    for (let i = 0; i < run.length; i++) src[lo + i] = run[i]!;
+    yield;
+  }
+  let dst: T[] = new Array<T>(n);
+  let moved = 0;
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) {
+        dst[k] = i < mid && (j >= hi || cmp(src[i]!, src[j]!) <= 0) ? src[i++]! : src[j++]!;
+        if (++moved % (STEP_ITEMS * 16) === 0) yield;
+      }
+    }
+    [src, dst] = [dst, src];
+  }
+  return src;
+}

@@ -6,7 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { Graph } from '../../../src/core/context/rank/graph';
 import { extractTags } from '../../../src/core/context/tags';
-import { runSliced, runSync, Slices, type Steps } from '../../../src/core/util/slices';
+import fc from 'fast-check';
+import { runSliced, runSync, Slices, sortSteps, type Steps } from '../../../src/core/util/slices';
 
 function* counting(n: number): Steps<number> {
   let sum = 0;
@@ -22,6 +23,18 @@ describe('core/util slices', () => {
     assert.equal(runSync(counting(1000)), 499500);
     assert.equal(await runSliced(counting(1000)), 499500);
     assert.equal(await runSliced(counting(0), new Slices(0)), 0);
+  });
+
+  it('sortSteps sorts as Array.prototype.sort does, stable (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.nat()), { maxLength: 5000 }), (xs) => {
+        const cmp = (a: [number, number], b: [number, number]) => a[0] - b[0];
+        assert.deepEqual(runSync(sortSteps(xs, cmp)), xs.slice().sort(cmp));
+      }),
+      { numRuns: 60 },
+    );
+    const big = Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 70_001);
+    assert.deepEqual(runSync(sortSteps(big, (a, b) => a - b)), big.slice().sort((a, b) => a - b));
   });
 
   it('a used-up slice lets a timer run before the next step', async () => {
