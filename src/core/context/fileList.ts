@@ -7,6 +7,7 @@ import { dirname, relative, sep } from 'node:path';
 import { isInside } from '../files/sandbox';
 import { SKIP_DIRS, isWalkedPath, walkFilesSliced, type WalkedFile } from './node/walk';
 import { lstatOrUndefined } from './node/readWalked';
+import { Slices } from '../util/slices';
 
 export interface ListChanges {
   /** Files to (re-)read: new, stat changed, or invalidated. */
@@ -75,18 +76,30 @@ export class FileList {
       this.truncated = truncated;
       const seen = new Set<string>();
       const toRead: WalkedFile[] = [];
+      const slices = new Slices();
       for (const f of files) {
         seen.add(f.rel);
         const old = this.files.get(f.rel);
         if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
+        const due = slices.tick();
+        if (due) await due;
       }
-      result = { toRead, removed: [...this.files.keys()].filter((rel) => !seen.has(rel)), walked: true };
+      const removed: string[] = [];
+      for (const rel of this.files.keys()) {
+        if (!seen.has(rel)) removed.push(rel);
+        const due = slices.tick();
+        if (due) await due;
+      }
+      result = { toRead, removed, walked: true };
     }
     this.invalidated.clear();
+    const slices = new Slices();
     for (const rel of result.removed) this.files.delete(rel);
     for (const f of result.toRead) {
       if (!this.files.has(f.rel)) this.version++;
       this.files.set(f.rel, { mtimeMs: f.mtimeMs, size: f.size });
+      const due = slices.tick();
+      if (due) await due;
     }
     if (result.removed.length) this.version++;
     return result;

@@ -153,6 +153,7 @@ export class RepoMap {
     this.stats.lastMs.read = performance.now() - t;
     t = performance.now();
     const changes: RecordChange[] = [];
+    const slices = new Slices();
     for (const [i, f] of toRead.entries()) {
       const rec = fresh[i];
       if (!rec) {
@@ -165,6 +166,8 @@ export class RepoMap {
       this.stats.parsed++;
       const change = this.records.store(rec);
       if (change) changes.push(change);
+      const due = slices.tick();
+      if (due) await due;
     }
     const graph = await this.ranking.updateSliced(removed, changes, () => [...this.records.values()]);
     if (graph === 'built') this.stats.fullGraphBuilds++;
