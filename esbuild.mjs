@@ -52,6 +52,8 @@ const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
   { entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js' },
+  // The outline worker's script (src/core/context/node/outlinePool.ts starts it beside the bundle that runs).
+  { entryPoints: ['src/core/context/node/outlineWorker.ts'], outfile: 'dist/outline-worker.js' },
 ];
 if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
   // Same split as the CLI: VS Code loads a small loader (src/vscode/boot.ts), which runs the bundle through V8's code cache.

@@ -6,7 +6,8 @@
  * copy of the repository. Cost is counted on the model view of every reply (o200k_base) plus the tool catalog
  * once per call; every edit is checked on disk. See bench/README.md for setup and the meaning of each figure.
  *
- *   npm run bench:context [-- --repo httpx] [-- --set all|in-sample|held-out] [-- --verbose (every call)] [-- --scale]
+ *   npm run bench:context [-- --repo httpx] [-- --set all|in-sample|held-out] [-- --verbose (every call)]
+ *   npm run bench:context -- --scale   (only the figures at scale, bench/context/scale.ts; with --repo after the replay)
  *   BENCH_REPOS=httpx=DIR,hono=DIR,cobra=DIR npm run bench:context
  */
 import { existsSync } from 'node:fs';
@@ -41,6 +42,13 @@ async function main(): Promise<void> {
   if (!existsSync(paths.ours)) throw new Error(`${paths.ours} is missing: build it first (node esbuild.mjs)`);
   if (!existsSync(paths.fs)) throw new Error(`${paths.fs} is missing: npm install (it is a devDependency)`);
 
+  if (values.scale && !values.repo) {
+    // `--scale` alone: only the figures at scale (bench/context/scale.ts), each with its goal; no replay.
+    const { scale, SCALE_HEADER } = await import('./context/scale');
+    console.log(`overview at scale · node ${process.version} · ${cpus().length} cores · load avg ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    table([SCALE_HEADER, ...(await scale())]);
+    process.exit(0);
+  }
   const started = performance.now();
   console.log(`context benchmark · node ${process.version} · ${cpus().length} cores · load avg ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   // In-sample tasks (bench/tasks/*.json) and the held-out set (bench/tasks/heldout/*.json, never tuned on).
@@ -86,7 +94,8 @@ async function main(): Promise<void> {
   if (values.scale) {
     const { scale } = await import('./context/scale');
     console.log('\nOverview at scale:');
-    table([['measure', 'value', 'note'], ...(await scale())]);
+    const { SCALE_HEADER } = await import('./context/scale');
+    table([SCALE_HEADER, ...(await scale())]);
   }
 }
 

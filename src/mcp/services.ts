@@ -19,6 +19,7 @@ import { EditAuthors } from '../core/history/author';
 import { ContextService, type ContextSettings } from '../core/context/node/service';
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
+import { OutlinePool } from '../core/context/node/outlinePool';
 import { grammarsBeside, TreeSitterParsers } from '../core/context/node/treeSitter';
 import { RootWatcher } from '../core/context/node/rootWatcher';
 import { getTokenizer } from '../core/memory/node/tokenizer';
@@ -158,6 +159,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const authors = new EditAuthors();
   // the grammars in `wasm/` beside the bundle (or node_modules, run from source), shared by structure and function ranges
   const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
+  // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
+  const outlines = new OutlinePool({ grammarsDir: __dirname });
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,
@@ -168,7 +171,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     lang: opts.lang,
     limits: opts.limits,
     // Function ranges from tree-sitter where a grammar is bundled (unless context modes are off).
-    symbols: opts.context === false ? undefined : treeSitterSymbols(parsers),
+    symbols: opts.context === false ? undefined : treeSitterSymbols(outlines),
   });
   const apply = new BatchEditor({
     files,
@@ -193,6 +196,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       viewed: edits.viewed,
       tokenizer: getTokenizer(),
       parsers,
+      outlines,
     });
     // Every write through the store (whichever argument named the file) reaches the next overview at once,
     // before the tool returns, without waiting for a watcher's event (or when there is none).
@@ -225,6 +229,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       closed = true;
       await watcher?.close();
       context?.setWatched(false);
+      await outlines.close();
     },
   };
 }

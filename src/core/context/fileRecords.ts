@@ -46,6 +46,11 @@ export class FileRecords {
     return this.records.size;
   }
 
+  /** The reader can read synchronously (readSync answers). */
+  get syncReads(): boolean {
+    return typeof this.reader.readSync === 'function';
+  }
+
   get(rel: string): FileRecord | undefined {
     return this.records.get(rel);
   }
@@ -74,34 +79,62 @@ export class FileRecords {
 
   /** Reads and tags one file; undefined when it is not a regular file inside the root (any more). */
   async read(f: WalkedFile): Promise<FileRecord | undefined> {
-    const languageId = languageIdFromPath(f.rel);
-    const rec: FileRecord = { rel: f.rel, lines: 0, linesEstimated: false, languageId, binary: false, summary: '', defsKey: '' };
-    if (f.size > MAX_READ_BYTES) {
-      rec.lines = Math.round(f.size / 40);
-      rec.linesEstimated = true;
-      return rec;
-    }
+    const rec = emptyRecord(f);
+    if (f.size > MAX_READ_BYTES) return estimated(rec, f);
     let bytes: Buffer | undefined;
     try {
       bytes = await this.reader.read(this.root, f.abs);
     } catch {
       return rec; // unreadable (permissions): counted, not described
     }
-    if (!bytes) return undefined;
-    if (looksBinary(bytes)) {
-      rec.binary = true;
-      return rec;
+    return bytes && described(rec, bytes);
+  }
+
+  /** read(), synchronously, when the reader can (the cold index reads in time slices); undefined: it cannot. */
+  readSync(f: WalkedFile): { rec: FileRecord | undefined } | undefined {
+    const readSync = this.reader.readSync;
+    if (!readSync) return undefined;
+    const rec = emptyRecord(f);
+    if (f.size > MAX_READ_BYTES) return { rec: estimated(rec, f) };
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readSync.call(this.reader, this.root, f.abs);
+    } catch {
+      return { rec }; // unreadable (permissions): counted, not described
     }
-    rec.lines = countNewlines(bytes);
-    if (bytes.length > MAX_TAG_BYTES) return rec;
-    const tags = extractTags(bytes.toString('utf8'), languageId);
-    rec.summary = tags.summary;
-    if (isCodeLanguage(languageId)) {
-      rec.tags = tags;
-      rec.defsKey = [...tags.defs].sort().join(',');
-    }
+    return { rec: bytes && described(rec, bytes) };
+  }
+}
+
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+
+function emptyRecord(f: WalkedFile): FileRecord {
+  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '' };
+}
+
+function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
+  rec.lines = Math.round(f.size / 40);
+  rec.linesEstimated = true;
+  return rec;
+}
+
+/** The record of a file's bytes: binary or not, its lines, and (up to MAX_TAG_BYTES) its summary and tags. */
+function described(rec: FileRecord, bytes: Buffer): FileRecord {
+  if (looksBinary(bytes)) {
+    rec.binary = true;
     return rec;
   }
+  rec.lines = countNewlines(bytes);
+  if (bytes.length > MAX_TAG_BYTES) return rec;
+  const tags = extractTags(bytes.toString('utf8'), rec.languageId);
+  rec.summary = tags.summary;
+  if (isCodeLanguage(rec.languageId)) {
+    // the exported names only made the summary: not kept (one array less per file of the map)
+    tags.exported = NO_NAMES;
+    rec.tags = tags;
+    rec.defsKey = [...tags.defs].sort().join(',');
+  }
+  return rec;
 }
 
 /**

@@ -17,8 +17,10 @@ export const MAX_PAGE_CHARS_PER_TOKEN = 16;
 export interface PageRequest {
   /** Path as the agent should use it in the next call. */
   path: string;
-  /** All lines of the file, without their line breaks. */
-  lines: string[];
+  /** All lines of the file, without their line breaks; or `source`. */
+  lines?: readonly string[];
+  /** The file's lines by number (1-based), decoded only as the page reaches them: a 10 MB file is not split. */
+  source?: { count: number; line(n: number): string };
   /** 1-based inclusive range to read; default the whole file. */
   start?: number;
   end?: number;
@@ -56,7 +58,9 @@ export function nextCallHint(next: { file: string; column?: number }): string {
  * after a start waits for nothing). The page's `tokens` is then that bound, not the count.
  */
 export function fitsWithoutCounting(req: Omit<PageRequest, 'tokenizer'>): boolean {
-  const total = req.lines.length;
+  const src = req.source;
+  const all = req.lines ?? [];
+  const total = src ? src.count : all.length;
   const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);
   const start = Math.min(Math.max(1, req.start ?? 1), Math.max(total, 1));
   const end = Math.min(req.end ?? total, total);
@@ -66,7 +70,7 @@ export function fitsWithoutCounting(req: Omit<PageRequest, 'tokenizer'>): boolea
   let bytes = 0;
   let chars = 0;
   for (let line = start; line <= end; line++) {
-    const text = req.lines[line - 1]!;
+    const text = src ? src.line(line) : all[line - 1]!;
     const entry = `${line}\t${text === '' ? blank : text}`;
     bytes += Buffer.byteLength(entry) + 1;
     chars += entry.length + 1;
@@ -79,7 +83,10 @@ export function fitsWithoutCounting(req: Omit<PageRequest, 'tokenizer'>): boolea
 export const BYTES_AS_TOKENS: TokenCounter = { count: (text) => Buffer.byteLength(text) };
 
 export function paginate(req: PageRequest): Page {
-  const total = req.lines.length;
+  const src = req.source;
+  const all = req.lines ?? [];
+  const total = src ? src.count : all.length;
+  const lineAt = src ? (n: number) => src.line(n) : (n: number) => all[n - 1]!;
   const limit = Math.max(16, req.limit ?? DEFAULT_PAGE_TOKENS);
   const tk = req.tokenizer;
   const fit = fitterOf(tk);
@@ -89,7 +96,7 @@ export function paginate(req: PageRequest): Page {
     return { start, end: Math.max(end, start - 1), total, content: '', tokens: 0, hint: total === 0 ? 'empty file' : `no lines in ${start}-${end}` };
   }
   let column = Math.max(1, req.column ?? 1);
-  const firstLine = req.lines[start - 1]!;
+  const firstLine = lineAt(start);
   if (column > firstLine.length) column = 1;
 
   const blank = req.blank ?? '<blank>';
@@ -102,7 +109,7 @@ export function paginate(req: PageRequest): Page {
   let partial: Page['partial'];
   let nextColumn: number | undefined;
   for (; line <= end; line++) {
-    const text = line === start ? firstLine.slice(column - 1) : req.lines[line - 1]!;
+    const text = line === start ? firstLine.slice(column - 1) : lineAt(line);
     const entry = `${line}\t${shown(text)}`;
     // Counted only as far as the page has room: a 4 MiB line costs what one page of it costs.
     let room: { chars: number; tokens: number } | undefined;
@@ -118,7 +125,7 @@ export function paginate(req: PageRequest): Page {
     }
     if (entries.length === 0) {
       // One line alone is over the limit: take the longest prefix that fits and continue in the same line.
-      const fullLine = req.lines[line - 1]!;
+      const fullLine = lineAt(line);
       const offset = line === start ? column - 1 : 0;
       const prefix = `${line}\t`;
       const { take, tokens } = longestPrefixWithin(prefix, text.slice(0, maxChars - prefix.length - 1), limit, tk, fit, room);
@@ -142,7 +149,7 @@ export function paginate(req: PageRequest): Page {
   const lastLine = start + entries.length - 1;
   const page: Page = { start, end: lastLine, total, content, tokens, hint: '' };
   if (partial) page.partial = partial;
-  if (nextColumn !== undefined && nextColumn <= req.lines[lastLine - 1]!.length) {
+  if (nextColumn !== undefined && nextColumn <= lineAt(lastLine).length) {
     page.next = { file: `${req.path}:${lastLine}-${end}`, column: nextColumn };
   } else if (lastLine < end) {
     page.next = { file: `${req.path}:${lastLine + 1}-${end}` };

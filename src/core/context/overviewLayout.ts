@@ -5,6 +5,7 @@
 import type { TokenCounter } from './types';
 import type { FileRecord } from './fileRecords';
 import { firstWithCentral } from './rank/personalize';
+import { runSync, STEP_ITEMS, type Steps } from '../util/slices';
 import type { OverviewFile, RankedFiles } from './ranking';
 
 export interface LayoutInput {
@@ -44,19 +45,25 @@ export class OverviewLayout {
   constructor(private readonly tokenizer: TokenCounter) {}
 
   render(input: LayoutInput): Layout {
+    return runSync(this.renderSteps(input));
+  }
+
+  /** render() as steps (util/slices.ts): the sums and the folder trees go over every file (200,000 of them). */
+  *renderSteps(input: LayoutInput): Steps<Layout> {
     const { files: all, folderRel, budget, query, truncated } = input;
     const { ranked, central } = input.ranking;
-    const totalLines = all.reduce((n, r) => n + r.lines, 0);
+    let totalLines = 0;
+    for (const [i, r] of all.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      totalLines += r.lines;
+    }
     const notes: string[] = [];
     if (truncated) notes.push('the folder has more files than the map indexes; narrow the path');
-    const langs = languageBreakdown(all);
+    const langs = yield* languageBreakdown(all);
     const header = `overview of ${folderRel || '.'} · ${all.length.toLocaleString('en-US')} files · ${totalLines.toLocaleString('en-US')} lines${langs ? ` · ${langs}` : ''}`;
     const trees = new Map<number, string[]>();
-    const tree = (depth: number) => {
-      let t = trees.get(depth);
-      if (!t) trees.set(depth, (t = moduleTree(all, folderRel, depth)));
-      return t;
-    };
+    for (const [depth] of LAYOUTS) if (!trees.has(depth)) trees.set(depth, yield* moduleTree(all, folderRel, depth));
+    const tree = (depth: number) => trees.get(depth)!;
     const top = ranked[0]?.path;
     const hint = top
       ? `be-read {"file":"${top}","mode":"structure"} lists a file's symbols with line ranges; be-overview {"path":"<folder>"} zooms into a folder`
@@ -136,9 +143,12 @@ function maxFitting(n: number, ok: (k: number) => boolean): number {
   return lo;
 }
 
-function languageBreakdown(recs: readonly FileRecord[]): string {
+function* languageBreakdown(recs: readonly FileRecord[]): Steps<string> {
   const by = new Map<string, number>();
-  for (const r of recs) if (r.languageId !== 'plaintext') by.set(r.languageId, (by.get(r.languageId) ?? 0) + 1);
+  for (const [i, r] of recs.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
+    if (r.languageId !== 'plaintext') by.set(r.languageId, (by.get(r.languageId) ?? 0) + 1);
+  }
   return [...by.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 4)
@@ -147,7 +157,7 @@ function languageBreakdown(recs: readonly FileRecord[]): string {
 }
 
 /** Folders under `base`, biggest first, `depth` levels deep (0 = no tree), at most 8 per level. */
-function moduleTree(recs: readonly FileRecord[], base: string, depth: number): string[] {
+function* moduleTree(recs: readonly FileRecord[], base: string, depth: number): Steps<string[]> {
   if (depth <= 0) return [];
   interface Dir {
     files: number;
@@ -155,7 +165,8 @@ function moduleTree(recs: readonly FileRecord[], base: string, depth: number): s
     kids: Map<string, Dir>;
   }
   const root: Dir = { files: 0, lines: 0, kids: new Map() };
-  for (const r of recs) {
+  for (const [i, r] of recs.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
     const rel = base ? r.rel.slice(base.length + 1) : r.rel;
     const parts = rel.split('/').slice(0, -1);
     let d = root;

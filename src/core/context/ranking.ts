@@ -6,7 +6,8 @@
  */
 import { Graph } from './rank/graph';
 import { nameMatches } from './rank/bm25';
-import { centralFile, rankFiles } from './rank/personalize';
+import { centralFileSteps, rankFilesSteps } from './rank/personalize';
+import { runSliced, runSync, sortSteps, STEP_ITEMS, type Steps } from '../util/slices';
 import { sameTags, type FileRecord, type RecordChange } from './fileRecords';
 
 export interface OverviewFile {
@@ -43,21 +44,35 @@ export class Ranking {
    * changed) or kept. `all` gives every record after the changes.
    */
   update(removed: readonly FileRecord[], changes: readonly RecordChange[], all: () => FileRecord[]): 'built' | 'updated' | 'kept' {
+    const r = runSync(this.updateSteps(removed, changes));
+    if (r !== 'build') return r;
+    this.graph = new Graph(all());
+    this.version++;
+    return 'built';
+  }
+
+  /** update() in slices of the event loop (util/slices.ts): a cold index of 200,000 files builds its graph here. */
+  async updateSliced(removed: readonly FileRecord[], changes: readonly RecordChange[], all: () => FileRecord[]): Promise<'built' | 'updated' | 'kept'> {
+    const r = await runSliced(this.updateSteps(removed, changes));
+    if (r !== 'build') return r;
+    this.graph = await Graph.sliced(all());
+    this.version++;
+    return 'built';
+  }
+
+  private *updateSteps(removed: readonly FileRecord[], changes: readonly RecordChange[]): Steps<'build' | 'updated' | 'kept'> {
     for (const rec of removed) this.countUses(rec, -1);
     const tagsChanged: FileRecord[] = [];
     let added = false;
-    for (const { old, rec } of changes) {
+    for (const [k, { old, rec }] of changes.entries()) {
+      if (k % STEP_ITEMS === 0) yield;
       if (old) this.countUses(old, -1);
       this.countUses(rec, +1);
       if (!old || !this.graph?.has(rec.rel)) added = true;
       else if (sameTags(old, rec)) this.graph.replaceRecord(rec);
       else tagsChanged.push(rec);
     }
-    if (!this.graph || removed.length || added) {
-      this.graph = new Graph(all());
-      this.version++;
-      return 'built';
-    }
+    if (!this.graph || removed.length || added) return 'build';
     if (!tagsChanged.length) return 'kept';
     // Same file set: update the changed files' definitions and the edges that depend on them.
     this.graph.updateFiles(tagsChanged);
@@ -70,21 +85,31 @@ export class Ranking {
    * query first. `recordsVersion` says whether lines and summaries may have changed since the last call.
    */
   rank(files: readonly FileRecord[], folderRel: string, terms: readonly string[], recordsVersion: number): RankedFiles {
+    return runSync(this.rankSteps(files, folderRel, terms, recordsVersion));
+  }
+
+  /** rank() as steps (util/slices.ts). */
+  *rankSteps(files: readonly FileRecord[], folderRel: string, terms: readonly string[], recordsVersion: number): Steps<RankedFiles> {
     const query = terms.join(' ');
     // With a query, a summary is one of the fields the relevance reads: any record change may move a file.
     const scoreKey = `${this.version}\0${folderRel}\0${query}\0${terms.length ? recordsVersion : ''}`;
     if (this.scored?.key !== scoreKey) {
-      const ranks = rankFiles(files, this.graph!, terms);
+      const ranks = yield* rankFilesSteps(files, this.graph!, terms);
+      yield;
       const scores = new Map(files.map((r, i) => [r.rel, ranks[i]!.score]));
-      this.scored = { key: scoreKey, scores, central: centralFile(files, this.totalRefs) };
+      yield;
+      this.scored = { key: scoreKey, scores, central: yield* centralFileSteps(files, this.totalRefs) };
     }
     const orderKey = `${scoreKey}\0${recordsVersion}`;
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
-    const ranked: OverviewFile[] = files
-      .map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }))
-      .sort((a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    yield;
+    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }));
+    yield;
+    const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    yield;
     const byRel = new Map(files.map((r) => [r.rel, r]));
+    yield;
     for (const f of ranked.slice(0, FILES_WITH_SYMBOLS)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
     this.ordered = { key: orderKey, files: { ranked, central } };
     return this.ordered.files;

@@ -13,10 +13,12 @@ import { posix } from 'node:path';
 import type { TokenCounter } from './types';
 import { FileList } from './fileList';
 import { FileRecords, type FileRecord, type RecordChange } from './fileRecords';
-import type { FileWalker, MapFileReader } from './mapPorts';
+import type { FileWalker, MapFileReader, WalkedFile } from './mapPorts';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
+import { runSliced, Slices } from '../util/slices';
+import { Mutex } from '../util/mutex';
 import { CONTEXT_SETTINGS } from './settingsTable';
 
 export type { OverviewFile } from './ranking';
@@ -78,6 +80,7 @@ export class RepoMap {
   private readonly ranking = new Ranking();
   private readonly layout: OverviewLayout;
   private refreshing: Promise<void> | undefined;
+  private readonly lock = new Mutex();
   /** The last overview, valid while no part's version moved and the question is the same. */
   private memo: { key: string; result: OverviewResult } | undefined;
   private readonly tokenizer: TokenCounter;
@@ -125,6 +128,10 @@ export class RepoMap {
 
   /** Walk the folder, re-read only files whose mtime/size changed (or were invalidated), update the graph. */
   refresh(): Promise<void> {
+    return this.lock.run(() => this.refreshNow());
+  }
+
+  private refreshNow(): Promise<void> {
     // Concurrent callers share one refresh.
     this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
     return this.refreshing;
@@ -144,10 +151,11 @@ export class RepoMap {
       if (rec) removed.push(rec);
     }
     t = performance.now();
-    const fresh = await mapLimit(toRead, 16, (f) => this.records.read(f));
+    const fresh = await this.readAll(toRead);
     this.stats.lastMs.read = performance.now() - t;
     t = performance.now();
     const changes: RecordChange[] = [];
+    const slices = new Slices();
     for (const [i, f] of toRead.entries()) {
       const rec = fresh[i];
       if (!rec) {
@@ -160,36 +168,60 @@ export class RepoMap {
       this.stats.parsed++;
       const change = this.records.store(rec);
       if (change) changes.push(change);
+      const due = slices.tick();
+      if (due) await due;
     }
-    const graph = this.ranking.update(removed, changes, () => [...this.records.values()]);
+    const graph = await this.ranking.updateSliced(removed, changes, () => [...this.records.values()]);
     if (graph === 'built') this.stats.fullGraphBuilds++;
     if (graph === 'updated') this.stats.partialGraphUpdates++;
     this.stats.lastMs.graph = performance.now() - t;
   }
 
+  /**
+   * The records of `files`: read synchronously in slices that yield to the event loop when the reader can (many
+   * files per turn, a few milliseconds each), else awaited 16 at a time.
+   */
+  private async readAll(files: WalkedFile[]): Promise<(FileRecord | undefined)[]> {
+    if (!this.records.syncReads) return mapLimit(files, 16, (f) => this.records.read(f));
+    const out: (FileRecord | undefined)[] = new Array(files.length);
+    const slices = new Slices();
+    for (let i = 0; i < files.length; i++) {
+      out[i] = this.records.readSync(files[i]!)!.rec;
+      const due = slices.tick();
+      if (due) await due;
+    }
+    return out;
+  }
+
   /** The overview text for the root or a folder in it, within `budget` tokens. */
-  async overview(opts: OverviewOptions = {}): Promise<OverviewResult> {
-    await this.refresh();
+  overview(opts: OverviewOptions = {}): Promise<OverviewResult> {
+    // One at a time: a refresh and a ranking run in slices that yield, and must not interleave with another's.
+    return this.lock.run(() => this.overviewNow(opts));
+  }
+
+  private async overviewNow(opts: OverviewOptions): Promise<OverviewResult> {
+    await this.refreshNow();
     const budget = Math.max(CONTEXT_SETTINGS.overviewBudget.min, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
     const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
     // Nothing changed since the same question: the same answer.
     const v = this.versions();
     const key = `${v.files}\0${v.records}\0${v.ranking}\0${folderRel}\0${budget}\0${opts.query ?? ''}`;
     if (this.memo?.key === key) return this.memo.result;
-    const result = this.compute(folderRel, budget, opts.query);
+    const result = await this.compute(folderRel, budget, opts.query);
     this.memo = { key, result };
     return result;
   }
 
-  private compute(folderRel: string, budget: number, query: string | undefined): OverviewResult {
+  private async compute(folderRel: string, budget: number, query: string | undefined): Promise<OverviewResult> {
     const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
-    const files = [...this.records.values()].filter((r) => !r.binary && inFolder(r.rel));
+    const files: FileRecord[] = [];
+    for (const r of this.records.values()) if (!r.binary && inFolder(r.rel)) files.push(r);
     const terms = queryWords(query);
     let t = performance.now();
-    const ranking = this.ranking.rank(files, folderRel, terms, this.records.version);
+    const ranking = await runSliced(this.ranking.rankSteps(files, folderRel, terms, this.records.version));
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
-    const out = this.layout.render({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated });
+    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated }));
     this.stats.lastMs.render = performance.now() - t;
     const ranked: OverviewFile[] = out.shown;
     return {

@@ -4,13 +4,10 @@
  * symbol provider (VS Code) for other languages, and an indentation outline as the last resort.
  */
 import type { TokenCounter } from './types';
-import { extractOutline, type Extracted } from './extract';
-import { languageSpec } from './outlineLanguages';
+import type { Extracted } from './extract';
 import { indentOutline, jsonOutline, markdownOutline, yamlOutline } from './outlines';
-import { errorCount, repairedTypeScript } from './repair';
-import { hasGrammar } from '../text/languages';
+import { inThreadOutlines, type OutlineSource } from './treeOutline';
 import type { ParserSource } from './node/treeSitter';
-import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import type { FileStructure, OutlineSymbol, SymbolProvider } from './types';
 
 export interface StructureOptions {
@@ -20,8 +17,12 @@ export interface StructureOptions {
   absPath?: string;
   /** Counts the file's tokens (the composition root's tokenizer). */
   tokenizer: TokenCounter;
-  /** Tree-sitter parsers (the composition root's TreeSitterParsers). */
+  /** Tree-sitter parsers (the composition root's TreeSitterParsers), for outlines parsed in-thread. */
   parsers: ParserSource;
+  /** Where tree-sitter outlines come from (the composition root's worker pool); default in-thread over `parsers`. */
+  outlines?: OutlineSource;
+  /** Abandons the outline (the worker's parse is ended) when it aborts. */
+  signal?: AbortSignal;
   /** Larger texts are not parsed (tree-sitter time and memory grow with size); default 4 MB. */
   maxParseChars?: number;
   /** Larger texts get an estimated token count (chars / 4) instead of an exact one; default 2 MB. */
@@ -87,7 +88,7 @@ export async function structure(text: string, languageId: string, opts: Structur
     return result;
   }
 
-  const ex = await treeSitterOutline(text, languageId, opts.parsers);
+  const ex = await (opts.outlines ?? inThreadOutlines(opts.parsers)).outline(text, languageId, opts.signal);
   if (ex) {
     result.source = 'tree-sitter';
     result.symbols = ex.symbols;
@@ -134,33 +135,9 @@ export async function structure(text: string, languageId: string, opts: Structur
   return result;
 }
 
-/** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
-async function treeSitterOutline(text: string, languageId: string, parsers: ParserSource): Promise<Extracted | undefined> {
-  if (!hasGrammar(languageId)) return undefined;
-  const spec = languageSpec(languageId)!;
-  const parser = await parsers.parserFor(languageId);
-  if (!parser) return undefined;
-  const tree = reparsed(parser, text, parser.parse(text), languageId);
-  try {
-    return tree && extractOutline(tree, spec);
-  } finally {
-    tree?.delete();
-    parser.delete();
-  }
-}
-
-/** Where the TypeScript grammar has a known gap (see repair.ts), a second parse of the repaired text, if it is better. */
-function reparsed(parser: Parser, text: string, tree: Tree | null, languageId: string): Tree | undefined {
-  if (!tree || !tree.rootNode.hasError || !/^typescript(react)?$/.test(languageId)) return tree ?? undefined;
-  const repaired = repairedTypeScript(text, tree);
-  const second = repaired === undefined ? null : parser.parse(repaired);
-  if (!second) return tree;
-  if (errorCount(second.rootNode) < errorCount(tree.rootNode)) {
-    tree.delete();
-    return second;
-  }
-  second.delete();
-  return tree;
+/** The outlines of a source, or parsed in-thread by a set of parsers. */
+function outlinesOf(from: OutlineSource | ParserSource): OutlineSource {
+  return 'outline' in from ? from : inThreadOutlines(from);
 }
 
 export interface EnclosingSymbol {
@@ -186,8 +163,8 @@ function overlapsError(sym: OutlineSymbol, ex: Extracted): boolean {
  * tree-sitter outline. Undefined when the language has no grammar, nothing encloses the line, or the symbol
  * found spans a region that did not parse (the brace/indent analyzers then decide).
  */
-export async function enclosingSymbol(text: string, line: number, languageId: string, parsers: ParserSource): Promise<EnclosingSymbol | undefined> {
-  const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId, parsers) : undefined;
+export async function enclosingSymbol(text: string, line: number, languageId: string, from: OutlineSource | ParserSource): Promise<EnclosingSymbol | undefined> {
+  const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await outlinesOf(from).outline(text, languageId) : undefined;
   if (!ex) return undefined;
   let bestCallable: OutlineSymbol | undefined;
   let bestOther: OutlineSymbol | undefined;
@@ -226,11 +203,12 @@ export function findSymbol(symbols: OutlineSymbol[], query: string): OutlineSymb
  * EditService's SymbolLocator port. Answers undefined where there is no grammar, so the brace/indent
  * analyzers decide there.
  */
-export function treeSitterSymbols(parsers: ParserSource) {
+export function treeSitterSymbols(from: OutlineSource | ParserSource) {
+  const outlines = outlinesOf(from);
   return {
-    enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId, parsers),
+    enclosing: (text: string, line: number, languageId: string) => enclosingSymbol(text, line, languageId, outlines),
     async byName(text: string, name: string, languageId: string): Promise<EnclosingSymbol | undefined> {
-      const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await treeSitterOutline(text, languageId, parsers) : undefined;
+      const ex = text.length <= DEFAULT_MAX_PARSE_CHARS ? await outlines.outline(text, languageId) : undefined;
       if (!ex) return undefined;
       const found = findSymbol(ex.symbols, name);
       const best = found.find((sym) => CALLABLE.has(sym.kind)) ?? found[0];

@@ -135,3 +135,45 @@ export async function readConfinedFile(p: string, allowed: (real: string) => boo
     return readAll(fh, st.size);
   });
 }
+
+/**
+ * Synchronous twin of readConfinedFile, for the repository map's cold index (read in time slices that yield to the
+ * event loop: six awaited calls per file took 100 s for 200,000 files, issue 23). No lstat first: O_NOFOLLOW refuses
+ * a link, O_NONBLOCK a FIFO, and the fstat of what was opened says whether it is a regular file.
+ */
+export function readConfinedFileSync(p: string, allowed: (real: string) => boolean): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, READ_FLAGS);
+  } catch (e) {
+    eloopAsNotRegular(p, e);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+    let real: string | undefined;
+    if (PROC_FD) {
+      try {
+        real = fs.readlinkSync(path.join(PROC_FD, String(fd)));
+      } catch {
+        // no /proc in this container: fall through
+      }
+    }
+    if (real === undefined) {
+      real = fs.realpathSync(p);
+      const now = fs.lstatSync(real);
+      if (now.ino !== st.ino || now.dev !== st.dev) throw new NotRegularFileError(p, 'a file that was replaced while it was opened');
+    }
+    if (!allowed(real)) throw new OutsideError(p, real);
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = fs.readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return off === st.size ? buf : buf.subarray(0, off);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

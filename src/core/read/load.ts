@@ -26,6 +26,8 @@ export interface LoadPorts {
   /** Only resolution and display: a read needs no write policy. */
   sandbox: Pick<SandboxPort, 'resolve' | 'display' | 'roots'>;
   maxFileBytes: number;
+  /** Builds the line index of the bytes read (a cache reuses a big file's; default a new TextBuffer). */
+  index?: (abs: string, bytes: Buffer) => TextBuffer;
 }
 
 export function checkFileSize(display: string, size: number, limit: number): void {
@@ -53,7 +55,8 @@ export async function loadText(ports: LoadPorts, pathInput: string, resolved?: s
   }
   checkFileSize(display, content.bytes.length, maxFileBytes);
   assertText(content.bytes, display);
-  const loaded: LoadedText = { abs, display, doc: new TextBuffer(content.bytes), stat: content.stat, languageId: languageIdFromPath(abs) };
+  const doc = ports.index ? ports.index(abs, content.bytes) : new TextBuffer(content.bytes);
+  const loaded: LoadedText = { abs, display, doc, stat: content.stat, languageId: languageIdFromPath(abs) };
   if (content.encoding && content.encoding !== 'utf8') loaded.encoding = content.encoding;
   return loaded;
 }

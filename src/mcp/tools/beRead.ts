@@ -58,14 +58,14 @@ export const beRead = defineTool({
   annotations: { title: 'Read lines', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderRead,
   pageable: true,
-  async handler(args, { services, reply, pageTokens, sessionId }) {
+  async handler(args, { services, reply, pageTokens, sessionId, signal }) {
     // Context modes (when the host composed a context service): every reply carries mode, data_type and hint.
     const ctx = services.context;
     if (ctx && !args.brief && !args.target) {
       // A structure read answers the session's last overview query unless it names its own ("" for none).
       const carried = args.query === undefined ? sessionQueries(ctx).get(sessionId) : undefined;
       const query = args.query ?? carried;
-      const req = { file: args.file, mode: args.mode, column: args.column, from: args.from, query };
+      const req = { file: args.file, mode: args.mode, column: args.column, from: args.from, query, signal };
       const tag = (r: Record<string, unknown>) => (carried !== undefined && typeof r.query === 'string' ? { ...r, carried: true } : r);
       if (reply === 'json') return tag(asRecord(await jsonPageWithin(ctx, req, pageTokens)));
       // A text page is its numbered rows plus a one-line header: the header's room comes off the page limit.

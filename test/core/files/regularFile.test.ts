@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NotRegularFileError, OutsideError, readConfinedFile, readRegularFile, readRegularFileSync } from '../../../src/core/files/regularFile';
+import { NotRegularFileError, OutsideError, readConfinedFile, readConfinedFileSync, readRegularFile, readRegularFileSync } from '../../../src/core/files/regularFile';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
 
@@ -23,6 +23,7 @@ posixOnly('core/files regularFile', () => {
     assert.equal((await readRegularFile(path.join(tmp, 'a.txt'))).toString(), 'hello\n');
     assert.equal(readRegularFileSync(path.join(tmp, 'a.txt')).toString(), 'hello\n');
     assert.equal((await readConfinedFile(path.join(tmp, 'a.txt'), (r) => r.startsWith(tmp))).toString(), 'hello\n');
+    assert.equal(readConfinedFileSync(path.join(tmp, 'a.txt'), (r) => r.startsWith(tmp)).toString(), 'hello\n');
   });
 
   it('refuses a link, a FIFO and a directory without opening them (no hang), naming what they are', async () => {
@@ -33,6 +34,7 @@ posixOnly('core/files regularFile', () => {
       await assert.rejects(readRegularFile(p), isNotRegular);
       assert.throws(() => readRegularFileSync(p), isNotRegular);
       await assert.rejects(readConfinedFile(p, () => true), isNotRegular);
+      assert.throws(() => readConfinedFileSync(p, () => true), isNotRegular);
     }
   });
 
@@ -42,6 +44,7 @@ posixOnly('core/files regularFile', () => {
       fs.writeFileSync(path.join(other, 's.txt'), 'secret');
       fs.symlinkSync(other, path.join(tmp, 'via'));
       await assert.rejects(readConfinedFile(path.join(tmp, 'via', 's.txt'), (r) => r.startsWith(tmp + path.sep)), OutsideError);
+      assert.throws(() => readConfinedFileSync(path.join(tmp, 'via', 's.txt'), (r) => r.startsWith(tmp + path.sep)), OutsideError);
     } finally {
       fs.rmSync(other, { recursive: true, force: true });
     }

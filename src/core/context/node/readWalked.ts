@@ -11,7 +11,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import type { FileStore } from '../../files/fileStore';
 import type { MapFileReader } from '../mapPorts';
 import { isInside } from '../../files/ports';
-import { NotRegularFileError, OutsideError, readConfinedFile } from '../../files/regularFile';
+import { NotRegularFileError, OutsideError, readConfinedFile, readConfinedFileSync } from '../../files/regularFile';
 
 /** The file's bytes; undefined when it is not a regular file inside `root` any more (leave it out of the map). */
 export async function readWalkedFile(root: string, abs: string): Promise<Buffer | undefined> {
@@ -23,8 +23,18 @@ export async function readWalkedFile(root: string, abs: string): Promise<Buffer 
   }
 }
 
+/** Synchronous twin of readWalkedFile (the map reads its cold index in time slices). */
+export function readWalkedFileSync(root: string, abs: string): Buffer | undefined {
+  try {
+    return readConfinedFileSync(abs, (real) => isInside(root, real));
+  } catch (e) {
+    if (e instanceof NotRegularFileError || e instanceof OutsideError) return undefined;
+    throw e;
+  }
+}
+
 /** Straight from the disk, confined (the benchmarks and the map's own tests; the server goes through its FileStore). */
-export const diskReader: MapFileReader = { read: readWalkedFile };
+export const diskReader: MapFileReader = { read: readWalkedFile, readSync: readWalkedFileSync };
 
 /**
  * Through a FileStore: the confined disk read proves the file is a regular file really inside the root (the
@@ -35,6 +45,11 @@ export function fileStoreReader(files: Pick<FileStore, 'unsaved'>): MapFileReade
   return {
     async read(root, abs) {
       const disk = await readWalkedFile(root, abs);
+      if (!disk) return undefined;
+      return files.unsaved?.(abs) ?? disk;
+    },
+    readSync(root, abs) {
+      const disk = readWalkedFileSync(root, abs);
       if (!disk) return undefined;
       return files.unsaved?.(abs) ?? disk;
     },

@@ -11,7 +11,7 @@ import type { FileStore } from '../../files/fileStore';
 import { loadText, type LoadedText as LoadedDoc } from '../../read/load';
 import { mixedEolWarning, readMetadata, type ReadMetadata, type ViewedIssuer } from '../../read/metadata';
 import { namesLines, readRange } from '../../read/range';
-import { docLines } from '../../read/rows';
+import { TextBufferCache } from '../../read/bufferCache';
 import { isInside } from '../../files/ports';
 import { parseFileRange } from '../../text/range';
 import { BYTES_AS_TOKENS, DEFAULT_PAGE_TOKENS, fitsWithoutCounting, paginate } from '../full';
@@ -22,6 +22,7 @@ import { fileStoreReader } from './readWalked';
 import { diskWalker } from './walk';
 import { structure } from '../structure';
 import type { ParserSource } from './treeSitter';
+import type { OutlineSource } from '../treeOutline';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from '../types';
 
 export type ReadMode = ContextMode | 'auto';
@@ -65,6 +66,8 @@ export interface ContextServiceDeps {
   tokenizer: TokenCounter;
   /** Tree-sitter parsers for outlines (the composition root's, shared with the edit tools' function ranges). */
   parsers: ParserSource;
+  /** Where outlines are parsed (the composition root's worker pool, node/outlinePool.ts); default in-thread. */
+  outlines?: OutlineSource;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
 }
@@ -134,6 +137,8 @@ export interface ReadRequest {
   from?: number;
   /** full: how an empty line is shown (default upstream's `<blank>`; '' for text replies). */
   blank?: string;
+  /** The call was cancelled: an outline still parsing is abandoned. */
+  signal?: AbortSignal;
 }
 
 /** One read of a file: the line model the id is hashed from, and its text (BOM excluded) for pages and outlines. */
@@ -145,6 +150,8 @@ export class ContextService {
   readonly settings: ContextSettings;
   readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
+  /** The line index of each big file's last version read (pages of one file reuse it). */
+  private readonly buffers = new TextBufferCache();
   private watchedRoots = false;
   private firstUse: (() => void) | undefined;
 
@@ -175,6 +182,7 @@ export class ContextService {
 
   /** A file or folder changed (a watcher or an edit tool saw it): the next overview re-reads it. */
   invalidate(abs: string): void {
+    this.buffers.forget(abs);
     for (const m of this.maps.values()) if (isInside(m.root, abs)) m.invalidate(abs);
   }
 
@@ -231,10 +239,10 @@ export class ContextService {
     };
   }
 
-  async structure(file: string, opts: { json?: boolean } = {}): Promise<StructureReply> {
+  async structure(file: string, opts: { json?: boolean; signal?: AbortSignal } = {}): Promise<StructureReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
-    return this.structureOf(loaded, { json: opts.json });
+    return this.structureOf(loaded, { json: opts.json, signal: opts.signal });
   }
 
   /** be-read with a mode. Ranges always read `full`; `auto` picks full or structure by size. */
@@ -284,13 +292,15 @@ export class ContextService {
    * with a query the matching symbols and their neighbours within a query's budget (half the overviewBudget, as
    * a query overview), with the call for what it left out.
    */
-  private async structureOf(loaded: LoadedText, req: Pick<ReadRequest, 'json' | 'limit' | 'query' | 'from'>): Promise<StructureReply> {
+  private async structureOf(loaded: LoadedText, req: Pick<ReadRequest, 'json' | 'limit' | 'query' | 'from' | 'signal'>): Promise<StructureReply> {
     await this.ranks();
     const s: FileStructure = await structure(loaded.text, loaded.languageId, {
       path: loaded.display,
       absPath: loaded.abs,
       tokenizer: this.tokenizer,
       parsers: this.deps.parsers,
+      outlines: this.deps.outlines,
+      signal: req.signal,
       fallbackSymbols: this.deps.fallbackSymbols,
       maxExactTokenChars: this.settings.maxExactTokenChars,
     });
@@ -326,11 +336,12 @@ export class ContextService {
   }
 
   private async full(loaded: LoadedText, spec: ReturnType<typeof parseFileRange>['spec'], req: ReadRequest): Promise<FullReply> {
-    const lines = docLines(loaded.doc);
-    const total = lines.length;
+    const doc = loaded.doc;
+    const total = doc.lineCount;
     const { start, end, warnings } = readRange(spec, total, loaded.display);
     const limit = Math.min(req.limit ?? this.settings.pageTokens, this.settings.pageTokens);
-    const pageReq = { path: loaded.display, lines, start, end, column: req.column, limit, blank: req.blank };
+    const source = { count: total, line: (n: number) => doc.lineText(n) };
+    const pageReq = { path: loaded.display, source, start, end, column: req.column, limit, blank: req.blank };
     // before the ranks are loaded, a range within the limit in bytes is the same page without a count
     const uncounted = !this.ranksLoaded && fitsWithoutCounting(pageReq);
     if (!uncounted) await this.ranks();
@@ -361,9 +372,16 @@ export class ContextService {
    * tools use: same size limit, same text check, same line model. `resolved`: the caller resolved it already.
    */
   private async load(pathInput: string, resolved?: string): Promise<LoadedText> {
-    const ports = { files: this.deps.files, sandbox: this.deps.sandbox, maxFileBytes: this.settings.maxFileBytes };
+    const ports = { files: this.deps.files, sandbox: this.deps.sandbox, maxFileBytes: this.settings.maxFileBytes, index: (abs: string, bytes: Buffer) => this.buffers.bufferOf(abs, bytes) };
     const loaded = await loadText(ports, pathInput, resolved);
-    return { ...loaded, text: loaded.doc.text() };
+    // decoded on first use: a full page of a 10 MB file needs only its own lines
+    let text: string | undefined;
+    return {
+      ...loaded,
+      get text() {
+        return (text ??= loaded.doc.text());
+      },
+    };
   }
 }
 

@@ -10,6 +10,7 @@ import ignore, { type Ignore } from 'ignore';
 import { readRegularFile, readRegularFileSync } from '../../files/regularFile';
 import type { FileWalker, WalkedFile } from '../mapPorts';
 import { lstatOrUndefined } from './readWalked';
+import { Slices } from '../../util/slices';
 
 export const SKIP_DIRS = new Set([
   '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',
@@ -173,6 +174,56 @@ export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): {
 }
 
 /**
+ * walkFilesSync in slices that yield to the event loop (util/slices.ts): the speed of synchronous stat calls (a
+ * warm walk of 200,000 files held the loop 8.6 s in one block) without holding the loop past a slice.
+ */
+export async function walkFilesSliced(root: string, opts: { maxFiles?: number } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
+  const files: WalkedFile[] = [];
+  const maxFiles = opts.maxFiles ?? 200_000;
+  let truncated = false;
+  const slices = new Slices();
+  const visit = async (dirAbs: string, scopes: Scope[]): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dirAbs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const dirRel = toPosix(relative(root, dirAbs));
+    let here = scopes;
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      try {
+        here = [...scopes, { dirRel, ig: ignore().add(readRegularFileSync(join(dirAbs, '.gitignore')).toString('utf8')) }];
+      } catch {
+        // unreadable .gitignore: ignore it
+      }
+    }
+    const { subdirs, found } = splitEntries(entries, dirAbs, dirRel, here);
+    for (const f of found) {
+      if (files.length >= maxFiles) {
+        truncated = true;
+        continue;
+      }
+      try {
+        const st = lstatSync(f.abs);
+        if (st.isFile()) files.push({ abs: f.abs, rel: f.rel, size: st.size, mtimeMs: st.mtimeMs });
+      } catch {
+        // vanished between readdir and stat
+      }
+      const due = slices.tick();
+      if (due) await due;
+    }
+    for (const d of subdirs) {
+      const due = slices.tick();
+      if (due) await due;
+      await visit(d, here);
+    }
+  };
+  await visit(root, []);
+  return { files, truncated };
+}
+
+/**
  * Would walkFiles(root) list `rel`? Checks the skip lists and the .gitignore files of its folders only, so that a
  * watcher-reported new file can join the index without a walk.
  */
@@ -199,6 +250,7 @@ export const diskWalker: FileWalker = {
   skipDirs: SKIP_DIRS,
   walk: (root) => walkFiles(root),
   walkSync: (root) => walkFilesSync(root),
+  walkSliced: (root) => walkFilesSliced(root),
   isWalkedPath,
   lstat: lstatOrUndefined,
 };

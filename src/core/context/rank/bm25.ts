@@ -4,6 +4,7 @@
  * field counts less each time (k1), and a long field (a file defining 200 names) does not win by size (b).
  */
 import { pathWords, splitWords, stemMatch, stemOf } from './words';
+import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 
 /** What relevance reads of a file (a FileRecord of the repository map has these). */
 export interface RankDoc {
@@ -19,7 +20,11 @@ export const FIELD_WEIGHT: Record<Field, number> = { path: 3, defs: 1.5, summary
 const K1 = 1.2;
 const B = 0.75;
 
-type Bag = Map<string, number>;
+/** Stems and their counts, in first-seen order: two arrays, not a Map (three per file, 200,000 files). */
+interface Bag {
+  stems: string[];
+  counts: number[];
+}
 type DocWords = Record<Field, { bag: Bag; length: number }> & { names: string[][] };
 /**
  * A defined name made of several query words (`mergePath` for "merging paths", `get_environment_proxies` for
@@ -33,15 +38,15 @@ export const NAME_PHRASE_WEIGHT = 1;
 const cache = new WeakMap<RankDoc, DocWords>();
 
 function bagOf(words: string[]): { bag: Bag; length: number } {
-  const bag: Bag = new Map();
+  const counts = new Map<string, number>();
   for (const w of words) {
     if (w.length < 2) continue;
     const s = stemOf(w);
-    bag.set(s, (bag.get(s) ?? 0) + 1);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   let length = 0;
-  for (const n of bag.values()) length += n;
-  return { bag, length };
+  for (const n of counts.values()) length += n;
+  return { bag: { stems: [...counts.keys()], counts: [...counts.values()] }, length };
 }
 
 export function docWords(doc: RankDoc): DocWords {
@@ -65,17 +70,27 @@ export function docWords(doc: RankDoc): DocWords {
  * matches a file's word when their stems match (stemMatch: equal, or a long shared prefix at half weight).
  */
 export function relevance(docs: readonly RankDoc[], words: readonly string[]): Map<string, number> {
+  return runSync(relevanceSteps(docs, words));
+}
+
+/** relevance() as steps (util/slices.ts): the first query over 200,000 files splits every name into words. */
+export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[]): Steps<Map<string, number>> {
   const out = new Map<string, number>();
   if (!words.length || !docs.length) return out;
   const queryStems = [...new Set(words.map(stemOf))];
-  const all = docs.map(docWords);
+  const all: DocWords[] = new Array(docs.length);
+  for (let j = 0; j < docs.length; j++) {
+    all[j] = docWords(docs[j]!);
+    if (j % STEP_ITEMS === 0) yield;
+  }
   // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
   const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
   const avg: Record<Field, number> = { path: 0, defs: 0, summary: 0 };
-  for (const d of all) {
+  for (const [j, d] of all.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     for (const f of FIELDS) {
       avg[f] += d[f].length;
-      for (const s of d[f].bag.keys()) {
+      for (const s of d[f].bag.stems) {
         if (matches.has(s)) continue;
         const m: [number, number][] = [];
         queryStems.forEach((q, i) => {
@@ -91,18 +106,23 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
   // Weighted, length-normalised term frequency of each query stem in each file.
   const tf = all.map(() => new Float64Array(queryStems.length));
   const df = new Float64Array(queryStems.length);
-  all.forEach((d, j) => {
+  for (const [j, d] of all.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     for (const f of FIELDS) {
       const norm = 1 - B + (B * d[f].length) / avg[f];
-      for (const [s, n] of d[f].bag) {
+      const { stems, counts } = d[f].bag;
+      for (let k = 0; k < stems.length; k++) {
+        const s = stems[k]!;
+        const n = counts[k]!;
         for (const [i, strength] of matches.get(s)!) tf[j]![i]! += (FIELD_WEIGHT[f] * strength * n) / norm;
       }
     }
     for (let i = 0; i < queryStems.length; i++) if (tf[j]![i]! > 0) df[i]!++;
-  });
+  }
   const n = all.length;
   const idf = Array.from(df, (x) => Math.log(1 + (n - x + 0.5) / (x + 0.5)));
-  docs.forEach((doc, j) => {
+  for (const [j, doc] of docs.entries()) {
+    if (j % STEP_ITEMS === 0) yield;
     let score = 0;
     for (let i = 0; i < queryStems.length; i++) {
       const t = tf[j]![i]!;
@@ -110,7 +130,7 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
     }
     if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!.names, matches, idf);
     if (score > 0) out.set(doc.rel, score);
-  });
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
  */
 import { posix } from 'node:path';
 import type { FileTags } from '../tags';
+import { runSliced, runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 
 /** An identifier defined in more files than this tells nothing about who uses whom. */
 const MAX_DEFINERS = 25;
@@ -24,20 +25,40 @@ export class Graph {
   private defIndex = new Map<string, number[]>();
   /** identifier → files that use it (to find whose edges a definition change affects). */
   private refIndex = new Map<string, number[]>();
-  private out: Map<number, number>[] = [];
+  /** Each file's edges as two typed arrays (a Map per file took ~100 bytes an edge; 200,000 files have millions). */
+  private out: Edges[] = [];
   private version = 0;
   /** Ranks per restart vector (the plain one and the last queries'), valid while `version` holds. */
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
   private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
 
-  constructor(files: GraphFile[]) {
+  /** `build` false: the caller runs buildSteps() (Graph.sliced does, in slices of the event loop). */
+  constructor(files: GraphFile[], build = true) {
     this.files = files;
+    if (build) runSync(this.buildSteps());
+  }
+
+  /** The graph of `files`, built in slices that yield to the event loop (200,000 files: seconds of work). */
+  static async sliced(files: GraphFile[]): Promise<Graph> {
+    const g = new Graph(files, false);
+    await runSliced(g.buildSteps());
+    return g;
+  }
+
+  private *buildSteps(): Steps<void> {
+    const files = this.files;
     files.forEach((f, i) => this.index.set(f.rel, i));
-    files.forEach((f, i) => {
+    for (const [i, f] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
       for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
       for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
-    });
-    this.out = files.map((_, i) => this.edgesFrom(i));
+    }
+    const out: Edges[] = new Array(files.length);
+    for (let i = 0; i < files.length; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      out[i] = this.edgesFrom(i);
+    }
+    this.out = out;
   }
 
   has(rel: string): boolean {
@@ -76,10 +97,10 @@ export class Graph {
     for (const j of this.refIndex.get(name) ?? []) affected.add(j);
   }
 
-  private edgesFrom(i: number): Map<number, number> {
+  private edgesFrom(i: number): Edges {
     const edges = new Map<number, number>();
     const f = this.files[i]!;
-    if (!f.tags) return edges;
+    if (!f.tags) return NO_EDGES;
     for (const [id, count] of f.tags.refs) {
       const definers = this.defIndex.get(id);
       if (!definers || definers.length > MAX_DEFINERS) continue;
@@ -94,7 +115,15 @@ export class Graph {
       const j = this.resolveImport(f.rel, spec);
       if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
     }
-    return edges;
+    if (!edges.size) return NO_EDGES;
+    const to = new Int32Array(edges.size);
+    const w = new Float64Array(edges.size);
+    let k = 0;
+    for (const [j, wt] of edges) {
+      to[k] = j;
+      w[k++] = wt;
+    }
+    return { to, w };
   }
 
   private resolveImport(fromRel: string, spec: string): number | undefined {
@@ -112,10 +141,16 @@ export class Graph {
    * Returns rel → rank, 1 on average.
    */
   rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
+    return runSync(this.rankSteps(restart, key));
+  }
+
+  /** rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. */
+  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Map<string, number>> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
     const restartKey = restart.size ? [...restart].map(([f, r]) => `${f}\0${r}`).join('\n') : '';
     if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
+    const version = this.version; // the ranks are of the graph as it is now (a sliced run may see it change)
     const n = this.files.length;
     const result = new Map<string, number>();
     if (n === 0) return result;
@@ -128,24 +163,28 @@ export class Graph {
     for (let i = 0; i < n; i++) pers[i]! /= ps;
     // Flatten the edges once (CSR) so that the iterations run over typed arrays.
     let m = 0;
-    for (const e of this.out) m += e.size;
+    for (const e of this.out) m += e.to.length;
+    yield;
     const from = new Int32Array(m);
     const to = new Int32Array(m);
     const w = new Float64Array(m);
     const outW = new Float64Array(n);
     let k = 0;
-    this.out.forEach((edges, i) => {
-      for (const [j, wt] of edges) {
+    for (const [i, edges] of this.out.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      for (let e = 0; e < edges.to.length; e++) {
+        const wt = edges.w[e]!;
         from[k] = i;
-        to[k] = j;
+        to[k] = edges.to[e]!;
         w[k] = wt;
         outW[i]! += wt;
         k++;
       }
-    });
+    }
     let rank = Float64Array.from(pers);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
+      yield;
       const next = new Float64Array(n);
       let dangling = 0;
       for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
@@ -163,10 +202,18 @@ export class Graph {
     }
     for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
     if (this.rankCache.size >= 4) this.rankCache.clear();
-    this.rankCache.set(key, { version: this.version, restart: restartKey, ranks: result });
+    this.rankCache.set(key, { version, restart: restartKey, ranks: result });
     return result;
   }
 }
+
+/** A file's edges: the files it points to and the weights, in insertion order (the order a Map kept). */
+interface Edges {
+  to: Int32Array;
+  w: Float64Array;
+}
+
+const NO_EDGES: Edges = { to: new Int32Array(0), w: new Float64Array(0) };
 
 function push(map: Map<string, number[]>, key: string, i: number): void {
   const list = map.get(key);

@@ -5,7 +5,8 @@
  * only to order files of similar relevance: a hub that everybody imports cannot outrank a file whose names match
  * by more than HUB_WEIGHT.
  */
-import { relevance, type RankDoc } from './bm25';
+import { relevanceSteps, type RankDoc } from './bm25';
+import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 import type { Graph, GraphFile } from './graph';
 
 /** A file's reference rank can raise its relevance by at most this share (the most referenced file: +50%). */
@@ -19,12 +20,17 @@ export interface Ranked {
 }
 
 export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Ranked[] {
-  const rel = relevance(files, words);
+  return runSync(rankFilesSteps(files, graph, words));
+}
+
+/** rankFiles() as steps (util/slices.ts). */
+export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Ranked[]> {
+  const rel = yield* relevanceSteps(files, words);
   let maxRel = 0;
   for (const r of rel.values()) maxRel = Math.max(maxRel, r);
   const restart = new Map<string, number>();
   if (maxRel > 0) for (const [f, r] of rel) restart.set(f, r / maxRel);
-  const ranks = graph.rank(restart, words.join(' '));
+  const ranks = yield* graph.rankSteps(restart, words.join(' '));
   if (!words.length) return files.map((f) => ({ rel: f.rel, score: ranks.get(f.rel) ?? 0, relevance: 0 }));
   let maxRank = 0;
   for (const f of files) maxRank = Math.max(maxRank, ranks.get(f.rel) ?? 0);
@@ -42,10 +48,20 @@ export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph,
  * file defines, the one other files use most. The overview always shows it, whatever the query.
  */
 export function centralFile(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): string | undefined {
+  return runSync(centralFileSteps(files, totalRefs));
+}
+
+export function* centralFileSteps(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): Steps<string | undefined> {
   const definers = new Map<string, GraphFile | null>();
-  for (const f of files) for (const d of f.tags?.defs ?? []) definers.set(d, definers.has(d) ? null : f);
+  for (const [i, f] of files.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
+    for (const d of f.tags?.defs ?? []) definers.set(d, definers.has(d) ? null : f);
+  }
+  yield;
   let best: { rel: string; uses: number } | undefined;
+  let seen = 0;
   for (const [name, f] of definers) {
+    if (++seen % STEP_ITEMS === 0) yield;
     if (!f || !/^[A-Z]/.test(name)) continue;
     const uses = (totalRefs.get(name) ?? 0) - (f.tags?.refs.get(name) ?? 0);
     if (uses > 0 && (!best || uses > best.uses || (uses === best.uses && f.rel < best.rel))) best = { rel: f.rel, uses };

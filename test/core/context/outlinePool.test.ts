@@ -1,0 +1,111 @@
+/**
+ * The outline worker pool (src/core/context/node/outlinePool.ts): the same outlines as in-thread on every source
+ * file of this repository and every fixture language, a cancelled parse that ends at once (its worker with it) and
+ * leaves the pool working, a parse over its time limit that is abandoned, and idle workers that keep no process
+ * alive.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { OutlinePool, defaultPoolSize } from '../../../src/core/context/node/outlinePool';
+import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
+import { inThreadOutlines } from '../../../src/core/context/treeOutline';
+import { hasGrammar, languageIdFromPath } from '../../../src/core/text/languages';
+import { cSource } from '../../../bench/context/generate';
+
+const REPO = path.resolve(__dirname, '../../..');
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe('core/context OutlinePool (tree-sitter on worker threads)', function () {
+  this.timeout(120_000);
+  const here = inThreadOutlines(new TreeSitterParsers(packagedGrammars));
+  let pool: OutlinePool;
+  beforeEach(() => {
+    pool = new OutlinePool({ grammarsDir: REPO });
+  });
+  afterEach(() => pool.close());
+
+  it('is sized for the cores: one per core but one, at least 1, at most 2', () => {
+    assert.ok(defaultPoolSize() >= 1 && defaultPoolSize() <= 2);
+    assert.equal(pool.size, defaultPoolSize());
+  });
+
+  it('gives the same outlines as the in-thread parse, on every source file and fixture language', async () => {
+    const files = [...filesUnder(path.join(REPO, 'src')), ...filesUnder(path.join(REPO, 'test/fixtures/context')), ...filesUnder(path.join(REPO, 'bench/fixtures'))];
+    let compared = 0;
+    const langs = new Set<string>();
+    // concurrently, as the server asks: the answers must still come back to the right callers
+    await Promise.all(
+      files.map(async (f) => {
+        const lang = languageIdFromPath(f);
+        if (!hasGrammar(lang)) return;
+        const text = readFileSync(f, 'utf8');
+        const [a, b] = await Promise.all([pool.outline(text, lang), here.outline(text, lang)]);
+        assert.deepEqual(a, b, f);
+        compared++;
+        langs.add(lang);
+      }),
+    );
+    assert.ok(compared > 150, `compared ${compared}`);
+    assert.ok(langs.size >= 10, [...langs].join(','));
+    assert.equal(await pool.outline('just words', 'plaintext'), undefined);
+  });
+
+  it('a cancelled parse rejects at once, ends its worker, and the next outline still answers', async () => {
+    const big = cSource(4_000_000);
+    await pool.outline('int main(void) { return 0; }\n', 'c'); // the worker and grammar are up
+    const ac = new AbortController();
+    const t = performance.now();
+    const p = pool.outline(big, 'c', ac.signal);
+    setTimeout(() => ac.abort(), 50);
+    await assert.rejects(p, { name: 'AbortError' });
+    assert.ok(performance.now() - t < 1000, `cancelled after ${(performance.now() - t).toFixed(0)} ms`);
+    const small = await pool.outline('int f(void) { return 1; }\n', 'c');
+    assert.deepEqual(small?.symbols.map((s) => s.name), ['f']);
+    // a signal aborted before the call: nothing is posted
+    await assert.rejects(pool.outline(big, 'c', AbortSignal.abort()), { name: 'AbortError' });
+  });
+
+  it('a queued job that is cancelled leaves the queue; the others answer', async () => {
+    const one = new OutlinePool({ grammarsDir: REPO, size: 1 });
+    try {
+      const ac = new AbortController();
+      const first = one.outline(cSource(200_000), 'c');
+      const second = one.outline('int g(void) { return 2; }\n', 'c', ac.signal);
+      const third = one.outline('int h(void) { return 3; }\n', 'c');
+      ac.abort();
+      await assert.rejects(second, { name: 'AbortError' });
+      assert.ok((await first)!.symbols.length > 100);
+      assert.deepEqual((await third)?.symbols.map((s) => s.name), ['h']);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('a parse over the time limit is abandoned with a clear error; the same pool answers the next one', async () => {
+    const slow = new OutlinePool({ grammarsDir: REPO, size: 1, timeoutMs: 2500 });
+    try {
+      await slow.outline('int w(void) { return 0; }\n', 'c'); // worker and grammar up: only the parse is timed
+      await assert.rejects(slow.outline(cSource(4_000_000) + cSource(4_000_000), 'c'), /took over 2500 ms/);
+      assert.equal(slow.workers, 0);
+      const ok = await slow.outline('int k(void) { return 4; }\n', 'c');
+      assert.deepEqual(ok?.symbols.map((s) => s.name), ['k']);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('after close, outlines are refused with a clear error', async () => {
+    await pool.close();
+    await assert.rejects(pool.outline('int x;', 'c'), /closed/);
+  });
+});
