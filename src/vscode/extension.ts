@@ -25,6 +25,7 @@ import { StatusBar } from './statusBar';
 import { UiTools } from './uiTools';
 import { registerTokenWindow } from './tokenWindow';
 import { lmSummarizer } from './tokenWindow/lmSummarizer';
+import { isOwnTransientPath, isStateFolderNoise } from '../core/files/ownNames';
 import { RecallStore } from '../core/memory/node/recallStore';
 import { TurnLog } from '../core/memory/node/turnLog';
 import { registerChatParticipant, type BetterEditParticipant } from './chat/participant';
@@ -100,7 +101,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   let current!: Composition; // set once the first composition is done (the watcher may fire before)
   const fileWatcher = vscode.workspace.createFileSystemWatcher('**/*');
   const invalidate = (uri: vscode.Uri) => {
-    if (uri.scheme === 'file') (current as Composition | undefined)?.context?.invalidate(uri.fsPath);
+    // an edit's lock and staged temp beside the file are never a change (the rename is reported under the real name)
+    if (uri.scheme === 'file' && !isOwnTransientPath(uri.fsPath)) (current as Composition | undefined)?.context?.invalidate(uri.fsPath);
   };
   context.subscriptions.push(fileWatcher, fileWatcher.onDidChange(invalidate), fileWatcher.onDidCreate(invalidate), fileWatcher.onDidDelete(invalidate));
   // The overview describes unsaved buffers (VscodeFileStore.unsaved), which the disk watcher never sees change: typing
@@ -193,7 +195,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // Other windows and the stdio CLI write into the same directory: watch it, debounce, refresh.
   let watchTimer: NodeJS.Timeout | undefined;
   try {
-    const watcher = fs.watch(chipDir, () => {
+    const watcher = fs.watch(chipDir, (_event, name) => {
+      if (name && isStateFolderNoise(String(name))) return;
       clearTimeout(watchTimer);
       watchTimer = setTimeout(() => tree.refresh(), 150);
     });

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { isStateFolderNoise } from '../../core/files/ownNames';
 import type { HistoryStore } from '../../core/history/node/store';
 import { currentSpans, editVersions, type LineSpan } from '../../core/history/review';
 import { reviewList } from '../../core/history/reviewList';
@@ -81,7 +82,8 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
     watcher = undefined;
     if (!source) return;
     try {
-      watcher = fs.watch(source.dir, () => {
+      watcher = fs.watch(source.dir, (_event, name) => {
+        if (name && isStateFolderNoise(String(name))) return; // a snapshot's temp: its rename comes under the real name
         clearTimeout(timer);
         timer = setTimeout(() => void refresh(), 150);
       });
