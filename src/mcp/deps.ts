@@ -15,6 +15,7 @@ import type {
   TrxArgs,
   WriteArgs,
 } from '../core/edits/types';
+import type { BalanceReport } from '../core/edits/balance';
 import type { ApplyArgs } from '../core/edits/apply/service';
 import type { ChipFormat, ChipSink } from '../core/chips/types';
 import type { ContextReply, ContextSettings, OverviewReply, ReadRequest, StructureReply } from '../core/context/node/service';
@@ -30,7 +31,7 @@ export interface EditsPort {
   write(args: WriteArgs): Promise<object>;
   funcRange(args: LineArgs): Promise<object>;
   tagRange(args: LineArgs): Promise<object>;
-  balance(args: BalanceArgs): Promise<object>;
+  balance(args: BalanceArgs): Promise<BalanceReport>;
   insertChip(args: InsertChipArgs): Promise<object>;
   trx(args: TrxArgs): Promise<object>;
 }

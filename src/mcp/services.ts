@@ -29,7 +29,7 @@ import type { MemoryPort, RecallPort, ServerDeps } from './deps';
 export interface ServicesOptions {
   /** Absolute, real directories; relative tool paths are taken from the first. */
   roots: string[];
-  /** Absolute; use workspaceChipDir() so workspaces are not mixed. */
+  /** Absolute: one per workspace from the CLI (workspaceChipDir()), one for all windows in VS Code (globalStorage/chips). */
   chipDir: string;
   /** Absolute directory for be-trx snapshots. */
   historyDir: string;

@@ -18,7 +18,7 @@ export { buildCli };
 export const REPO = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 
-/** Our eleven tools, in tools/list order (other modules may append theirs after). */
+/** The first eleven tools of tools/list, in order: upstream's ten and be-chip (be-memory, be-overview, be-apply follow). */
 export const TOOL_NAMES = [
   'be-read',
   'be-replace',

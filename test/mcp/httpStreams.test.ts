@@ -93,6 +93,15 @@ describe('mcp HTTP host: open SSE streams, one Host header, the 401', function (
     await Promise.allSettled(clients.splice(0).map((c) => c.client.close()));
     await Promise.allSettled(hosts.splice(0).map((h) => h.close()));
   });
+  /** A host (closed after the test) with two connected clients (closed too). */
+  async function hostWithTwoSessions(hostOpts: Partial<HttpHostOptions>) {
+    const s = await streamHost(hostOpts);
+    hosts.push(s.host);
+    const first = await s.connect();
+    const second = await s.connect();
+    clients.push(first, second);
+    return { s, first, second };
+  }
 
   it('65 clients with open streams: the 65th initialize succeeds; the least recently active is evicted, its stream closed', async () => {
     const s = await streamHost();
@@ -111,11 +120,7 @@ describe('mcp HTTP host: open SSE streams, one Host header, the 401', function (
   });
 
   it('a session with a POST in progress is never evicted; when every session has one, 503', async () => {
-    const s = await streamHost({ maxSessions: 2 });
-    hosts.push(s.host);
-    const a = await s.connect();
-    const b = await s.connect();
-    clients.push(a, b);
+    const { s, first: a, second: b } = await hostWithTwoSessions({ maxSessions: 2 });
     const busyA = a.client.callTool({ name: 'wait', arguments: {} });
     await waitFor(() => s.host.sessions.get(a.id)!.inFlight.size === 1, 3000);
     const c = await s.connect(); // b (stream only) goes, a (calling) stays
@@ -130,11 +135,7 @@ describe('mcp HTTP host: open SSE streams, one Host header, the 401', function (
   });
 
   it('a stream with no messages does not keep its session past sessionIdleMs; one that carries messages does', async () => {
-    const s = await streamHost({ sessionIdleMs: 600 });
-    hosts.push(s.host);
-    const quiet = await s.connect();
-    const talking = await s.connect();
-    clients.push(quiet, talking);
+    const { s, first: quiet, second: talking } = await hostWithTwoSessions({ sessionIdleMs: 600 });
     const ticker = setInterval(() => void s.servers.get(talking.id)?.sendToolListChanged(), 100);
     try {
       assert.ok(await waitFor(() => !s.host.sessions.has(quiet.id), 5000), 'the quiet session was reaped');

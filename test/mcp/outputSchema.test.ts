@@ -71,6 +71,19 @@ describe('mcp outputSchema: structuredContent only on small data', function () {
     });
   }
 
+  it("be-balance: the default reply says `balanced`, never `\"mode\":\"unbalanced\"` of a balanced file; --reply json keeps upstream's fields", async () => {
+    await ws.write('bad.ts', 'f(\n');
+    const structured = async (conn: Connected, args: Record<string, unknown>) =>
+      ((await conn.client.callTool({ name: 'be-balance', arguments: args })) as CallToolResult).structuredContent;
+    assert.deepEqual(await structured(c, { file: 'a.ts' }), { balanced: true });
+    assert.deepEqual(await structured(c, { file: 'bad.ts' }), { balanced: false, unbalanced: [{ symbol: '(', line: 1, col: 2, expected: ')' }] });
+    const verbose = (await structured(c, { file: 'a.ts', verbose: true }))!;
+    assert.equal(verbose.balanced, true);
+    assert.equal(verbose.mode, undefined);
+    assert.deepEqual(await structured(json, { file: 'a.ts' }), { mode: 'unbalanced', status: 'all balanced' });
+    assert.deepEqual(await structured(json, { file: 'bad.ts' }), { mode: 'unbalanced', unbalanced: [{ symbol: '(', line: 1, col: 2, expected: ')' }], quote_warnings: null });
+  });
+
   it('content-heavy replies (a page, an outline, a map, an edit) carry no structuredContent', async () => {
     for (const [tool, args] of [
       ['be-read', { file: 'a.ts', mode: 'full' }],

@@ -4,6 +4,7 @@
  * named as listed, --no-prefix included), beside `--reply json` (upstream's fields).
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { getEncoding } from 'js-tiktoken';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderChipList, renderEditDiff, renderMemory, renderOutline, renderOverview, renderRead, renderReadPage, renderWrite } from '../../src/mcp/render/index';
@@ -104,6 +105,8 @@ describe('mcp render: the stdio server replies in text by default', function () 
     json = await stdioClient(ws, ['--reply', 'json']);
     bare = await stdioClient(ws, ['--reply', 'text', '--no-prefix']);
   });
+  /** The first 16 hex digits of the SHA-256 of the file as it is on disk now. */
+  const readBack = async (file: string) => createHash('sha256').update(await ws.read(file)).digest('hex').slice(0, 16);
   after(async () => {
     await text?.close();
     await json?.close();
@@ -148,8 +151,29 @@ describe('mcp render: the stdio server replies in text by default', function () 
     const e = (await text.client.callTool({ name: 'be-replace', arguments: { file: 'small.ts:2', content: '  return 2;', viewed_code_id: id } })) as CallToolResult;
     assert.equal(e.isError, undefined);
     assert.equal(e.structuredContent, undefined);
-    assert.equal(textOf(e), 'small.ts: lines 2-2 (file now has 5 lines)\n@@ -1,5 +1,5 @@\n function f() {\n-  return 1;\n+  return 2;\n }\n \n export const x = f();');
+    assert.equal(textOf(e), `small.ts: lines 2-2 (file now has 5 lines) sha256=${await readBack('small.ts')}\n@@ -1,5 +1,5 @@\n function f() {\n-  return 1;\n+  return 2;\n }\n \n export const x = f();`);
     assert.equal((await ws.read('small.ts')).toString(), 'function f() {\n  return 2;\n}\n\nexport const x = f();\n');
+  });
+
+  it('every edit tool\'s default reply carries the read-back sha256 of the file on disk (README: every edit result)', async () => {
+    await ws.write('e.txt', 'a\nb\nc\n');
+    const edit = async (name: string, args: Record<string, unknown>) => {
+      const r = (await text.client.callTool({ name, arguments: args })) as CallToolResult;
+      assert.equal(r.isError, undefined, `${name}: ${textOf(r)}`);
+      return modelView(r);
+    };
+    const proof = async (file: string) => `sha256=${await readBack(file)}`;
+    assert.ok((await edit('be-replace', { file: 'e.txt:2', content: 'B' })).split('\n')[0]!.endsWith(await proof('e.txt')));
+    assert.ok((await edit('be-insert', { file: 'e.txt:0', content: 'top' })).split('\n')[0]!.endsWith(await proof('e.txt')));
+    const del = await edit('be-delete', { file: 'e.txt:1' });
+    assert.ok(del.split('\n')[0]!.endsWith(await proof('e.txt')), del);
+    const chip = /chip:\/\/([0-9a-f]+)/.exec(del)![1]!;
+    assert.ok((await edit('be-insert-chip', { from: `chip://${chip}`, to: 'e.txt:0' })).split('\n')[0]!.endsWith(await proof('e.txt')));
+    assert.equal(await edit('be-write', { file: 'w.txt', content: 'w\n' }), `w.txt: created, 1 lines, 2 bytes ${await proof('w.txt')}`);
+    const applied = JSON.parse(await edit('be-apply', { edits: [{ file: 'e.txt:1', content: 'A' }, { file: 'w.txt', content: 'W\n' }] })) as { results: { file: string; sha256: string }[] };
+    for (const f of applied.results) assert.equal(`sha256=${f.sha256}`, await proof(f.file));
+    // a preview writes nothing, so it proves nothing
+    assert.doesNotMatch(await edit('be-replace', { file: 'e.txt:1', content: 'Z', preview: true }), /sha256=/);
   });
 
   it('--reply json keeps upstream\'s fields in structuredContent', async () => {

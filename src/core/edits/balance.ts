@@ -39,6 +39,37 @@ export type BalanceReport =
       quote_warnings: QuoteWarning[] | null;
     };
 
+/**
+ * The report written for a model (the default reply): upstream's non-verbose `mode` is `"unbalanced"` (the
+ * report mode: only the unbalanced items) even when the status says `"all balanced"`, which reads as a
+ * contradiction. Here `balanced` says it, `mode` and `status` are gone and empty lists are left out. Upstream's
+ * shape stays the `--reply json` one (drop-in compatibility).
+ */
+export interface ModelBalanceReport {
+  balanced: boolean;
+  unbalanced?: UnbalancedItem[];
+  quote_warnings?: QuoteWarning[];
+  /** verbose only */
+  symbols?: string;
+  tags?: string;
+  tag_tree?: string;
+  matched?: MatchedPair[];
+}
+
+export function modelBalanceReport(report: BalanceReport): ModelBalanceReport {
+  if ('status' in report) return { balanced: true };
+  const out: ModelBalanceReport = { balanced: !report.unbalanced && !report.quote_warnings };
+  if (report.unbalanced) out.unbalanced = report.unbalanced;
+  if (report.quote_warnings) out.quote_warnings = report.quote_warnings;
+  if (report.mode === 'verbose') {
+    out.symbols = report.symbols;
+    out.tags = report.tags;
+    if (report.tag_tree) out.tag_tree = report.tag_tree;
+    if (report.matched) out.matched = report.matched;
+  }
+  return out;
+}
+
 /** 1-based columns of token offsets, with one pass over the text for the line starts (no per-item search). */
 function columnsOf(text: string, offsets: number[]): number[] {
   if (!offsets.length) return [];

@@ -12,7 +12,7 @@ import type { SandboxPort } from '../files/ports';
 import type { EditHistory } from '../history/types';
 import { loadText, type LoadedText } from '../read/load';
 import { loadMessages, type Lang } from './messages';
-import type { FuncRangeResult } from './types';
+import type { RangeResult } from './types';
 import type { ViewedCodeRegistry } from './viewedCode';
 
 export interface EditLimits {
@@ -38,10 +38,19 @@ export const DEFAULT_LIMITS: EditLimits = {
 
 export type ChipRenderer = (chip: ChipRecord, format: 'raw' | 'annotated' | 'json', languageId: string) => string;
 
-/** Finds functions in a parsed file. `undefined` means "no grammar or no match here": the analyzers decide then. */
+/** A symbol as a locator names it: `kind` in its own words (an outline's `constructor`, `interface`, …). */
+export interface LocatedSymbol extends RangeResult {
+  kind?: string;
+  name?: string;
+}
+
+/**
+ * Finds functions in a parsed file. `undefined` means "no grammar or no match here": the analyzers decide then.
+ * Its kinds are mapped onto be-func-range's vocabulary (functions/kinds.ts) by the caller.
+ */
 export interface SymbolLocator {
-  enclosing(text: string, line: number, languageId: string): Promise<FuncRangeResult | undefined>;
-  byName(text: string, name: string, languageId: string): Promise<FuncRangeResult | undefined>;
+  enclosing(text: string, line: number, languageId: string): Promise<LocatedSymbol | undefined>;
+  byName(text: string, name: string, languageId: string): Promise<LocatedSymbol | undefined>;
 }
 
 export interface EditContext {

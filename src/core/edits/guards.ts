@@ -97,7 +97,12 @@ function viewedChange(g: GuardPorts, rec: ViewedRecord, ld: LoadedText): ViewedC
     // An id from an earlier server process: the lines as read are not known here, their hash is.
     if (rangeDigest(doc, rec.start, rec.end) === rec.rangeHash) return { kind: 'above' };
     const n = rec.end - rec.start + 1;
-    const change: ViewedChange = { kind: 'hash', movedTo: searchable ? findRangeByHash(doc, n, rec) : [] };
+    const movedTo = searchable ? findRangeByHash(doc, n, rec) : [];
+    // found elsewhere by its hash, the text as read is known again: a real diff against the range now
+    if (movedTo.length > 0 && rec.end <= doc.lineCount) {
+      return { kind: 'lines', diff: shortLineDiff(doc.lines(movedTo[0], movedTo[0] + n - 1), doc.lines(rec.start, rec.end), rec.start), movedTo };
+    }
+    const change: ViewedChange = { kind: 'hash', movedTo };
     if (rec.end <= doc.lineCount) change.now = { start: rec.start, lines: doc.lines(rec.start, Math.min(rec.end, rec.start + 19)) };
     return change;
   }

@@ -206,7 +206,11 @@ export const viewedMessages = {
         );
         if (change.now) {
           const { start, lines } = change.now;
-          parts.push(`Lines ${start}-${start + lines.length - 1} now:\n${lines.map((l) => `+ ${l}`).join('\n')}`);
+          // the lines as read are not known (only their hash): no line is marked changed, for none is known to be
+          parts.push(
+            `Lines ${start}-${start + lines.length - 1} now (the lines as read are not kept past a restart, so no diff):\n` +
+              lines.map((l, i) => `${start + i}\t${l}`).join('\n'),
+          );
         }
         break;
       case 'unknown':

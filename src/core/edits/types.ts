@@ -4,6 +4,8 @@
  * `file` strings use the upstream grammar: `path`, `path:N`, `path:S-E`, `path:ALL`
  * (1-based, inclusive; insert is after line N, `:0` is the top). Paths may be absolute, root-relative or file:// URIs.
  */
+import type { FunctionKind } from './functions/kinds';
+
 export type DiffFormat = 'plain' | 'diff';
 
 export interface ReadArgs {
@@ -94,9 +96,10 @@ export interface RangeResult {
   start: number;
   end: number;
 }
+/** Ours beyond upstream's `{start, end}`: `kind` is one of FUNCTION_KINDS whichever parser found it (functions/kinds.ts). */
 export interface FuncRangeResult extends RangeResult {
-  kind?: string; // ours: 'function' | 'method' | 'class' | 'block'
-  name?: string; // ours, when known
+  kind: FunctionKind;
+  name?: string; // when known
 }
 export interface TagRangeResult extends RangeResult {
   kind: string;

@@ -21,6 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { ToolError } from '../errors';
+import { isLockFileName, LOCK_SUFFIX } from './ownNames';
 import { currentOwner, isOwnerAlive } from './processIdentity';
 import { fileKind, READ_FLAGS } from './regularFile';
 import { sweepDeadTemps, tempBaseName } from './tempFiles';
@@ -55,7 +56,6 @@ export interface CrossProcessLockOptions {
 const UNREADABLE_GRACE_MS = 5_000;
 const MAX_POLL_MS = 20;
 const MAX_RECORD_BYTES = 64 * 1024;
-const LOCK_SUFFIX = '.be-lock';
 const MAX_BASE_BYTES = 100;
 
 type Seen = { kind: 'missing' } | { kind: 'owner'; record: LockRecord; ageMs: number } | { kind: 'unreadable'; identity: string; ageMs: number };
@@ -87,10 +87,7 @@ export function lockFileOf(target: string): string {
   return path.join(path.dirname(target), `.${base}${LOCK_SUFFIX}`);
 }
 
-/** True for the name of a lock file (or a break claim) of this module, which listings should not show. */
-export function isLockFileName(name: string): boolean {
-  return name.startsWith('.') && (name.endsWith(LOCK_SUFFIX) || name.includes(`${LOCK_SUFFIX}.break-`));
-}
+export { isLockFileName };
 
 export class CrossProcessLocks {
   readonly dir?: string;

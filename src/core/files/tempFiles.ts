@@ -9,14 +9,12 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { OLD_TEMP_RE, STATE_TEMP_PREFIX, TEMP_RE } from './ownNames';
 import { currentOwner, isOwnerAlive, type ProcessOwner } from './processIdentity';
 
 /** Long names are shortened in the temp name so it stays under the usual 255-byte limit of a file name. */
 const MAX_BASE_BYTES = 100;
 
-// `start` is base 36; the second form is the name this store used before start times were recorded.
-const TEMP_RE = /^\..*\.be-(\d+)-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/s;
-const OLD_TEMP_RE = /^\..*\.be-(\d+)-[0-9a-f]{12}\.tmp$/s;
 
 /** A temp path for `target` in its folder, in the owner-recording form above (workspace files, lock records). */
 export function tempPathFor(target: string): string {
@@ -28,7 +26,7 @@ export function tempPathFor(target: string): string {
  * sweep their own directories by that `.tmp-` prefix, so directory scans never mistake one for a record.
  */
 export function stateTempPath(target: string): string {
-  return path.join(path.dirname(target), `.tmp-${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  return path.join(path.dirname(target), `${STATE_TEMP_PREFIX}${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}`);
 }
 
 export function tempBaseName(targetName: string, owner: ProcessOwner = currentOwner()): string {

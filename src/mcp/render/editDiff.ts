@@ -7,6 +7,9 @@ import type { RenderContext } from './types';
 
 export const DIFF_CONTEXT = 3;
 
+/** The read-back proof every written edit carries (README: the first 16 hex digits of the file's SHA-256 after the write). */
+const readBackProof = (sha256: string) => `sha256=${sha256}`;
+
 /** Trims a one-hunk unified diff (`@@ -a,b +c,d @@` then ` `/`-`/`+` rows) to `keep` context rows each side. */
 export function trimContext(diff: string, keep = DIFF_CONTEXT): string {
   const rows = diff.split('\n');
@@ -35,6 +38,7 @@ export function renderEditDiff(r: Record<string, unknown>, ctx: RenderContext): 
   if (typeof r.chip_id === 'string') head.push(`removed text: chip://${r.chip_id}`);
   if (typeof r.source === 'string') head.push(`from ${r.source}`);
   if (typeof r.queue_full === 'string') head.push(`! ${r.queue_full}`);
+  if (typeof r.sha256 === 'string') head.push(readBackProof(r.sha256));
   const balance = typeof r.balance === 'string' && r.balance && r.balance !== 'balance: OK' ? r.balance : undefined;
   const warnings = warningLines(r).filter((w) => !(typeof r.chip_id === 'string' && w.includes(`chip://${r.chip_id}`)));
   const diff = typeof r.diff === 'string' && r.diff ? r.diff : undefined;
@@ -48,8 +52,13 @@ export function renderEditDiff(r: Record<string, unknown>, ctx: RenderContext): 
 
 /** be-write: one line per file written. */
 export function renderWrite(r: Record<string, unknown>): string {
-  const results = (r.results ?? []) as { file: string; lines: number; bytes: number; created: boolean; warnings?: string[] }[];
-  const lines = results.map((f) => `${f.file}: ${f.created ? 'created' : 'written'}, ${f.lines} lines, ${f.bytes} bytes` + (r.preview === true ? ' (preview: not written)' : ''));
+  const results = (r.results ?? []) as { file: string; lines: number; bytes: number; created: boolean; warnings?: string[]; sha256?: string }[];
+  const lines = results.map(
+    (f) =>
+      `${f.file}: ${f.created ? 'created' : 'written'}, ${f.lines} lines, ${f.bytes} bytes` +
+      (r.preview === true ? ' (preview: not written)' : '') +
+      (typeof f.sha256 === 'string' ? ` ${readBackProof(f.sha256)}` : ''),
+  );
   for (const f of results) for (const w of f.warnings ?? []) lines.push(`! ${w}`);
   return join([lines.length ? lines.join('\n') : `${r.files} file(s) ${r.preview === true ? 'checked (preview)' : 'written'}`, typeof r.queue_full === 'string' ? `! ${r.queue_full}` : undefined]);
 }

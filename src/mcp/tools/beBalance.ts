@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelBalanceReport } from '../../core/edits/balance';
 import { asRecord, defineTool, GRAMMAR_PLAIN } from './common';
 
 export const beBalance = defineTool({
@@ -13,10 +14,12 @@ export const beBalance = defineTool({
     file: z.string(),
     verbose: z.boolean().optional(),
   },
-  // Small data (the listed call): kept as structuredContent, described for clients that validate it.
-  outputSchema: { mode: z.enum(['unbalanced', 'verbose']), status: z.string().optional() },
+  // Small data: kept as structuredContent, described for clients that validate it. The default reply says
+  // `balanced`; `--reply json` keeps upstream's `mode` (`"unbalanced"` names the report, not the file) and `status`.
+  outputSchema: { balanced: z.boolean().optional(), mode: z.enum(['unbalanced', 'verbose']).optional(), status: z.string().optional() },
   annotations: { title: 'Check balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { services }) {
-    return asRecord(await services.edits.balance(args));
+  async handler(args, { services, reply }) {
+    const report = await services.edits.balance(args);
+    return asRecord(reply === 'json' ? report : modelBalanceReport(report));
   },
 });

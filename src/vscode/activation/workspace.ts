@@ -4,6 +4,7 @@
  * feeding the context service's invalidation.
  */
 import * as vscode from 'vscode';
+import { isOwnTransientPath } from '../../core/files/ownNames';
 import { compose, type Composition } from '../compose';
 import { allowWriteSetting, contextSettings } from '../settings';
 import type { SettingsRouter } from './settings';
@@ -32,7 +33,8 @@ export async function composeWorkspace(shell: Shell, settings: SettingsRouter, o
   let current: Composition | undefined; // the watcher may fire before the first composition is done
   // VS Code's file watcher tells the context service which paths changed, so a warm overview does not stat every file.
   const invalidate = (uri: vscode.Uri) => {
-    if (uri.scheme === 'file') current?.context?.invalidate(uri.fsPath);
+    // an edit's lock and staged temp beside the file are never a change (the rename is reported under the real name)
+    if (uri.scheme === 'file' && !isOwnTransientPath(uri.fsPath)) current?.context?.invalidate(uri.fsPath);
   };
   const fileWatcher = vscode.workspace.createFileSystemWatcher('**/*');
   shell.own(

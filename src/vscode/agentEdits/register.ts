@@ -6,6 +6,7 @@
  */
 import { watchDir } from '../../core/files/dirWatch';
 import * as vscode from 'vscode';
+import { isStateFolderNoise } from '../../core/files/ownNames';
 import type { HistoryStore } from '../../core/history/node/store';
 import { currentSpans, editVersions, type LineSpan } from '../../core/history/review';
 import { reviewList } from '../../core/history/reviewList';
@@ -79,7 +80,7 @@ export function registerAgentEdits(context: vscode.ExtensionContext, o: { histor
   const watch = () => {
     watcher?.dispose();
     watcher = source
-      ? watchDir(source.dir, () => void refresh(), { onError: (m) => o.log.warn(`${m}; use Refresh in Agent Edits to see new edits`) })
+      ? watchDir(source.dir, () => void refresh(), { accept: (name) => !isStateFolderNoise(name), onError: (m) => o.log.warn(`${m}; use Refresh in Agent Edits to see new edits`) })
       : undefined;
   };
   watch();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { checkBalance, quickBalance } from '../../../src/core/edits/balance';
+import fc from 'fast-check';
+import { checkBalance, modelBalanceReport, quickBalance } from '../../../src/core/edits/balance';
 import { languageIdFromPath as languageIdForPath } from '../../../src/core/text/languages';
 import { scanText } from '../../../src/core/text/scan';
 
@@ -179,5 +180,33 @@ describe('analyzers: checkBalance', () => {
       assert.equal(languageIdForPath('Dockerfile.dev'), 'dockerfile');
     });
     it('scanText counts lines', () => assert.equal(scanText('a\nb\nc', 'plaintext').lineCount, 3));
+  });
+
+  describe('the report written for a model (the default reply)', () => {
+    it("says `balanced` and never `unbalanced` of a balanced file (upstream's mode name stays for --reply json)", () => {
+      assert.deepEqual(modelBalanceReport(checkBalance('f(a[1]);\n', 'javascript', false)), { balanced: true });
+      const bad = modelBalanceReport(checkBalance('f(\n', 'javascript', false));
+      assert.deepEqual(bad, { balanced: false, unbalanced: [{ symbol: '(', line: 1, col: 2, expected: ')' }] });
+      const verbose = modelBalanceReport(checkBalance('{\n}\n', 'javascript', true));
+      assert.equal(verbose.balanced, true);
+      assert.ok(!('mode' in verbose) && !('unbalanced' in verbose) && !('quote_warnings' in verbose) && !('tag_tree' in verbose));
+      assert.deepEqual(verbose.matched, [{ symbol: '{}', open_line: 1, close_line: 2, depth: 1 }]);
+    });
+
+    it('property: `balanced` is true exactly when upstream says all balanced, and no field names a problem then', () => {
+      const text = fc.array(fc.constantFrom('(', ')', '{', '}', '[', ']', '"', "'", 'a', ' ', '\n', '<p>', '</p>', '//'), { maxLength: 40 }).map((a) => a.join(''));
+      fc.assert(
+        fc.property(text, fc.constantFrom('javascript', 'python', 'html'), fc.boolean(), (t, lang, verbose) => {
+          const upstream = checkBalance(t, lang, verbose);
+          const model = modelBalanceReport(upstream);
+          const clean = verbose ? !('unbalanced' in upstream && (upstream.unbalanced || upstream.quote_warnings)) : 'status' in upstream;
+          assert.equal(model.balanced, clean, JSON.stringify({ t, upstream }));
+          assert.ok(!('mode' in model) && !('status' in model));
+          if (model.balanced) assert.ok(!model.unbalanced && !model.quote_warnings, JSON.stringify(model));
+          else assert.ok(model.unbalanced?.length || model.quote_warnings?.length, JSON.stringify(model));
+        }),
+        { numRuns: 300 },
+      );
+    });
   });
 });

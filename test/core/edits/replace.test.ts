@@ -264,7 +264,9 @@ describe('core/edits viewed_code_id', () => {
     fs.writeFileSync(ws.p('a.txt'), 'one\nSOMEONE ELSE\nthree\nfour\n');
     const changed = await rejectsCode(fresh().replace({ file: 'a.txt:2', content: 'B', viewed_code_id: stale }), 'conflict', /changed since it was read/);
     assert.match(changed.message, /Lines 2-3 changed/);
-    assert.match(changed.message, /\+ SOMEONE ELSE/);
+    // the lines as read are not known to a new service: the lines now, none marked as changed
+    assert.match(changed.message, /Lines 2-3 now \(the lines as read are not kept past a restart, so no diff\):\n2\tSOMEONE ELSE\n3\tthree\n/);
+    assert.doesNotMatch(changed.message, /^\+/m);
     assert.equal(ws.read('a.txt'), 'one\nSOMEONE ELSE\nthree\nfour\n');
 
     // shifted: lines inserted above; the message says where the text went
@@ -289,6 +291,26 @@ describe('core/edits viewed_code_id', () => {
     await rejectsCode(fresh().replace({ file: 'a.txt:2', content: 'x', viewed_code_id: idB2 }), 'conflict', /belongs to another file, not a\.txt/);
     await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: 'v1.' + idB.slice(3) }), 'conflict', /unknown or expired/);
     await rejectsCode(fresh().replace({ file: 'a.txt:1', content: 'x', viewed_code_id: idB.slice(0, -2) }), 'conflict', /unknown or expired/);
+  });
+
+  it('a stale-id refusal marks only the lines that changed, in this process and after a restart when the text read is found', async () => {
+    const six = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8'];
+    ws.write('s.txt', six.join('\n') + '\n');
+    const id = (await ws.svc.read({ file: 's.txt:2-7' })).viewed_code_id;
+    fs.writeFileSync(ws.p('s.txt'), six.map((l) => (l === 'l5' ? 'FIVE' : l)).join('\n') + '\n');
+    const err = await rejectsCode(ws.svc.replace({ file: 's.txt:3', content: 'x', viewed_code_id: id }), 'conflict');
+    const marked = (m: string) => m.split('\n').filter((l) => /^[+-]\d/.test(l));
+    assert.deepEqual(marked(err.message), ['-5\tl5', '+5\tFIVE']);
+
+    // a new service knows only the range's hash; the text read, found two lines down, gives the diff back
+    const sandbox = new Sandbox([ws.root]);
+    const fresh = () => new EditService({ files: new NodeFileStore(), sandbox });
+    ws.write('s.txt', six.join('\n') + '\n');
+    const id2 = (await fresh().read({ file: 's.txt:2-7' })).viewed_code_id;
+    fs.writeFileSync(ws.p('s.txt'), ['new', 'new', ...six].join('\n') + '\n');
+    const moved = await rejectsCode(fresh().replace({ file: 's.txt:3', content: 'x', viewed_code_id: id2 }), 'conflict');
+    assert.match(moved.message, /now at lines 4-9/);
+    assert.deepEqual(marked(moved.message), ['+2\tnew', '+3\tl1', '-6\tl6', '-7\tl7']);
   });
 
   it('a read from line 1 gets a w id (~7 tokens) that survives a restart: edits below it pass, any change in it or another file refuses', async () => {

@@ -18,6 +18,17 @@ describe('core/files temp files of crashed writers', () => {
   beforeEach(() => (dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'be-temps-')))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** `work/f.txt` (`kept`) and the half-written temp a dead writer left beside it. */
+  function deadWriterLeftovers() {
+    const work = path.join(dir, 'work');
+    fs.mkdirSync(work);
+    const target = path.join(work, 'f.txt');
+    fs.writeFileSync(target, 'kept\n');
+    const dead = { pid: deadPid(), start: 0 };
+    fs.writeFileSync(path.join(work, tempBaseName('f.txt', dead)), 'half a write');
+    return { work, target, dead };
+  }
+
   it('a temp name records its owner, for any target name, and stays under 255 bytes', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 250 }).filter((s) => !s.includes('/') && !s.includes('\0')), fc.nat(), fc.nat(), (name, pid, start) => {
@@ -57,13 +68,7 @@ describe('core/files temp files of crashed writers', () => {
   });
 
   it('the next write in a folder breaks a dead writer\'s lock beside its file and removes its temps', async () => {
-    const work = path.join(dir, 'work');
-    fs.mkdirSync(work);
-    const target = path.join(work, 'f.txt');
-    fs.writeFileSync(target, 'kept\n');
-    const dead = { pid: deadPid(), start: 0 };
-    const temp = path.join(work, tempBaseName('f.txt', dead));
-    fs.writeFileSync(temp, 'half a write');
+    const { work, target, dead } = deadWriterLeftovers();
     const locks = new CrossProcessLocks();
     fs.writeFileSync(locks.lockFileOf(target), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
     // a live writer's temp in the same folder is left alone
@@ -76,13 +81,7 @@ describe('core/files temp files of crashed writers', () => {
 
   it('recover() at start clears a dead writer\'s lock left in the lock folder of earlier versions, and its temps', async () => {
     const lockDir = path.join(dir, 'locks');
-    const work = path.join(dir, 'work');
-    fs.mkdirSync(work);
-    const target = path.join(work, 'f.txt');
-    fs.writeFileSync(target, 'kept\n');
-    const dead = { pid: deadPid(), start: 0 };
-    const temp = path.join(work, tempBaseName('f.txt', dead));
-    fs.writeFileSync(temp, 'half a write');
+    const { work, target, dead } = deadWriterLeftovers();
     fs.mkdirSync(lockDir, { mode: 0o700 });
     fs.writeFileSync(path.join(lockDir, `${'c'.repeat(40)}.lock`), JSON.stringify({ ...dead, host: os.hostname(), token: 't', path: target, since: 0 }));
     await new NodeFileStore({ lockDir }).recover();

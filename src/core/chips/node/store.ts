@@ -34,7 +34,7 @@ import { CHIP_FILE_PATTERN, chipFileName, compareChips, parseChip } from '../rec
 import type { ChipChangeEvent, ChipKind, ChipRecord, ChipSaveResult, ChipSink } from '../types';
 
 export interface ChipStoreOptions {
-  /** Created (mode 0700) when missing. Use workspaceChipDir() so workspaces are not mixed. */
+  /** Created (mode 0700) when missing. The CLI keeps one per workspace (workspaceChipDir()); VS Code one for all windows. */
   dir: string;
   /** FIFO capacity of failed-call chips (upstream: 30, shared by every chip). */
   capacity?: number;

@@ -13,7 +13,8 @@ import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import ignore from 'ignore';
 import { isInside } from '../../files/ports';
-import { ignoredBy, isBinaryName, SKIP_DIRS, SKIP_FILES, toPosix, type Scope } from './walk';
+import { isOwnTransientName } from '../../files/ownNames';
+import { ignoredBy, isSkippedFileName, SKIP_DIRS, toPosix, type Scope } from './walk';
 
 /** What the watcher tells (ContextService implements it). */
 export interface WatchTarget {
@@ -46,9 +47,11 @@ export function walkIgnoreMatcher(root: string): { ignored: (abs: string, stats?
     const parts = rel.split('/');
     const name = parts[parts.length - 1]!;
     if (parts.slice(0, -1).some((p) => SKIP_DIRS.has(p))) return true;
+    // an edit's lock and staged temp come and go beside the file: never an event (asked before chokidar has stats)
+    if (isOwnTransientName(name)) return true;
     const isDir = stats?.isDirectory();
     if (isDir === true && SKIP_DIRS.has(name)) return true;
-    if (isDir === false && (SKIP_FILES.has(name) || isBinaryName(name))) return true;
+    if (isDir === false && isSkippedFileName(name)) return true;
     const scopes: Scope[] = [];
     for (let depth = 0; depth < parts.length; depth++) {
       const scope = scopeOf(parts.slice(0, depth).join('/'));

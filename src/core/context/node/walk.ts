@@ -7,6 +7,7 @@
 import { promises as fsp, readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isOwnTransientName } from '../../files/ownNames';
 import { readRegularFile, readRegularFileSync } from '../../files/regularFile';
 import type { FileWalker, WalkedFile } from '../mapPorts';
 import { lstatOrUndefined } from './readWalked';
@@ -27,6 +28,14 @@ const BINARY_EXT = new Set(
     'bin o a lib obj wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm ogg wav flac sqlite sqlite3 db pyc pyo ' +
     'node map vsix iso dmg img npy npz pt pth onnx parquet').split(' '),
 );
+
+/**
+ * A file the map never lists, by its name alone: lockfiles, binaries, and the lock and staged temp an edit keeps
+ * beside its target for a moment (files/ownNames.ts), which would otherwise show up in an overview taken meanwhile.
+ */
+export function isSkippedFileName(name: string): boolean {
+  return SKIP_FILES.has(name) || isBinaryName(name) || isOwnTransientName(name);
+}
 
 export function isBinaryName(name: string): boolean {
   const dot = name.lastIndexOf('.');
@@ -71,7 +80,7 @@ function splitEntries(entries: Dirent[], dirAbs: string, dirRel: string, scopes:
     const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name) && !ignoredBy(scopes, rel, true)) subdirs.push(join(dirAbs, e.name));
-    } else if (e.isFile() && !SKIP_FILES.has(e.name) && !isBinaryName(e.name) && !ignoredBy(scopes, rel, false)) {
+    } else if (e.isFile() && !isSkippedFileName(e.name) && !ignoredBy(scopes, rel, false)) {
       found.push({ abs: join(dirAbs, e.name), rel });
     }
   }
@@ -230,7 +239,7 @@ export async function walkFilesSliced(root: string, opts: { maxFiles?: number } 
 export function isWalkedPath(root: string, rel: string): boolean {
   const parts = rel.split('/');
   const name = parts[parts.length - 1]!;
-  if (SKIP_FILES.has(name) || isBinaryName(name)) return false;
+  if (isSkippedFileName(name)) return false;
   if (parts.slice(0, -1).some((p) => SKIP_DIRS.has(p))) return false;
   const scopes: Scope[] = [];
   for (let depth = 0; depth < parts.length; depth++) {

@@ -1,6 +1,8 @@
 /** What the function analyzers (brace, indentation, keyword … end) find, and the line arithmetic they share. */
 
-export type FunctionKind = 'function' | 'method' | 'class' | 'block';
+import type { FunctionKind } from './kinds';
+
+export type { FunctionKind } from './kinds';
 
 export interface FunctionRange {
   start: number;

@@ -86,6 +86,8 @@ export function classifyHeader(rawHeader: string, lineComments: string[] = ['//'
   if (first === 'type' && words.length > w + 2 && /^(struct|interface)$/.test(words[w + 2])) {
     return { kind: 'class', name: words[w + 1] };
   }
+  // a type alias of an object type (`type Opts = {`) is a type declaration, as the outline has it
+  if (first === 'type' && words.length > w + 1 && /=$/.test(h) && !/=>$/.test(h)) return { kind: 'class', name: words[w + 1] };
   if (first === 'enum' && words[w + 1] === 'class') w++;
   if (CLASS_WORDS.has(words[w] ?? '')) {
     const kw = words[w];

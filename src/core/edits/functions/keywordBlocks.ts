@@ -47,16 +47,19 @@ export function keywordBlocks(text: string, languageId: string): Block[] {
         name = /([\w]+)\s*=\s*$/.exec(text.slice(lineStart, k.offset))?.[1];
       }
       if (owner === 'self') owner = undefined;
-      const method = !ruby && !!m?.[1]?.endsWith(':');
+      // Lua `function T:m`, Ruby `def self.m` / `def T.m` (a singleton method, wherever it is written)
+      const method = ruby ? m?.[1] !== undefined : !!m?.[1]?.endsWith(':');
       block = { start: k.line, end: -1, open: k.offset, kind: method ? 'method' : 'function', name, owner, functionLike: true, classLike: false };
     } else if (ruby && (w === 'class' || w === 'module')) {
+      // a module is a namespace (a `block`, as the brace analyzer's `namespace`), its defs functions, not methods
       const m = at(/(?:class|module)\s+([\w:]+)/y, k.offset);
-      block = { start: k.line, end: -1, open: k.offset, kind: 'class', name: m?.[1]?.split('::').pop(), functionLike: false, classLike: true };
+      const cls = w === 'class';
+      block = { start: k.line, end: -1, open: k.offset, kind: cls ? 'class' : 'container', name: m?.[1]?.split('::').pop(), functionLike: false, classLike: cls };
     }
     stack.push(block);
   }
   blocks.sort((a, b) => a.open - b.open);
-  // Ruby: a def directly inside a class/module is a method
+  // Ruby: a def directly inside a class is a method (inside a module, a function)
   const open: Block[] = [];
   for (const b of blocks) {
     while (open.length && open[open.length - 1].end < b.start) open.pop();

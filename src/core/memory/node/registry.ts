@@ -1,6 +1,6 @@
 /**
  * One ChatMemory per session (an MCP client session), persisted as one JSON file per session in a
- * directory the caller chooses (extension: workspace storage; stdio: <state>/better-edit-tools-mcp/memory/<key>). Writes are
+ * directory the caller chooses (VS Code: globalStorage/memory/<workspace key>; stdio: <cache>/better-edit-tools-mcp/memory/<key>). Writes are
  * debounced, atomic (temp file + rename) and private (0600). `open` restores every saved session.
  */
 import { promises as fs } from 'node:fs';
