@@ -63,7 +63,8 @@ export async function tmpWorkspace(): Promise<Workspace> {
       return p;
     },
     read: (rel) => fs.readFile(path.join(root, rel)),
-    dispose: () => fs.rm(base, { recursive: true, force: true }),
+    // retried: a server that was just told to stop may still be saving its memory into the cache
+    dispose: () => fs.rm(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
   return ws;
 }

@@ -112,7 +112,13 @@ describe('MCP 2026-07-28 on the wire: stdio and HTTP', function () {
         });
       });
     });
-    after(() => child.kill('SIGTERM'));
+    // awaited: on SIGTERM the server saves its memory into the workspace's cache, which the outer after removes
+    after(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    });
 
     const post = async (body: Record<string, any>, headers: Record<string, string | undefined> = {}) => {
       const h: Record<string, string> = {
