@@ -261,8 +261,10 @@ describe('Better Edit Tools in a real VS Code', () => {
       await ours.update('replyMaxChars', undefined, vscode.ConfigurationTarget.Global);
     }
     await until('the default again', async () => ((await pageLength()) <= 8192 ? true : undefined), 15000);
-    // Copilot's own two settings. Copilot Chat cannot be installed here: the copilot-settings fixture
-    // (test/e2e/copilot-settings, installed by scripts/e2e/ci-e2e.sh) registers them with Copilot's defaults.
+    // Copilot's own two settings: registered by Copilot Chat where the build bundles it, else by the copilot-settings
+    // fixture (test/e2e/copilot-settings, installed by scripts/e2e/ci-e2e.sh) with Copilot's defaults. VS Code's MCP
+    // client sends the product name (`code-server` here), which takes the Visual Studio Code profile.
+    console.log(`MCP client: ${vscode.env.appName}; Copilot Chat ${vscode.extensions.getExtension('GitHub.copilot-chat') ? 'built in' : 'absent'}; fixture ${vscode.extensions.getExtension('better-edit-tools-tests.copilot-settings') ? 'installed' : 'absent'}`);
     const copilot = () => vscode.workspace.getConfiguration('github.copilot.chat.agent');
     const threshold = 'largeToolResultsToDisk.thresholdBytes';
     const enabled = 'largeToolResultsToDisk.enabled';
