@@ -196,7 +196,8 @@ describe('Better Edit Tools in a real VS Code', () => {
     const config = vscode.workspace.getConfiguration('betterEditTools');
     const auto = await invoke('be-read', { file: 'src/big.ts' });
     assert.equal(auto.threw, false, auto.text);
-    assert.match(auto.text, /^\d+ lines, \d+ tokens \(structure\)$/m, `auto: a big file answers with its structure: ${auto.text.slice(0, 200)}`);
+    // a page of a longer outline ends its header with the `next:` call (render/outline.ts)
+    assert.match(auto.text, /^\d+ lines, \d+ tokens \(structure\)(?: next: .*)?$/m, `auto: a big file answers with its structure: ${auto.text.slice(0, 200)}`);
     // VS Code's file watcher invalidated the new file: a warm overview finds it.
     const overview = await until('big.ts in the overview', async () => {
       const r = await invoke('be-overview', { budget: 2048, query: 'compute big' });
