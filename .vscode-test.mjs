@@ -7,7 +7,8 @@ export default defineConfig({
   label: 'extension host (desktop VS Code)',
   files: '.e2e/out/suite/**/*.e2e.js',
   version: process.env.VSCODE_VERSION || 'stable',
-  extensionDevelopmentPath: '.',
+  // ours, and the fixtures the e2e stage installs beside the .vsix (scripts/e2e/ci-e2e.sh)
+  extensionDevelopmentPath: ['.', 'test/e2e/lm-provider', 'test/e2e/copilot-settings'],
   workspaceFolder: process.env.BET_VSCODE_WS,
   ...(process.env.VSCODE_PATH ? { useInstallation: { fromPath: process.env.VSCODE_PATH } } : {}),
   launchArgs: ['--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],

@@ -56,9 +56,12 @@ node "$CS_BIN" "${CSARGS[@]}" --install-extension "$VSIX" --force >"$WORK/instal
 EXT_ID="$(node -p "const p=require('./package.json'); p.publisher+'.'+p.name+'-'+p.version")"
 export EXT_DEV_PATH="$WORK/exts/$EXT_ID"
 [ -f "$EXT_DEV_PATH/package.json" ] || fail_test "the .vsix did not install to $EXT_DEV_PATH"
-# The scripted language model the @better-edit tests pick (test/e2e/lm-provider), installed the same way.
-{ node "$ROOT/scripts/e2e/lm-provider-vsix.mjs" "$WORK/scripted-lm.vsix" && node "$CS_BIN" "${CSARGS[@]}" --install-extension "$WORK/scripted-lm.vsix" --force; } >>"$WORK/install.log" 2>&1 \
-  || { cat "$WORK/install.log"; fail_test "installing the scripted LM provider failed"; }
+# The fixtures, installed the same way (test/e2e/<name>): the scripted language model the @better-edit tests pick, and
+# Copilot Chat's two spill settings (its defaults) so the reply-size test can change them.
+for FIXTURE in lm-provider copilot-settings; do
+  { node "$ROOT/scripts/e2e/fixture-vsix.mjs" "$FIXTURE" "$WORK/$FIXTURE.vsix" && node "$CS_BIN" "${CSARGS[@]}" --install-extension "$WORK/$FIXTURE.vsix" --force; } >>"$WORK/install.log" 2>&1 \
+    || { cat "$WORK/install.log"; fail_test "installing the $FIXTURE fixture failed"; }
+done
 
 # 5. One code-server, own process group, random loopback port.
 setsid node "$CS_BIN" "${CSARGS[@]}" --bind-addr 127.0.0.1:0 --auth none --disable-telemetry --disable-update-check \

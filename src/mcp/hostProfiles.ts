@@ -49,7 +49,8 @@ export const CODEX_BYTES = 10_000;
 export const COPILOT_CLI_BYTES = 10_000;
 
 export const HOST_PROFILES: readonly HostProfile[] = [
-  { id: 'vscode-copilot', match: /^visual studio code/i, limit: { unit: 'chars', max: COPILOT_THRESHOLD_DEFAULT }, behaviour: 'spills a longer text to a file; the model sees a notice and must call read_file' },
+  // code-server is a VS Code build where Copilot Chat's settings apply; its MCP client sends its product name, `code-server`.
+  { id: 'vscode-copilot', match: /^(visual studio code|code-server$)/i, limit: { unit: 'chars', max: COPILOT_THRESHOLD_DEFAULT }, behaviour: 'spills a longer text to a file; the model sees a notice and must call read_file' },
   { id: 'copilot-cli', match: /^github-copilot-cli$/i, limit: { unit: 'bytes', max: COPILOT_CLI_BYTES }, behaviour: 'cut MCP text to 10 KB (copilot-cli#1732)' },
   { id: 'claude-code', match: /^claude-code$/i, limit: { unit: 'tokens', max: CLAUDE_CODE_TOKENS }, behaviour: 'cuts MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS)' },
   // (a) codex-rs/rmcp-client sends `codex-mcp-client` (title "Codex"); older builds `codex`.
@@ -80,7 +81,7 @@ export interface CopilotSpill {
 
 export interface LimitInputs {
   override?: ReplyMaxChars;
-  /** Inside VS Code: the live Copilot settings, used for the `Visual Studio Code` client. */
+  /** Inside VS Code: the live Copilot settings, used for the `Visual Studio Code` (or `code-server`) client. */
   copilot?: CopilotSpill;
 }
 

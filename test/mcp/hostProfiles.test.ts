@@ -13,6 +13,8 @@ describe('host profiles', () => {
   it('knows each client by the name it sends, and gives others the safe default', () => {
     assert.deepEqual(replyLimitFor('Visual Studio Code'), { unit: 'chars', max: 8192, source: 'vscode-copilot' });
     assert.deepEqual(replyLimitFor('Visual Studio Code - Insiders'), { unit: 'chars', max: 8192, source: 'vscode-copilot' });
+    assert.deepEqual(replyLimitFor('code-server'), { unit: 'chars', max: 8192, source: 'vscode-copilot' });
+    assert.equal(replyLimitFor('code-server', { copilot: { enabled: true, thresholdBytes: 4096 } })?.max, 4096, 'code-server follows the Copilot settings');
     assert.deepEqual(replyLimitFor('claude-code'), { unit: 'tokens', max: 20_000, source: 'claude-code' });
     assert.deepEqual(replyLimitFor('codex-mcp-client'), { unit: 'bytes', max: 10_000, source: 'codex' });
     assert.deepEqual(replyLimitFor('github-copilot-cli'), { unit: 'bytes', max: 10_000, source: 'copilot-cli' });

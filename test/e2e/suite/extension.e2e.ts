@@ -241,7 +241,7 @@ describe('Better Edit Tools in a real VS Code', () => {
     fs.writeFileSync(ws('src/wide.ts'), Array.from({ length: 3000 }, (_, i) => `export const value${i} = compute(${i}, "${'x'.repeat(i % 50)}");`).join('\n') + '\n');
     const ours = vscode.workspace.getConfiguration('betterEditTools');
     const pageLength = async () => (await invokeOk('be-read', { file: 'src/wide.ts', mode: 'full' })).length;
-    // Copilot's default threshold (8192 characters of the text), with or without Copilot Chat installed
+    // Copilot's default threshold (8192 characters of the text)
     const first = await pageLength();
     assert.ok(first <= 8192 && first > 4000, `a page within Copilot's 8192: ${first}`);
     await ours.update('replyMaxChars', 20000, vscode.ConfigurationTarget.Global);
@@ -252,18 +252,40 @@ describe('Better Edit Tools in a real VS Code', () => {
       await ours.update('replyMaxChars', undefined, vscode.ConfigurationTarget.Global);
     }
     await until('the default again', async () => ((await pageLength()) <= 8192 ? true : undefined), 15000);
-    // Copilot's own setting, when Copilot Chat registers it here
-    const copilot = vscode.workspace.getConfiguration('github.copilot.chat.agent');
-    if (copilot.inspect('largeToolResultsToDisk.thresholdBytes')?.defaultValue === undefined) {
-      console.log('Copilot Chat is not installed: its threshold setting is not registered, the default 8192 applied');
-      return;
-    }
-    await copilot.update('largeToolResultsToDisk.thresholdBytes', 4096, vscode.ConfigurationTarget.Global);
+    // No limit (replyMaxChars 0): be-read's own page, what a spill-disabled Copilot gets below
+    await ours.update('replyMaxChars', 0, vscode.ConfigurationTarget.Global);
+    let unlimited: number;
     try {
-      await until('a page within 4096', async () => ((await pageLength()) <= 4096 ? true : undefined), 15000);
+      unlimited = await until('an unlimited page', async () => { const n = await pageLength(); return n > 8192 ? n : undefined; }, 15000);
     } finally {
-      await copilot.update('largeToolResultsToDisk.thresholdBytes', undefined, vscode.ConfigurationTarget.Global);
+      await ours.update('replyMaxChars', undefined, vscode.ConfigurationTarget.Global);
     }
+    await until('the default again', async () => ((await pageLength()) <= 8192 ? true : undefined), 15000);
+    // Copilot's own two settings: registered by Copilot Chat where the build bundles it, else by the copilot-settings
+    // fixture (test/e2e/copilot-settings, installed by scripts/e2e/ci-e2e.sh) with Copilot's defaults. VS Code's MCP
+    // client sends the product name (`code-server` here), which takes the Visual Studio Code profile.
+    console.log(`MCP client: ${vscode.env.appName}; Copilot Chat ${vscode.extensions.getExtension('GitHub.copilot-chat') ? 'built in' : 'absent'}; fixture ${vscode.extensions.getExtension('better-edit-tools-tests.copilot-settings') ? 'installed' : 'absent'}`);
+    const copilot = () => vscode.workspace.getConfiguration('github.copilot.chat.agent');
+    const threshold = 'largeToolResultsToDisk.thresholdBytes';
+    const enabled = 'largeToolResultsToDisk.enabled';
+    assert.equal(copilot().inspect(threshold)?.defaultValue, 8192, `${threshold} is not registered: the copilot-settings fixture is not installed`);
+    assert.equal(copilot().inspect(enabled)?.defaultValue, true, `${enabled} is not registered: the copilot-settings fixture is not installed`);
+    try {
+      await copilot().update(threshold, 4096, vscode.ConfigurationTarget.Global);
+      const smaller = await until('a page within 4096', async () => { const n = await pageLength(); return n <= 4096 ? n : undefined; }, 15000);
+      assert.ok(smaller > 2000, `a page near 4096, not an empty one: ${smaller}`);
+      // Spill off: Copilot keeps a long result inline, so no limit applies (hostProfiles.ts replyLimitFor)
+      await copilot().update(enabled, false, vscode.ConfigurationTarget.Global);
+      const free = await until('an unlimited page with spill off', async () => { const n = await pageLength(); return n > 8192 ? n : undefined; }, 15000);
+      assert.equal(free, unlimited, 'spill off gives the same page as no limit');
+      await copilot().update(enabled, undefined, vscode.ConfigurationTarget.Global);
+      await until('4096 again with spill on', async () => ((await pageLength()) <= 4096 ? true : undefined), 15000);
+    } finally {
+      await copilot().update(threshold, undefined, vscode.ConfigurationTarget.Global);
+      await copilot().update(enabled, undefined, vscode.ConfigurationTarget.Global);
+    }
+    const back = await until("Copilot's 8192 again", async () => { const n = await pageLength(); return n > 4096 && n <= 8192 ? n : undefined; }, 15000);
+    assert.equal(back, first, 'the first page again after the reset');
   });
 
   it('chips are files in globalStorage, so every window and a restarted extension host see them', async () => {
