@@ -167,6 +167,7 @@ export function switchingObserver(current: () => CallObserver | undefined): Call
     onToolCall: (e) => current()?.onToolCall(e),
     onToolResult: (e) => current()?.onToolResult(e),
     onSessionClosed: (id) => current()?.onSessionClosed?.(id),
+    beforeCall: (e) => current()?.beforeCall?.(e),
   };
 }
 

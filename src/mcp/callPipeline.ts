@@ -99,6 +99,8 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     const toolName = tool?.name ?? headOfArg(requested); // an unknown name is echoed, recorded and saved: short
     const callId = randomUUID();
     notifyObservers(observers, log, (o) => o.onToolCall({ sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs }));
+    const waits = observers.map((o) => o.beforeCall?.({ sessionId: opts.sessionId, tool: toolName })).filter((w) => w !== undefined);
+    if (waits.length) await Promise.allSettled(waits);
     const started = performance.now();
     const finish = (r: CallToolResult) => finishCall(observers, log, { sessionId: opts.sessionId, callId, tool: toolName, args: rawArgs, started }, r);
 

@@ -149,14 +149,28 @@ export function memoryObserver(registry: Pick<MemoryRegistry, 'get'>, options: M
   const pending = new Map<string, PendingCall>();
   // One chain for all sessions keeps records in call order; a failed record does not stop the next.
   let queue: Promise<void> = Promise.resolve();
+  // A be-memory call reads the memory: while one waits, the records before it stop waiting for an idle moment.
+  let urgent = 0;
+  let wake: (() => void) | undefined;
+  const waitBeforeRecord = (): Promise<void> | undefined => {
+    const before = urgent ? undefined : options.beforeRecord?.();
+    if (!before) return undefined;
+    return Promise.race([before, new Promise<void>((resolve) => (wake = resolve))]);
+  };
   const afterResponse = (task: () => Promise<void>): void => {
     queue = queue
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => options.beforeRecord?.())
+      .then(waitBeforeRecord)
       .then(task)
       .catch((err: unknown) => options.onError?.(err));
   };
   return {
+    beforeCall({ tool }) {
+      if (!skip.has(tool)) return undefined;
+      urgent++;
+      wake?.();
+      return queue.finally(() => void urgent--);
+    },
     onToolCall({ callId, tool, args }) {
       if (skip.has(tool)) return;
       pending.set(callId, pendingCall(tool, args, maxArgs));

@@ -72,4 +72,9 @@ export interface CallObserver {
     durationMs: number;
   }): void;
   onSessionClosed?(sessionId: string): void;
+  /**
+   * Awaited before the tool runs, when given: what the call must see first (be-memory reads the memory, so the
+   * calls recorded before it land first). Most observers have none and cost the call nothing.
+   */
+  beforeCall?(e: { sessionId: string; tool: string }): Promise<void> | undefined;
 }

@@ -13,6 +13,18 @@ describe('mcp/memoryObserver (off the call path)', () => {
     assert.ok(JSON.stringify(out).length < 5_000);
   });
 
+  it('a be-memory call waits for the calls recorded before it, even while records wait for an idle moment', async () => {
+    const registry = new MemoryRegistry({ deps: memoryDeps });
+    // records that would wait for ever (a background load that never ends, a server never idle)
+    const obs = memoryObserver(registry, { beforeRecord: () => new Promise<void>(() => undefined) });
+    obs.onToolCall({ sessionId: 's', callId: 'c1', tool: 'be-read', args: { file: 'b.ts:1' } });
+    obs.onToolResult({ sessionId: 's', callId: 'c1', tool: 'be-read', args: { file: 'b.ts:1' }, result: { content: [{ type: 'text', text: 'ok' }] }, isError: false, durationMs: 1 });
+    assert.equal(obs.beforeCall?.({ sessionId: 's', tool: 'be-read' }), undefined, 'another tool waits for nothing');
+    await new Promise((r) => setTimeout(r, 20)); // the record is now waiting for its idle moment
+    await obs.beforeCall?.({ sessionId: 's', tool: 'be-memory' });
+    assert.deepEqual(registry.get('s').visibleMessages().map((m) => `${m.kind}:${m.tool}`), ['tool_call:be-read', 'tool_result:be-read']);
+  });
+
   it('records nothing during the call, then the call and its result in order once settled', async () => {
     const registry = new MemoryRegistry({ deps: memoryDeps });
     const obs = memoryObserver(registry);
