@@ -4,13 +4,12 @@
  * each a be-read and an edit with its viewed_code_id.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildCli, childEnv, cliArgs, tmpWorkspace, type Workspace } from './helpers';
+import { buildCli, childEnv, cliArgs, startHttpCli, tmpWorkspace, type Workspace } from './helpers';
 
 type Mode = 'legacy' | 'auto' | { pin: string };
 interface Any {
@@ -42,28 +41,17 @@ async function editRound(client: Any, file: string): Promise<void> {
 describe('MCP 2026-07-28 and 2025-11-25 on the same server, real SDK clients', function () {
   this.timeout(120000);
   let ws: Workspace;
-  let http: ChildProcess | undefined;
+  let stopHttp: (() => Promise<void>) | undefined;
   let url = '';
   before(async () => {
     await buildCli();
     ws = await tmpWorkspace();
-    const p = spawn(process.execPath, [...cliArgs(ws), '--http'], { env: { ...childEnv(ws), BETTER_EDIT_TOOLS_TOKEN: TOKEN }, cwd: ws.root });
-    http = p;
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`no URL: ${err}`)), 30000);
-      p.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /HTTP: (http:\S+)/.exec(err);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-    });
+    const h = await startHttpCli(ws, TOKEN);
+    stopHttp = h.stop;
+    url = h.url;
   });
   after(async () => {
-    http?.kill('SIGTERM');
+    await stopHttp?.();
     await ws.dispose();
   });
 

@@ -1,5 +1,5 @@
 /** Shared fixtures for the MCP tests: temp workspaces, the built CLI, SDK clients over stdio, HTTP and memory. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -260,4 +260,31 @@ export class RawStdio {
     await this.exited;
     clearTimeout(timer);
   }
+}
+
+/**
+ * The built CLI serving `--http` for `ws` with the fixed `token` (BETTER_EDIT_TOOLS_TOKEN): its URL once it prints
+ * it, and `stop`, which waits for the exit (on SIGTERM the server saves its memory into the workspace's cache).
+ */
+export async function startHttpCli(ws: Workspace, token: string): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...cliArgs(ws), '--http'], { env: { ...childEnv(ws), BETTER_EDIT_TOOLS_TOKEN: token }, cwd: ws.root });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no URL: ${err}`)), 30000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /HTTP: (http:\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { child, url, stop };
 }

@@ -6,8 +6,7 @@
  * request sizing the reply (hostProfiles.ts) beside a 2025 session in the same process.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { buildCli, childEnv, cliArgs, RawStdio, tmpWorkspace, type Workspace } from './helpers';
+import { buildCli, RawStdio, startHttpCli, tmpWorkspace, type Workspace } from './helpers';
 
 const V = '2026-07-28';
 const meta = (name = 'raw-2026', extra: Record<string, unknown> = {}) => ({
@@ -95,30 +94,12 @@ describe('MCP 2026-07-28 on the wire: stdio and HTTP', function () {
   });
 
   describe('HTTP', () => {
-    let child: ChildProcess;
     let url = '';
+    let stop: () => Promise<void>;
     before(async () => {
-      child = spawn(process.execPath, [...cliArgs(ws), '--http'], { env: { ...childEnv(ws), BETTER_EDIT_TOOLS_TOKEN: TOKEN }, cwd: ws.root });
-      url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        const timer = setTimeout(() => reject(new Error(`no URL: ${err}`)), 30000);
-        child.stderr!.on('data', (d: Buffer) => {
-          err += d.toString();
-          const m = /HTTP: (http:\S+)/.exec(err);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
-        });
-      });
+      ({ url, stop } = await startHttpCli(ws, TOKEN));
     });
-    // awaited: on SIGTERM the server saves its memory into the workspace's cache, which the outer after removes
-    after(async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    });
+    after(async () => stop());
 
     const post = async (body: Record<string, any>, headers: Record<string, string | undefined> = {}) => {
       const h: Record<string, string> = {

@@ -91,6 +91,11 @@ async function withRegularFile<T>(p: string, use: (fh: fs.promises.FileHandle, s
 export function readRegularFileSync(p: string): Buffer {
   const before = fs.lstatSync(p);
   if (!before.isFile()) throw new NotRegularFileError(p, fileKind(before));
+  return withRegularFdSync(p, (fd) => fs.readFileSync(fd));
+}
+
+/** Opens `p` (no link followed, no FIFO waited on) and runs `use` only if what was opened is a regular file. */
+function withRegularFdSync<T>(p: string, use: (fd: number, st: fs.Stats) => T): T {
   let fd: number;
   try {
     fd = fs.openSync(p, READ_FLAGS);
@@ -100,7 +105,7 @@ export function readRegularFileSync(p: string): Buffer {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
-    return fs.readFileSync(fd);
+    return use(fd, st);
   } finally {
     fs.closeSync(fd);
   }
@@ -138,19 +143,11 @@ export async function readConfinedFile(p: string, allowed: (real: string) => boo
 
 /**
  * Synchronous twin of readConfinedFile, for the repository map's cold index (read in time slices that yield to the
- * event loop: six awaited calls per file took 100 s for 200,000 files, issue 23). No lstat first: O_NOFOLLOW refuses
+ * event loop: six awaited calls per file took 100 s for 200,000 files). No lstat first: O_NOFOLLOW refuses
  * a link, O_NONBLOCK a FIFO, and the fstat of what was opened says whether it is a regular file.
  */
 export function readConfinedFileSync(p: string, allowed: (real: string) => boolean): Buffer {
-  let fd: number;
-  try {
-    fd = fs.openSync(p, READ_FLAGS);
-  } catch (e) {
-    eloopAsNotRegular(p, e);
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new NotRegularFileError(p, fileKind(st));
+  return withRegularFdSync(p, (fd, st) => {
     let real: string | undefined;
     if (PROC_FD) {
       try {
@@ -173,7 +170,5 @@ export function readConfinedFileSync(p: string, allowed: (real: string) => boole
       off += n;
     }
     return off === st.size ? buf : buf.subarray(0, off);
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * The line index of each big file's last loaded version, reused: a 10 MB file's index (one scan of its bytes and
- * a line-start table) cost 40 ms and its pages re-split the whole file into strings (another 90 ms, issue 23). A
+ * a line-start table) cost 40 ms and its pages re-split the whole file into strings (another 90 ms). A
  * load still reads the bytes (the editor may hold unsaved text, a write may keep size and mtime); it reuses the
  * index when they are the same bytes (one compare, ~1 ms for 10 MB).
  */

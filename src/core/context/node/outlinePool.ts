@@ -1,6 +1,6 @@
 /**
  * Tree-sitter outlines on worker threads (the OutlineSource port of treeOutline.ts). A 4 MB C file's parse took
- * 3.7 s of the event loop in one block (issue 23), and in VS Code that loop is the extension host's: every
+ * 3.7 s of the event loop in one block, and in VS Code that loop is the extension host's: every
  * extension froze. Here the main thread only posts the text and awaits the outline.
  *
  *  - Sized for 2 cores: one worker per core but one (the event loop keeps a core), at most 2, at least 1.
