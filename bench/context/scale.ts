@@ -1,5 +1,5 @@
 /**
- * Overview and outline speed at scale, each figure beside its goal (issue 23): the services built as the hosts
+ * Overview and outline speed at scale, each figure beside its goal: the services built as the hosts
  * build them (createServices), in this process, with an event-loop probe on the same loop.
  *
  *  - a 4 MB C file's outline (be-read structure): wall ≤ 1 s;

@@ -3,8 +3,8 @@
  * a blocked loop freezes every extension): a real SDK client over an in-memory transport, and a timer on the same
  * loop that records the longest gap between its ticks while each call runs, counted in the main thread's own CPU
  * time where Linux says it (bench/context/loopProbe.ts: on a loaded shared machine a gap also holds time the OS
- * gave other processes; both figures are printed). One row per call of the table in
- * issue 23, on inputs generated at those sizes:
+ * gave other processes; both figures are printed). One row per call that used to block,
+ * on inputs generated at those sizes:
  *
  *  - be-read of a 4 MB C file in auto mode: the path alone (its structure) and `:ALL` (a range: its first page);
  *  - be-overview cold of a ~1M-line tree (REL_LINES to change it);
