@@ -405,9 +405,11 @@ const CREATE_FLAGS = fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | (fsc.O_NOFOLLOW ?
 
 function notALock(file: string, st?: Stats): ToolError {
   const kind = st ? fileKind(st) : 'a symbolic link';
+  // a folder needs -r; a link is removed itself, never what it points at
+  const rm = st?.isDirectory() ? 'rm -r' : 'rm';
   return new ToolError(
     'io',
-    `cannot take the edit lock: ${file} is ${kind}, not a lock file; nothing was changed. Remove it (rm ${JSON.stringify(file)}) and retry.`,
+    `cannot take the edit lock: ${file} is ${kind}, not a lock file; nothing was changed. Remove it (${rm} ${JSON.stringify(file)}) and retry.`,
     { lock: file, kind },
   );
 }

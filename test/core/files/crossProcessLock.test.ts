@@ -231,7 +231,7 @@ describe('core/files CrossProcessLocks', function () {
       const t0 = performance.now();
       await assert.rejects(locks.acquire(target), (e: unknown) => {
         assert.ok(e instanceof ToolError, String(e));
-        assert.ok(e.message.includes(`${file} is ${kind}`) && e.message.includes(`not a lock file; nothing was changed. Remove it (rm "${file}")`), e.message);
+        assert.ok(e.message.includes(`${file} is ${kind}`) && e.message.includes(`not a lock file; nothing was changed. Remove it (${kind === 'a directory' ? 'rm -r' : 'rm'} "${file}")`), e.message);
         return true;
       });
       assert.ok(performance.now() - t0 < 1000, `${kind}: answered at once`);
