@@ -1,7 +1,7 @@
 /**
  * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
  * pinned constraints, the running summary, the edit calls (landed, refused or unknown: a refusal is never shown as
- * an edit), the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
+ * an edit), the be-trx steps still open, the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
  * however many pins: each section takes what fits in its share, and says how much it left out.
  */
 import type { ChatMemory } from './chatMemory';
@@ -14,7 +14,7 @@ import type { TrailEntry } from './node/recallStore';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
-const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-trx']);
+const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-apply', 'be-trx']);
 
 export interface EditEvent {
   /** The call's id (its result's id follows it). */
@@ -102,6 +102,17 @@ export interface OtherSessionEdit {
   time: number;
 }
 
+/** A be-trx step still in the history (not committed, rolled back or kept): one edit, or one be-apply batch. */
+export interface OpenStep {
+  /** The event id (a batch's: its first snapshot's, as be-apply returned it). */
+  id: string;
+  tool: string;
+  files: string[];
+  session?: string;
+  client?: string;
+  time: number;
+}
+
 export interface SessionRecapInput {
   sessionId: string;
   lastActivity: number;
@@ -112,6 +123,8 @@ export interface SessionRecapInput {
   client?: string;
   /** Edits other sessions landed in the same workspace (the be-trx history), oldest first. */
   otherEdits?: readonly OtherSessionEdit[];
+  /** The workspace's open be-trx steps, oldest first ([]: none open; absent: the history was not read). */
+  openSteps?: readonly OpenStep[];
   count(text: string): number;
 }
 
@@ -160,6 +173,24 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
   section(`Edit calls by ${who} (newest first):`, editLines, 0.4, (n) => `(${n} older edit calls)`);
+  if (input.openSteps?.length === 0) {
+    const none = 'Open be-trx steps: none (every edit in this workspace was committed, rolled back or kept).';
+    if (count(`\n${none}\n`) <= left) {
+      out.push('', none);
+      left -= count(`\n${none}\n`);
+    }
+  }
+  const steps = [...(input.openSteps ?? [])].reverse().map((s) => {
+    const files = s.files.length > 3 ? `${s.files.slice(0, 3).join(', ')} +${s.files.length - 3} more` : s.files.join(', ');
+    const by = s.session === input.sessionId ? 'this session' : describeAuthor(s);
+    return `- event ${s.id} ${s.tool} ${files} by ${by}`;
+  });
+  section(
+    'Open be-trx steps, not committed (be-trx rollback undoes the newest first, commit closes them all; newest first):',
+    steps,
+    0.35,
+    (n) => `(${n} older open steps: be-trx status lists them)`,
+  );
   const touched = filesTouched(memory, input.trail);
   const fileLine = (title: string, items: string[]) => {
     if (items.length === 0 || left <= 0) return;
