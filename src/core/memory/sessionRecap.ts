@@ -11,6 +11,7 @@ import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
+import { declaredIn, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
@@ -25,6 +26,7 @@ export interface EditEvent {
   /** Head of the error text, for failures still in the window. */
   error?: string;
   evicted: boolean;
+  time: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   for (const t of trail) {
     if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
     seen.add(t.id);
-    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true });
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true, time: t.time });
   }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
@@ -46,7 +48,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
     // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
     const next = prints[i + 1];
     const status = next && next.kind === 'tool_result' && next.tool === f.tool ? next.status ?? 'unknown' : 'unknown';
-    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true });
+    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true, time: f.time });
   });
   for (const m of memory.visibleMessages()) {
     if (m.kind !== 'tool_call' || !m.tool || !EDIT_TOOLS.has(m.tool)) continue;
@@ -58,6 +60,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
       status: result?.status ?? 'unknown',
       ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
       evicted: false,
+      time: m.time,
     });
   }
   return out;
@@ -91,6 +94,23 @@ export function filesTouched(
   return [...files.entries()]
     .map(([p, e]) => ({ path: p, ...e }))
     .sort((a, b) => b.edits - a.edits || b.refused - a.refused || b.refs - a.refs || (a.path < b.path ? -1 : 1));
+}
+
+/** The session's be-read replies that showed declarations: from the recall trail, then those still in the window. */
+export function readSightings(memory: ChatMemory, trail: readonly TrailEntry[] = []): ReadSighting[] {
+  const out: ReadSighting[] = [];
+  const seen = new Set<string>();
+  for (const t of trail) {
+    seen.add(t.id);
+    if (t.read && t.read.declared.length > 0) out.push({ file: t.references[0]!.path, time: t.time, ...t.read });
+  }
+  for (const m of memory.visibleMessages()) {
+    if (m.kind !== 'tool_result' || m.tool !== 'be-read' || m.status !== 'ok' || m.references.length === 0 || (m.pairId && seen.has(m.pairId))) continue;
+    const read = declaredIn(m.content, m.references[0]!.all === true);
+    const call = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
+    if (read.declared.length > 0) out.push({ file: m.references[0]!.path, time: call?.time ?? m.time, ...read });
+  }
+  return out;
 }
 
 /** An edit that landed in the workspace by another session (from the be-trx history), newest last. */
@@ -172,7 +192,7 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
-  section(`Edit calls by ${who} (newest first):`, editLines, 0.4, (n) => `(${n} older edit calls)`);
+  section(`Edit calls by ${who} (newest first):`, editLines, 0.3, (n) => `(${n} older edit calls)`);
   if (input.openSteps?.length === 0) {
     const none = 'Open be-trx steps: none (every edit in this workspace was committed, rolled back or kept).';
     if (count(`\n${none}\n`) <= left) {
@@ -182,13 +202,12 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   }
   const steps = [...(input.openSteps ?? [])].reverse().map((s) => {
     const files = s.files.length > 3 ? `${s.files.slice(0, 3).join(', ')} +${s.files.length - 3} more` : s.files.join(', ');
-    const by = s.session === input.sessionId ? 'this session' : describeAuthor(s);
-    return `- event ${s.id} ${s.tool} ${files} by ${by}`;
+    return `- ${s.id} ${s.tool} ${files}${s.session === input.sessionId ? '' : ` by ${describeAuthor(s)}`}`;
   });
   section(
-    'Open be-trx steps, not committed (be-trx rollback undoes the newest first, commit closes them all; newest first):',
+    "Open be-trx steps, newest first (not committed; this session's unless named):",
     steps,
-    0.35,
+    0.2,
     (n) => `(${n} older open steps: be-trx status lists them)`,
   );
   const touched = filesTouched(memory, input.trail);
@@ -204,8 +223,14 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   fileLine(`Files changed by ${who} (edits that landed):`, touched.filter((f) => f.edits > 0).map((f) => `${f.path} (×${f.edits})`));
   fileLine('Edits refused (nothing was written to these paths):', touched.filter((f) => f.refused > 0).map((f) => `${f.path} (×${f.refused})`));
   fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
+  const changes = [
+    ...edits.filter((e) => e.status !== 'error').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
+    ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
+  ];
   const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
-  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} older edits by other sessions)`);
+  section('Edits other sessions landed in this workspace (newest first):', others, 0.3, (n) => `(${n} older edits by other sessions)`);
+  const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
+  section('Symbols read, at the file and line of the latest read that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.
   const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();
   const summaryTitle = 'Summary of earlier conversation (newest first):';

@@ -18,6 +18,7 @@ import { systemClock, type Clock } from '../../clock';
 import type { Disposable } from '../../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
 import type { FileReference, MemoryMessage, MessageKind, Role } from '../types';
+import { declaredIn, type Declared } from '../recapSymbols';
 
 export interface RecalledMessage {
   id: string;
@@ -231,6 +232,8 @@ export interface TrailEntry {
   /** The result's id (recall it for the outcome's text). */
   resultId?: string;
   time: number;
+  /** A be-read that answered: the top-level declarations its reply showed (recapSymbols.ts). */
+  read?: { declared: Declared[]; full: boolean };
 }
 
 /** Tool calls in an archive file (its lines' headers; contents are not kept), each with its result's status. */
@@ -238,7 +241,7 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
   const read = await readStateFile(file, maxBytes);
   if (!read.ok) return [];
   const calls = new Map<string, TrailEntry>();
-  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown' }>();
+  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; read?: TrailEntry['read'] }>();
   for (const line of read.text.split('\n')) {
     if (!line.startsWith('{"id":')) continue;
     let r: RecalledMessage;
@@ -248,11 +251,15 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
       continue;
     }
     if (r.kind === 'tool_call' && r.tool) calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time });
-    else if (r.kind === 'tool_result' && r.pairId) results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown' });
+    else if (r.kind === 'tool_result' && r.pairId) {
+      // a call is written before its result (they leave the window together)
+      const read = r.tool === 'be-read' && r.status !== 'error' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
+      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(read ? { read } : {}) });
+    }
   }
   return [...calls.values()].map((c) => {
     const res = results.get(c.id);
-    return res ? { ...c, status: res.status, resultId: res.id } : c;
+    return res ? { ...c, status: res.status, resultId: res.id, ...(res.read && c.references.length > 0 ? { read: res.read } : {}) } : c;
   });
 }
 
