@@ -15,6 +15,7 @@
  * open (the workspace's history, B's edits included: what the recap knows of B's edits before it is gone too).
  * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
  * the be-trx history keeps its last 30 steps, so another session's older edits can be gone from it.
+ * BENCH_PROBES_DUMP=1 prints each recap and the symbols it did not place.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -41,6 +42,7 @@ export interface ProbeScore {
   truth: string;
   recap: number;
   raw: number;
+  missed?: string[];
 }
 
 const f1 = (truth: Set<string>, got: Set<string>): number => {
@@ -134,6 +136,7 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
     // the script's account of what is open must be the history's (no batch fell out of its last 30 steps unseen)
     const inHistory = new Set(landed.map((e) => e.id));
     for (const id of truth.openBatches) if (!inHistory.has(id)) throw new Error(`batch ${id} is open in the script but not in the be-trx history`);
+    if (process.env.BENCH_PROBES_DUMP) console.log(recap);
     const lastTurn = calls.at(-1)!.turn;
     const raw = calls.filter((c) => c.turn > lastTurn - lastN);
 
@@ -161,8 +164,11 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       recap: truth.pins.filter((c) => has(recap, c) || has(rawText, c)).length / truth.pins.length,
       raw: truth.pins.filter((c) => has(rawText, c)).length / truth.pins.length,
     });
-    // where a symbol read early lives: a line naming the symbol and a path (recap), a read result defining it (raw)
+    // where a symbol read early lives: the recap's symbol line naming it (`- path: name:line …`), else the first line
+    // naming the symbol and a path; from the raw turns, a read result defining it
     const symbolAnswer = (text: string, sym: string): string | undefined => {
+      const listed = new RegExp(`^- (src\\/[\\w/.-]+\\.ts)[^:\\n]*:.* ${sym}:\\d+`, 'm').exec(text)?.[1];
+      if (listed) return listed;
       for (const line of text.split('\n')) if (new RegExp(`\\b${sym}\\b`).test(line)) return /(src\/[\w/.-]+\.ts)/.exec(line)?.[1];
       return undefined;
     };
@@ -172,11 +178,12 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       probe: 'file of a symbol read early (share)',
       truth: `${syms.length} symbols`,
       recap: syms.filter(([sym, f]) => (rawBySymbol(sym) ?? symbolAnswer(recap, sym)) === f).length / Math.max(1, syms.length),
+      ...(process.env.BENCH_PROBES_DUMP ? { missed: syms.filter(([sym, f]) => (rawBySymbol(sym) ?? symbolAnswer(recap, sym)) !== f).map(([s]) => s) } : {}),
       raw: syms.filter(([sym, f]) => rawBySymbol(sym) === f).length / Math.max(1, syms.length),
     });
     // be-apply batches still open: the recap's open steps; the raw turns replayed (a batch opens, a rollback's
     // restored ids or a commit close it; what happened before the last N turns is unknown there)
-    const openRecap = new Set([...recap.matchAll(/^- event ([0-9a-f]+) be-apply .* by this session$/gm)].map((m) => m[1]!));
+    const openRecap = new Set([...recap.matchAll(/^- ([0-9a-f]{6,12}) be-apply (?!.* by )/gm)].map((m) => m[1]!));
     const openRaw = new Set<string>();
     for (const c of raw) {
       if (c.isError) continue;
@@ -189,7 +196,7 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
     scores.push({ probe: 'open be-apply batches (F1)', truth: `${openTruth.size} open of ${truth.batches}`, recap: f1(openTruth, union(openRecap, openRaw)), raw: f1(openTruth, openRaw) });
     console.log(`\nprobes after a compaction: ${turns} turns, two agents (B lands ${truth.editedB.size} edits), window 8,000 tokens; recap ${tok.count(recap)} tokens; last N = ${lastN} raw turns`);
     console.log('  | probe | ground truth | recap + last N | last N alone |');
-    for (const s of scores) console.log(`  | ${s.probe} | ${s.truth} | ${s.recap.toFixed(2)} | ${s.raw.toFixed(2)} |`);
+    for (const s of scores) console.log(`  | ${s.probe} | ${s.truth} | ${s.recap.toFixed(2)} | ${s.raw.toFixed(2)} |${s.missed ? ` missed: ${s.missed.join(' ')}` : ''}`);
     return scores;
   } finally {
     await a.close();
