@@ -96,7 +96,7 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
     await filler(12);
     assert.ok(registry.get('agent-a').fingerprints().filter((f) => f.tool === 'be-read').length >= 4, 'the reads were evicted');
     const text = await recap();
-    const section = /Symbols read, at the file and line of the latest read that showed them \(newest first\):\n((?:- .*\n)*)/.exec(text)?.[1];
+    const section = /Symbols read or written, at the file and line of the latest read or edit that showed them \(newest first\):\n((?:- .*\n)*)/.exec(text)?.[1];
     assert.equal(section, '- src/money.ts: CENTS:1 Money:3\n- src/config.ts: Config:3 parseConfig:7 loadConfig:12\n');
     assert.doesNotMatch(text, /\binner\b/, 'a local variable is not a symbol');
   });
@@ -120,6 +120,27 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
     const text = await recap();
     assert.match(text, /\n- src\/parse\.ts: parseConfig:1\n- src\/config\.ts: Config:3 loadConfig:12\n/);
   });
+
+  for (const evicted of [false, true]) {
+    it(`symbols an edit wrote, at the lines they landed on; a refused edit or a preview writes none and is no edit${evicted ? ' (after the edits left the window)' : ''}`, async () => {
+      await read({ file: 'src/config.ts:ALL' });
+      const w = await a.call('be-write', { file: 'src/new.ts', content: "import x from 'y';\n\nexport function made() {}\n\nexport class Thing {}\n" });
+      assert.equal(w.isError, false, w.text);
+      const r = await a.call('be-replace', { file: 'src/config.ts:7', content: 'export function parseSettings(text: string): Config {' });
+      assert.equal(r.isError, false, r.text);
+      const refused = await a.call('be-write', { file: '.git/hooks/pre-commit', content: 'function hook() {}\n' });
+      assert.equal(refused.isError, true);
+      const preview = await a.call('be-write', { file: 'src/preview.ts', content: 'export function previewed() {}\n', preview: true });
+      assert.equal(preview.isError, false, preview.text);
+      if (evicted) await filler(12);
+      const text = await recap();
+      assert.match(text, /\n- src\/config\.ts \(changed since: lines may have moved\): Config:3 parseConfig:7 parseSettings:7 loadConfig:12\n- src\/new\.ts: made:3 Thing:5\n/);
+      assert.doesNotMatch(text, /hook\b|previewed/);
+      // a preview wrote nothing: not an edit that landed, not a file changed
+      assert.match(text, /\] be-write src\/preview\.ts → preview only, nothing written\n/);
+      assert.doesNotMatch(text, /Files changed by[^\n]*\n[^\n]*preview\.ts/);
+    });
+  }
 
   it('a symbol a later whole-file read no longer shows is marked, not claimed', () => {
     const sightings: ReadSighting[] = [

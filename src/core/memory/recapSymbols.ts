@@ -1,7 +1,7 @@
 /**
- * Where the symbols a session read live, for the recap: the top-level declarations its be-read replies showed
- * (numbered code rows `12 export function f(` and outline rows `12-30 f(…)`), each at the file and line of the
- * latest reply that showed it. Only what was read: a file changed after that reply (by this session or another)
+ * Where the symbols a session read or wrote live, for the recap: the top-level declarations its be-read replies
+ * showed (numbered code rows `12 export function f(` and outline rows `12-30 f(…)`) and its landed edits wrote,
+ * each at the file and line of the latest read or edit that showed it. Only what was read: a file changed after that reply (by this session or another)
  * is marked, since its lines may have moved; a symbol a later whole-file read of its file no longer showed is
  * marked too.
  */
@@ -56,6 +56,42 @@ export function declaredIn(reply: string, wholeFileAsked = false): { declared: D
   // a paged or query-narrowed outline, or a page of a file, shows part of it
   const partial = /\bnext: |^! \d+ of \d+ symbols|\(structure from line /m.test(reply.slice(0, 2000));
   return { declared, full: !partial && (outline || wholeFileAsked) };
+}
+
+/** An edit call's recorded arguments (`tool {json}`) asking for a preview only: nothing was written. */
+export const PREVIEW_ARG = /"preview":true[,}]/;
+
+/** A declaration at column 0 of code an edit wrote. */
+const CODE_LINE = new RegExp(`^${MODIFIERS}${KEYWORDS}\\s+([A-Za-z_$][\\w$]*)`);
+/** Where the memory's argument excerpt cut a long string (memoryObserver.excerptArgs): nothing after it has a known line. */
+const EXCERPT_CUT = /… \[\d+ characters in all, \d+ omitted\] …/;
+
+/**
+ * The top-level declarations a landed be-write / be-replace / be-insert wrote, at the lines they landed on, from
+ * the call as the memory recorded it (`tool {json args}`); undefined for other tools, a preview or an unreadable call.
+ */
+export function declaredInEdit(tool: string, callContent: string): Declared[] | undefined {
+  if (tool !== 'be-write' && tool !== 'be-replace' && tool !== 'be-insert') return undefined;
+  let args: { file?: unknown; content?: unknown; preview?: unknown };
+  try {
+    args = JSON.parse(callContent.slice(tool.length + 1)) as typeof args;
+  } catch {
+    return undefined; // the excerpt was cut in the middle
+  }
+  if (typeof args.file !== 'string' || typeof args.content !== 'string' || args.preview === true) return undefined;
+  const at = /:(\d+)(?:-\d+)?$/.exec(args.file);
+  // be-write starts at line 1; be-replace at its range's first line; be-insert after its line (0: the top)
+  const first = tool === 'be-write' ? 1 : at ? Number(at[1]) + (tool === 'be-insert' ? 1 : 0) : undefined;
+  if (first === undefined) return undefined;
+  const cut = EXCERPT_CUT.exec(args.content);
+  const lines = (cut ? args.content.slice(0, cut.index) : args.content).split('\n');
+  if (cut) lines.pop(); // the line the cut fell in is not whole
+  const declared: Declared[] = [];
+  lines.forEach((l, k) => {
+    const m = CODE_LINE.exec(l);
+    if (m && declared.length < MAX_DECLARED) declared.push({ name: m[1]!, line: first + k });
+  });
+  return declared;
 }
 
 const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);

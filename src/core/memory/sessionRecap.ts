@@ -11,7 +11,7 @@ import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
-import { declaredIn, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
+import { declaredIn, declaredInEdit, PREVIEW_ARG, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
@@ -22,7 +22,8 @@ export interface EditEvent {
   id: string;
   tool: string;
   files: FileReference[];
-  status: 'ok' | 'error' | 'unknown';
+  /** preview: the call asked for a preview, so nothing was written whatever its result. */
+  status: 'ok' | 'error' | 'unknown' | 'preview';
   /** Head of the error text, for failures still in the window. */
   error?: string;
   evicted: boolean;
@@ -39,7 +40,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   for (const t of trail) {
     if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
     seen.add(t.id);
-    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true, time: t.time });
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time });
   }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
@@ -47,7 +48,10 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
     seen.add(f.id);
     // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
     const next = prints[i + 1];
-    const status = next && next.kind === 'tool_result' && next.tool === f.tool ? next.status ?? 'unknown' : 'unknown';
+    const result = next && next.kind === 'tool_result' && next.tool === f.tool ? next : undefined;
+    // only the heads are left: the arguments' or the reply's first words may say it was a preview
+    const preview = PREVIEW_ARG.test(f.head) || (result?.head.includes('(preview: not written)') ?? false);
+    const status = preview ? 'preview' : result?.status ?? 'unknown';
     out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true, time: f.time });
   });
   for (const m of memory.visibleMessages()) {
@@ -57,7 +61,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
       id: m.id,
       tool: m.tool,
       files: m.references,
-      status: result?.status ?? 'unknown',
+      status: PREVIEW_ARG.test(m.content) ? 'preview' : result?.status ?? 'unknown',
       ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
       evicted: false,
       time: m.time,
@@ -69,7 +73,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
 /**
  * Paths referenced by the session's calls, most edited first: `edits` counts edit calls that landed (result ok),
  * `refused` those refused (result error: nothing was written), `unknown` those whose outcome left no record.
- * A refused edit is never counted as an edit: a model re-grounding from the recap must not believe it happened.
+ * A refused edit or a preview is never counted as an edit: a model re-grounding from the recap must not believe it happened.
  */
 export function filesTouched(
   memory: ChatMemory,
@@ -96,19 +100,33 @@ export function filesTouched(
     .sort((a, b) => b.edits - a.edits || b.refused - a.refused || b.refs - a.refs || (a.path < b.path ? -1 : 1));
 }
 
-/** The session's be-read replies that showed declarations: from the recall trail, then those still in the window. */
+/** An edit's declarations are as of just after it: later than the change it made (which marks earlier reads). */
+const AFTER_THE_EDIT = 0.5;
+
+/**
+ * The session's be-read replies and landed edits that showed declarations: from the recall trail, then those still
+ * in the window.
+ */
 export function readSightings(memory: ChatMemory, trail: readonly TrailEntry[] = []): ReadSighting[] {
   const out: ReadSighting[] = [];
   const seen = new Set<string>();
   for (const t of trail) {
     seen.add(t.id);
-    if (t.read && t.read.declared.length > 0) out.push({ file: t.references[0]!.path, time: t.time, ...t.read });
+    const after = t.tool === 'be-read' ? 0 : AFTER_THE_EDIT;
+    if (t.symbols && t.symbols.declared.length > 0) out.push({ file: t.references[0]!.path, time: t.time + after, ...t.symbols });
   }
   for (const m of memory.visibleMessages()) {
-    if (m.kind !== 'tool_result' || m.tool !== 'be-read' || m.status !== 'ok' || m.references.length === 0 || (m.pairId && seen.has(m.pairId))) continue;
-    const read = declaredIn(m.content, m.references[0]!.all === true);
-    const call = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
-    if (read.declared.length > 0) out.push({ file: m.references[0]!.path, time: call?.time ?? m.time, ...read });
+    if (m.kind !== 'tool_call' || !m.tool || m.references.length === 0 || seen.has(m.id) || m.pairId === undefined) continue;
+    const result = memory.get(m.pairId);
+    if (result?.status !== 'ok') continue;
+    const file = m.references[0]!.path;
+    if (m.tool === 'be-read') {
+      const read = declaredIn(result.content, m.references[0]!.all === true);
+      if (read.declared.length > 0) out.push({ file, time: m.time, ...read });
+    } else {
+      const declared = declaredInEdit(m.tool, m.content);
+      if (declared?.length) out.push({ file, time: m.time + AFTER_THE_EDIT, declared, full: false });
+    }
   }
   return out;
 }
@@ -188,7 +206,8 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   const edits = editEvents(memory, input.trail).reverse(); // newest first
   const editLines = edits.map((e) => {
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
-    const status = e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : 'outcome unknown';
+    const status =
+      e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : e.status === 'preview' ? 'preview only, nothing written' : 'outcome unknown';
     return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
@@ -224,13 +243,13 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   fileLine('Edits refused (nothing was written to these paths):', touched.filter((f) => f.refused > 0).map((f) => `${f.path} (×${f.refused})`));
   fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
   const changes = [
-    ...edits.filter((e) => e.status !== 'error').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
+    ...edits.filter((e) => e.status === 'ok' || e.status === 'unknown').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
   const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
   section('Edits other sessions landed in this workspace (newest first):', others, 0.3, (n) => `(${n} older edits by other sessions)`);
   const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
-  section('Symbols read, at the file and line of the latest read that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
+  section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.
   const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();
   const summaryTitle = 'Summary of earlier conversation (newest first):';
