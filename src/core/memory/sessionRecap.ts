@@ -247,7 +247,7 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
   const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
-  section('Edits other sessions landed in this workspace (newest first):', others, 0.3, (n) => `(${n} older edits by other sessions)`);
+  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} older edits by other sessions)`);
   const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
   section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.
