@@ -142,6 +142,23 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
     });
   }
 
+  for (const evicted of [false, true]) {
+    it(`a be-trx rollback after the read marks the files it put back${evicted ? ' (after it left the window)' : ''}`, async () => {
+      const ins = await a.call('be-insert', { file: 'src/config.ts:0', content: '// first\n' });
+      assert.equal(ins.isError, false, ins.text);
+      await read({ file: 'src/config.ts:ALL' });
+      await read({ file: 'src/money.ts:ALL' });
+      if (evicted) await filler(12);
+      assert.match(await recap(), /\n- src\/config\.ts: Config:4 parseConfig:8 loadConfig:13\n/, 'read after the insert: not marked');
+      const back = await a.call('be-trx', { action: 'rollback', step: 1 });
+      assert.equal(back.isError, false, back.text);
+      if (evicted) await filler(12);
+      const text = await recap();
+      assert.match(text, /\n- src\/config\.ts \(changed since: lines may have moved\): Config:4 parseConfig:8 loadConfig:13\n/);
+      assert.match(text, /\n- src\/money\.ts: CENTS:1 Money:3\n/, 'a file the rollback did not touch is not marked');
+    });
+  }
+
   it('a symbol a later whole-file read no longer shows is marked, not claimed', () => {
     const sightings: ReadSighting[] = [
       { file: 'src/a.ts', time: 1, declared: [{ name: 'oldName', line: 5 }, { name: 'kept', line: 9 }], full: true },

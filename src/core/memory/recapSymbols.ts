@@ -94,6 +94,18 @@ export function declaredInEdit(tool: string, callContent: string): Declared[] | 
   return declared;
 }
 
+/** The files a be-trx rollback or revert reply says it put back (they changed, though the call named none). */
+export function filesChangedByTrx(reply: string): string[] {
+  let r: { restored?: { file?: unknown }[]; reverted?: unknown; file?: unknown };
+  try {
+    r = JSON.parse(reply) as typeof r;
+  } catch {
+    return [];
+  }
+  const files = Array.isArray(r.restored) ? r.restored.map((x) => x?.file) : r.reverted !== undefined ? [r.file] : [];
+  return files.filter((f): f is string => typeof f === 'string');
+}
+
 const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 
 /**

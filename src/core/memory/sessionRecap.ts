@@ -11,7 +11,7 @@ import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
-import { declaredIn, declaredInEdit, PREVIEW_ARG, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
+import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
@@ -131,6 +131,17 @@ export function readSightings(memory: ChatMemory, trail: readonly TrailEntry[] =
   return out;
 }
 
+/** Files this session's be-trx rollbacks and reverts put back, with when (their calls name no file). */
+function trxChanges(memory: ChatMemory, trail: readonly TrailEntry[] = []): { file: string; time: number }[] {
+  const out = trail.flatMap((t) => (t.restored ?? []).map((file) => ({ file, time: t.time })));
+  for (const m of memory.visibleMessages()) {
+    if (m.kind !== 'tool_call' || m.tool !== 'be-trx' || m.pairId === undefined) continue;
+    const result = memory.get(m.pairId);
+    if (result?.status === 'ok') out.push(...filesChangedByTrx(result.content).map((file) => ({ file, time: m.time })));
+  }
+  return out;
+}
+
 /** An edit that landed in the workspace by another session (from the be-trx history), newest last. */
 export interface OtherSessionEdit {
   file: string;
@@ -244,6 +255,7 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
   const changes = [
     ...edits.filter((e) => e.status === 'ok' || e.status === 'unknown').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
+    ...trxChanges(memory, input.trail),
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
   const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);

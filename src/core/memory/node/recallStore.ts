@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../../clock';
 import type { Disposable } from '../../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
 import type { FileReference, MemoryMessage, MessageKind, Role } from '../types';
-import { declaredIn, declaredInEdit, PREVIEW_ARG, type Declared } from '../recapSymbols';
+import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, type Declared } from '../recapSymbols';
 
 export interface RecalledMessage {
   id: string;
@@ -234,6 +234,8 @@ export interface TrailEntry {
   time: number;
   /** The call asked for a preview only (nothing is written whatever its status). */
   preview?: true;
+  /** A be-trx rollback or revert: the files it put back. */
+  restored?: string[];
   /** A be-read that answered or an edit that landed: the top-level declarations it showed (recapSymbols.ts). */
   symbols?: { declared: Declared[]; full: boolean };
 }
@@ -243,7 +245,7 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
   const read = await readStateFile(file, maxBytes);
   if (!read.ok) return [];
   const calls = new Map<string, TrailEntry>();
-  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; symbols?: TrailEntry['symbols'] }>();
+  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; symbols?: TrailEntry['symbols']; restored?: string[] }>();
   const written = new Map<string, Declared[]>();
   for (const line of read.text.split('\n')) {
     if (!line.startsWith('{"id":')) continue;
@@ -265,12 +267,15 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
       const wrote = ok ? written.get(r.pairId) : undefined;
       const read = ok && r.tool === 'be-read' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
       const symbols = wrote ? { declared: wrote, full: false } : read;
-      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}) });
+      const restored = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? filesChangedByTrx(r.content) : [];
+      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(restored.length > 0 ? { restored } : {}) });
     }
   }
   return [...calls.values()].map((c) => {
     const res = results.get(c.id);
-    return res ? { ...c, status: res.status, resultId: res.id, ...(res.symbols && c.references.length > 0 ? { symbols: res.symbols } : {}) } : c;
+    return res
+      ? { ...c, status: res.status, resultId: res.id, ...(res.symbols && c.references.length > 0 ? { symbols: res.symbols } : {}), ...(res.restored ? { restored: res.restored } : {}) }
+      : c;
   });
 }
 
