@@ -28,7 +28,12 @@ export interface EditEvent {
   error?: string;
   evicted: boolean;
   time: number;
+  /** be-trx: what it did (rollback, commit, keep, revert). */
+  action?: string;
 }
+
+/** A be-trx call's action, from its recorded arguments; `status` only reads and is no edit call. */
+const trxAction = (tool: string, args: string | undefined): string | undefined => (tool === 'be-trx' ? /"action":"(\w+)"/.exec(args ?? '')?.[1] : undefined);
 
 /**
  * Edit calls of the session, oldest first: from the recall archive's trail (every evicted call, however long the
@@ -38,13 +43,15 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   const out: EditEvent[] = [];
   const seen = new Set<string>();
   for (const t of trail) {
-    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
+    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id) || t.action === 'status') continue;
     seen.add(t.id);
-    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time });
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time, ...(t.action ? { action: t.action } : {}) });
   }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
     if (f.kind !== 'tool_call' || !f.tool || !EDIT_TOOLS.has(f.tool) || seen.has(f.id)) return;
+    const action = trxAction(f.tool, f.head);
+    if (action === 'status') return;
     seen.add(f.id);
     // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
     const next = prints[i + 1];
@@ -52,14 +59,17 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
     // only the heads are left: the arguments' or the reply's first words may say it was a preview
     const preview = PREVIEW_ARG.test(f.head) || (result?.head.includes('(preview: not written)') ?? false);
     const status = preview ? 'preview' : result?.status ?? 'unknown';
-    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true, time: f.time });
+    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true, time: f.time, ...(action ? { action } : {}) });
   });
   for (const m of memory.visibleMessages()) {
     if (m.kind !== 'tool_call' || !m.tool || !EDIT_TOOLS.has(m.tool)) continue;
+    const action = trxAction(m.tool, m.content);
+    if (action === 'status') continue;
     const result = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
     out.push({
       id: m.id,
       tool: m.tool,
+      ...(action ? { action } : {}),
       files: m.references,
       status: PREVIEW_ARG.test(m.content) ? 'preview' : result?.status ?? 'unknown',
       ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
@@ -219,7 +229,7 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
     const status =
       e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : e.status === 'preview' ? 'preview only, nothing written' : 'outcome unknown';
-    return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
+    return `- [${e.id}] ${e.tool}${e.action ? ` ${e.action}` : ''}${files ? ` ${files}` : ''} → ${status}`;
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
   section(`Edit calls by ${who} (newest first):`, editLines, 0.3, (n) => `(${n} older edit calls)`);

@@ -232,6 +232,8 @@ export interface TrailEntry {
   /** The result's id (recall it for the outcome's text). */
   resultId?: string;
   time: number;
+  /** be-trx: the action its arguments named. */
+  action?: string;
   /** The call asked for a preview only (nothing is written whatever its status). */
   preview?: true;
   /** A be-trx rollback or revert: the files it put back. */
@@ -257,7 +259,8 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
     }
     if (r.kind === 'tool_call' && r.tool) {
       const preview = typeof r.content === 'string' && PREVIEW_ARG.test(r.content);
-      calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time, ...(preview ? { preview: true as const } : {}) });
+      const action = r.tool === 'be-trx' && typeof r.content === 'string' ? /"action":"(\w+)"/.exec(r.content)?.[1] : undefined;
+      calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time, ...(preview ? { preview: true as const } : {}), ...(action ? { action } : {}) });
       const declared = typeof r.content === 'string' ? declaredInEdit(r.tool, r.content) : undefined;
       if (declared?.length) written.set(r.id, declared);
     }
