@@ -10,14 +10,17 @@
  *   last N alone    — A's last N raw turns (what a host that keeps recent turns has without the recap).
  * Each answer is scored against the ground truth the script recorded (F1 for sets, 1/0 for one answer).
  * Probes: files A modified, files another session modified, A's last failing command, every pinned constraint,
- * the file a symbol read early lives in. Open transactions are not probed (be-trx has no open/closed state here).
+ * the file a symbol read early lives in, the be-apply batches still open. Every 20 turns A lands a be-apply batch of
+ * two files; every third one is rolled back the next turn, and a be-trx commit every 100 turns closes all that is
+ * open (the workspace's history, B's edits included: what the recap knows of B's edits before it is gone too).
  * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
  * the be-trx history keeps its last 30 steps, so another session's older edits can be gone from it.
+ * BENCH_PROBES_DUMP=1 prints each recap and the symbols it did not place.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readLandedEdits } from '../src/cli/recapHistory';
+import { openSteps, readLandedEdits } from '../src/cli/recapHistory';
 import { RecallStore } from '../src/core/memory/node/recallStore';
 import { MemoryRegistry } from '../src/core/memory/node/registry';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
@@ -39,6 +42,7 @@ export interface ProbeScore {
   truth: string;
   recap: number;
   raw: number;
+  missed?: string[];
 }
 
 const f1 = (truth: Set<string>, got: Set<string>): number => {
@@ -73,17 +77,32 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
     const symbolFile = new Map<string, string>();
     for (const f of files) for (const m of (await fs.readFile(path.join(root, f), 'utf8')).matchAll(/export (?:async )?function (\w+)/g)) symbolFile.set(m[1]!, f);
     const calls: Call[] = [];
-    const truth = { editedA: new Set<string>(), editedB: new Set<string>(), pins: [] as string[], lastFail: '', symbols: new Map<string, string>() };
-    const run = async (turn: number, tool: string, file: string, args: Record<string, unknown>) => {
+    const truth = { editedA: new Set<string>(), editedB: new Set<string>(), pins: [] as string[], lastFail: '', symbols: new Map<string, string>(), openBatches: [] as string[], batches: 0 };
+    const run = async (turn: number, tool: string, file: string, args: Record<string, unknown>, edited = [file]) => {
       const r = await a.call(tool, args);
       // a raw turn as the host kept it: the call with its arguments, and the result
       calls.push({ turn, tool, file, text: `${tool} ${JSON.stringify(args)}\n${r.text}`, isError: r.isError });
       if (r.isError) truth.lastFail = `${tool} ${file}`;
-      else if (tool !== 'be-read' && tool !== 'be-memory') truth.editedA.add(file);
+      else if (tool !== 'be-read' && tool !== 'be-memory' && tool !== 'be-trx') for (const f of edited) truth.editedA.add(f);
+      return r;
     };
     for (let t = 1; t <= turns; t++) {
       const file = files[(t * 5 + Math.floor(t / files.length)) % files.length]!;
-      if (t % 40 === 1) {
+      if (t % 20 === 5) {
+        const pair = [files[(t * 7) % files.length]!, files[(t * 11 + 3) % files.length]!];
+        if (pair[0] === pair[1]) pair[1] = files[(t * 7 + 1) % files.length]!;
+        const r = await run(t, 'be-apply', pair.join(','), { edits: pair.map((f) => ({ file: `${f}:1`, op: 'insert', content: `// batch of turn ${t}\n` })) }, pair);
+        if (r.isError) throw new Error(`the batch of turn ${t} did not land: ${r.text}`);
+        truth.openBatches.push((JSON.parse(r.text) as { event_id: string }).event_id);
+        truth.batches++;
+      } else if (t % 20 === 6 && Math.floor(t / 20) % 3 === 1) {
+        // the newest step is the batch of the turn before (B never lands an edit in between: see below)
+        await run(t, 'be-trx', '', { action: 'rollback', step: 1 });
+        truth.openBatches.pop();
+      } else if (t % 100 === 48) {
+        await run(t, 'be-trx', '', { action: 'commit' });
+        truth.openBatches = [];
+      } else if (t % 40 === 1) {
         const c = `Constraint ${truth.pins.length + 1}: never change ${file} without a test; keep money in integer cents.`;
         truth.pins.push(c);
         await run(t, 'be-memory', '', { action: 'add', kind: 'constraint', content: c });
@@ -94,7 +113,7 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
         await run(t, 'be-read', file, { file: `${file}:ALL` });
         if (t <= turns / 5) for (const [s, f] of symbolFile) if (f === file) truth.symbols.set(s, f);
       }
-      if (t % 17 === 0) {
+      if (t % 17 === 0 && t % 20 !== 5) {
         const other = files[(t * 3) % files.length]!;
         const r = await b.call('be-insert', { file: `${other}:1`, content: `// agent b, turn ${t}\n` });
         if (!r.isError) truth.editedB.add(other);
@@ -111,8 +130,13 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       lastActivity: Date.now(),
       trail: await recall.trail('agent-a'),
       otherEdits: landed.filter((e) => e.session !== 'agent-a'),
+      openSteps: openSteps(landed),
       count: (x) => tok.count(x),
     });
+    // the script's account of what is open must be the history's (no batch fell out of its last 30 steps unseen)
+    const inHistory = new Set(landed.map((e) => e.id));
+    for (const id of truth.openBatches) if (!inHistory.has(id)) throw new Error(`batch ${id} is open in the script but not in the be-trx history`);
+    if (process.env.BENCH_PROBES_DUMP) console.log(recap);
     const lastTurn = calls.at(-1)!.turn;
     const raw = calls.filter((c) => c.turn > lastTurn - lastN);
 
@@ -140,8 +164,11 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       recap: truth.pins.filter((c) => has(recap, c) || has(rawText, c)).length / truth.pins.length,
       raw: truth.pins.filter((c) => has(rawText, c)).length / truth.pins.length,
     });
-    // where a symbol read early lives: a line naming the symbol and a path (recap), a read result defining it (raw)
+    // where a symbol read early lives: the recap's symbol line naming it (`- path: name:line …`), else the first line
+    // naming the symbol and a path; from the raw turns, a read result defining it
     const symbolAnswer = (text: string, sym: string): string | undefined => {
+      const listed = new RegExp(`^- (src\\/[\\w/.-]+\\.ts)[^:\\n]*:.* ${sym}:\\d+`, 'm').exec(text)?.[1];
+      if (listed) return listed;
       for (const line of text.split('\n')) if (new RegExp(`\\b${sym}\\b`).test(line)) return /(src\/[\w/.-]+\.ts)/.exec(line)?.[1];
       return undefined;
     };
@@ -151,11 +178,25 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       probe: 'file of a symbol read early (share)',
       truth: `${syms.length} symbols`,
       recap: syms.filter(([sym, f]) => (rawBySymbol(sym) ?? symbolAnswer(recap, sym)) === f).length / Math.max(1, syms.length),
+      ...(process.env.BENCH_PROBES_DUMP ? { missed: syms.filter(([sym, f]) => (rawBySymbol(sym) ?? symbolAnswer(recap, sym)) !== f).map(([s]) => s) } : {}),
       raw: syms.filter(([sym, f]) => rawBySymbol(sym) === f).length / Math.max(1, syms.length),
     });
+    // be-apply batches still open: the recap's open steps; the raw turns replayed (a batch opens, a rollback's
+    // restored ids or a commit close it; what happened before the last N turns is unknown there)
+    const openRecap = new Set([...recap.matchAll(/^- ([0-9a-f]{6,12}) be-apply (?!.* by )/gm)].map((m) => m[1]!));
+    const openRaw = new Set<string>();
+    for (const c of raw) {
+      if (c.isError) continue;
+      const reply = c.text.slice(c.text.indexOf('\n') + 1);
+      if (c.tool === 'be-apply') openRaw.add((JSON.parse(reply) as { event_id: string }).event_id);
+      else if (c.tool === 'be-trx' && /"action":"commit"/.test(c.text)) openRaw.clear();
+      else if (c.tool === 'be-trx') for (const r of (JSON.parse(reply) as { restored?: { id: string }[] }).restored ?? []) openRaw.delete(r.id);
+    }
+    const openTruth = new Set(truth.openBatches);
+    scores.push({ probe: 'open be-apply batches (F1)', truth: `${openTruth.size} open of ${truth.batches}`, recap: f1(openTruth, union(openRecap, openRaw)), raw: f1(openTruth, openRaw) });
     console.log(`\nprobes after a compaction: ${turns} turns, two agents (B lands ${truth.editedB.size} edits), window 8,000 tokens; recap ${tok.count(recap)} tokens; last N = ${lastN} raw turns`);
     console.log('  | probe | ground truth | recap + last N | last N alone |');
-    for (const s of scores) console.log(`  | ${s.probe} | ${s.truth} | ${s.recap.toFixed(2)} | ${s.raw.toFixed(2)} |`);
+    for (const s of scores) console.log(`  | ${s.probe} | ${s.truth} | ${s.recap.toFixed(2)} | ${s.raw.toFixed(2)} |${s.missed ? ` missed: ${s.missed.join(' ')}` : ''}`);
     return scores;
   } finally {
     await a.close();

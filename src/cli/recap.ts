@@ -13,7 +13,7 @@ import { readTrail, recallFileName } from '../core/memory/node/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
 import { getTokenizer } from '../core/memory/node/tokenizer';
 import { defaultHistoryDir } from '../mcp/services';
-import { readLandedEdits } from './recapHistory';
+import { openSteps, readLandedEdits } from './recapHistory';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
 import { intOption } from './args';
@@ -24,8 +24,8 @@ export const MAX_SESSION_RECAP_TOKENS = 100_000;
 export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--memory-dir DIR] [--history-dir DIR] [--budget N] [--session ID]
 
 Prints the recap of the workspace's most recent chat-memory session: pinned constraints, its edit calls (landed,
-refused, unknown), the files its edits changed, edits other sessions landed (from the be-trx history), the
-summary of what left the window, with the ids be-memory recall gives back in full.
+refused, unknown), the be-trx steps still open, the files its edits changed, edits other sessions landed (from
+the be-trx history), the summary of what left the window, with the ids be-memory recall gives back in full.
 At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, from ${MIN_SESSION_RECAP_TOKENS} to ${MAX_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
 --root and --memory-dir select the directory exactly as the server does.`;
 
@@ -97,6 +97,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
       trail,
       ...(client !== undefined ? { client } : {}),
       otherEdits,
+      ...(history ? { openSteps: openSteps(landed) } : {}),
       count: (t) => tokenizer.count(t),
     }),
   );

@@ -2,6 +2,7 @@
  * The be-trx history of a workspace as `recap` reads it: who landed which edit (session and client), read only
  * (no lock, no prune, no write: a hook must not change the state it reports). Every record is parsed and checked
  * like the store's own restore (parseSnapshot); a corrupt, foreign-workspace or non-regular file is skipped.
+ * What the history holds is what is still open: a commit forgets every record, a rollback or keep the ones it closes.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -9,8 +10,13 @@ import { workspaceKey } from '../core/files/workspaceKey';
 import { readRegularFile } from '../core/files/regularFile';
 import { isInside } from '../core/files/ports';
 import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
+import type { OpenStep } from '../core/memory/sessionRecap';
 
 export interface LandedEdit {
+  /** The snapshot's event id (be-trx keep/revert take it). */
+  id: string;
+  /** One be-apply batch: its snapshots share it and are one be-trx step. */
+  group?: string;
   /** Relative to the root it lies in (absolute when outside every root). */
   file: string;
   tool: string;
@@ -49,6 +55,8 @@ export async function readLandedEdits(dir: string, roots: readonly string[]): Pr
     if (!ours) continue;
     const root = roots.find((r) => isInside(r, meta.file));
     out.push({
+      id: meta.id,
+      ...(meta.group !== undefined ? { group: meta.group } : {}),
       file: root ? path.relative(root, meta.file).split(path.sep).join('/') : meta.file,
       tool: meta.tool,
       ...(meta.session !== undefined ? { session: meta.session } : {}),
@@ -57,4 +65,21 @@ export async function readLandedEdits(dir: string, roots: readonly string[]): Pr
     });
   }
   return out;
+}
+
+/** The open be-trx steps among `landed` (oldest first): a batch's snapshots are one step, named by its first id. */
+export function openSteps(landed: readonly LandedEdit[]): OpenStep[] {
+  const steps: OpenStep[] = [];
+  const byGroup = new Map<string, OpenStep>();
+  for (const e of landed) {
+    const same = e.group !== undefined ? byGroup.get(e.group) : undefined;
+    if (same) {
+      if (!same.files.includes(e.file)) same.files.push(e.file);
+      continue;
+    }
+    const step: OpenStep = { id: e.id, tool: e.tool, files: [e.file], ...(e.session !== undefined ? { session: e.session } : {}), ...(e.client !== undefined ? { client: e.client } : {}), time: e.time };
+    if (e.group !== undefined) byGroup.set(e.group, step);
+    steps.push(step);
+  }
+  return steps;
 }

@@ -1,7 +1,7 @@
 /**
  * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
  * pinned constraints, the running summary, the edit calls (landed, refused or unknown: a refusal is never shown as
- * an edit), the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
+ * an edit), the be-trx steps still open, the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
  * however many pins: each section takes what fits in its share, and says how much it left out.
  */
 import type { ChatMemory } from './chatMemory';
@@ -11,21 +11,29 @@ import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
+import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
-const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-trx']);
+const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-apply', 'be-trx']);
 
 export interface EditEvent {
   /** The call's id (its result's id follows it). */
   id: string;
   tool: string;
   files: FileReference[];
-  status: 'ok' | 'error' | 'unknown';
+  /** preview: the call asked for a preview, so nothing was written whatever its result. */
+  status: 'ok' | 'error' | 'unknown' | 'preview';
   /** Head of the error text, for failures still in the window. */
   error?: string;
   evicted: boolean;
+  time: number;
+  /** be-trx: what it did (rollback, commit, keep, revert). */
+  action?: string;
 }
+
+/** A be-trx call's action, from its recorded arguments; `status` only reads and is no edit call. */
+const trxAction = (tool: string, args: string | undefined): string | undefined => (tool === 'be-trx' ? /"action":"(\w+)"/.exec(args ?? '')?.[1] : undefined);
 
 /**
  * Edit calls of the session, oldest first: from the recall archive's trail (every evicted call, however long the
@@ -35,29 +43,38 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   const out: EditEvent[] = [];
   const seen = new Set<string>();
   for (const t of trail) {
-    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id)) continue;
+    if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id) || t.action === 'status') continue;
     seen.add(t.id);
-    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.status, evicted: true });
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time, ...(t.action ? { action: t.action } : {}) });
   }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
     if (f.kind !== 'tool_call' || !f.tool || !EDIT_TOOLS.has(f.tool) || seen.has(f.id)) return;
+    const action = trxAction(f.tool, f.head);
+    if (action === 'status') return;
     seen.add(f.id);
     // A unit's fingerprints are written call first, result second (ChatMemory.evictUnit).
     const next = prints[i + 1];
-    const status = next && next.kind === 'tool_result' && next.tool === f.tool ? next.status ?? 'unknown' : 'unknown';
-    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true });
+    const result = next && next.kind === 'tool_result' && next.tool === f.tool ? next : undefined;
+    // only the heads are left: the arguments' or the reply's first words may say it was a preview
+    const preview = PREVIEW_ARG.test(f.head) || (result?.head.includes('(preview: not written)') ?? false);
+    const status = preview ? 'preview' : result?.status ?? 'unknown';
+    out.push({ id: f.id, tool: f.tool, files: f.files, status, evicted: true, time: f.time, ...(action ? { action } : {}) });
   });
   for (const m of memory.visibleMessages()) {
     if (m.kind !== 'tool_call' || !m.tool || !EDIT_TOOLS.has(m.tool)) continue;
+    const action = trxAction(m.tool, m.content);
+    if (action === 'status') continue;
     const result = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
     out.push({
       id: m.id,
       tool: m.tool,
+      ...(action ? { action } : {}),
       files: m.references,
-      status: result?.status ?? 'unknown',
+      status: PREVIEW_ARG.test(m.content) ? 'preview' : result?.status ?? 'unknown',
       ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
       evicted: false,
+      time: m.time,
     });
   }
   return out;
@@ -66,7 +83,7 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
 /**
  * Paths referenced by the session's calls, most edited first: `edits` counts edit calls that landed (result ok),
  * `refused` those refused (result error: nothing was written), `unknown` those whose outcome left no record.
- * A refused edit is never counted as an edit: a model re-grounding from the recap must not believe it happened.
+ * A refused edit or a preview is never counted as an edit: a model re-grounding from the recap must not believe it happened.
  */
 export function filesTouched(
   memory: ChatMemory,
@@ -93,10 +110,63 @@ export function filesTouched(
     .sort((a, b) => b.edits - a.edits || b.refused - a.refused || b.refs - a.refs || (a.path < b.path ? -1 : 1));
 }
 
+/** An edit's declarations are as of just after it: later than the change it made (which marks earlier reads). */
+const AFTER_THE_EDIT = 0.5;
+
+/**
+ * The session's be-read replies and landed edits that showed declarations: from the recall trail, then those still
+ * in the window.
+ */
+export function readSightings(memory: ChatMemory, trail: readonly TrailEntry[] = []): ReadSighting[] {
+  const out: ReadSighting[] = [];
+  const seen = new Set<string>();
+  for (const t of trail) {
+    seen.add(t.id);
+    const after = t.tool === 'be-read' ? 0 : AFTER_THE_EDIT;
+    if (t.symbols && t.symbols.declared.length > 0) out.push({ file: t.references[0]!.path, time: t.time + after, ...t.symbols });
+  }
+  for (const m of memory.visibleMessages()) {
+    if (m.kind !== 'tool_call' || !m.tool || m.references.length === 0 || seen.has(m.id) || m.pairId === undefined) continue;
+    const result = memory.get(m.pairId);
+    if (result?.status !== 'ok') continue;
+    const file = m.references[0]!.path;
+    if (m.tool === 'be-read') {
+      const read = declaredIn(result.content, m.references[0]!.all === true);
+      if (read.declared.length > 0) out.push({ file, time: m.time, ...read });
+    } else {
+      const declared = declaredInEdit(m.tool, m.content);
+      if (declared?.length) out.push({ file, time: m.time + AFTER_THE_EDIT, declared, full: false });
+    }
+  }
+  return out;
+}
+
+/** Files this session's be-trx rollbacks and reverts put back, with when (their calls name no file). */
+function trxChanges(memory: ChatMemory, trail: readonly TrailEntry[] = []): { file: string; time: number }[] {
+  const out = trail.flatMap((t) => (t.restored ?? []).map((file) => ({ file, time: t.time })));
+  for (const m of memory.visibleMessages()) {
+    if (m.kind !== 'tool_call' || m.tool !== 'be-trx' || m.pairId === undefined) continue;
+    const result = memory.get(m.pairId);
+    if (result?.status === 'ok') out.push(...filesChangedByTrx(result.content).map((file) => ({ file, time: m.time })));
+  }
+  return out;
+}
+
 /** An edit that landed in the workspace by another session (from the be-trx history), newest last. */
 export interface OtherSessionEdit {
   file: string;
   tool: string;
+  session?: string;
+  client?: string;
+  time: number;
+}
+
+/** A be-trx step still in the history (not committed, rolled back or kept): one edit, or one be-apply batch. */
+export interface OpenStep {
+  /** The event id (a batch's: its first snapshot's, as be-apply returned it). */
+  id: string;
+  tool: string;
+  files: string[];
   session?: string;
   client?: string;
   time: number;
@@ -112,6 +182,8 @@ export interface SessionRecapInput {
   client?: string;
   /** Edits other sessions landed in the same workspace (the be-trx history), oldest first. */
   otherEdits?: readonly OtherSessionEdit[];
+  /** The workspace's open be-trx steps, oldest first ([]: none open; absent: the history was not read). */
+  openSteps?: readonly OpenStep[];
   count(text: string): number;
 }
 
@@ -155,11 +227,29 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   const edits = editEvents(memory, input.trail).reverse(); // newest first
   const editLines = edits.map((e) => {
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
-    const status = e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : 'outcome unknown';
-    return `- [${e.id}] ${e.tool}${files ? ` ${files}` : ''} → ${status}`;
+    const status =
+      e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : e.status === 'preview' ? 'preview only, nothing written' : 'outcome unknown';
+    return `- [${e.id}] ${e.tool}${e.action ? ` ${e.action}` : ''}${files ? ` ${files}` : ''} → ${status}`;
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
-  section(`Edit calls by ${who} (newest first):`, editLines, 0.4, (n) => `(${n} older edit calls)`);
+  section(`Edit calls by ${who} (newest first):`, editLines, 0.3, (n) => `(${n} older edit calls)`);
+  if (input.openSteps?.length === 0) {
+    const none = 'Open be-trx steps: none (every edit in this workspace was committed, rolled back or kept).';
+    if (count(`\n${none}\n`) <= left) {
+      out.push('', none);
+      left -= count(`\n${none}\n`);
+    }
+  }
+  const steps = [...(input.openSteps ?? [])].reverse().map((s) => {
+    const files = s.files.length > 3 ? `${s.files.slice(0, 3).join(', ')} +${s.files.length - 3} more` : s.files.join(', ');
+    return `- ${s.id} ${s.tool} ${files}${s.session === input.sessionId ? '' : ` by ${describeAuthor(s)}`}`;
+  });
+  section(
+    "Open be-trx steps, newest first (not committed; this session's unless named):",
+    steps,
+    0.2,
+    (n) => `(${n} older open steps: be-trx status lists them)`,
+  );
   const touched = filesTouched(memory, input.trail);
   const fileLine = (title: string, items: string[]) => {
     if (items.length === 0 || left <= 0) return;
@@ -173,8 +263,15 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   fileLine(`Files changed by ${who} (edits that landed):`, touched.filter((f) => f.edits > 0).map((f) => `${f.path} (×${f.edits})`));
   fileLine('Edits refused (nothing was written to these paths):', touched.filter((f) => f.refused > 0).map((f) => `${f.path} (×${f.refused})`));
   fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
+  const changes = [
+    ...edits.filter((e) => e.status === 'ok' || e.status === 'unknown').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
+    ...trxChanges(memory, input.trail),
+    ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
+  ];
   const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
   section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} older edits by other sessions)`);
+  const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
+  section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.
   const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();
   const summaryTitle = 'Summary of earlier conversation (newest first):';

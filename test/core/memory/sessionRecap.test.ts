@@ -77,6 +77,27 @@ describe('core/memory/sessionRecap: only what happened', () => {
     });
   }
 
+  for (const evicted of [false, true]) {
+    it(`a preview is a preview, never an edit; be-trx names its action, a status call is none${evicted ? ' (after it left the window: from its fingerprints)' : ''}`, () => {
+      const m = new ChatMemory({ maxTokens: evicted ? 400 : 100_000, reserveRatio: 0, recentKeep: 1 }, memoryDeps);
+      const c = m.add({ kind: 'tool_call', tool: 'be-replace', content: 'be-replace {"file":"src/p.ts:1","content":"x","preview":true}', references: [{ path: 'src/p.ts', start: 1, end: 1 }] });
+      m.add({ kind: 'tool_result', tool: 'be-replace', status: 'ok', pairId: c.id, content: 'src/p.ts: lines 1-1 (file now has 2 lines) (preview: not written)\n@@ -1 +1 @@' });
+      edit(m, 'be-replace', 'src/landed.ts', true);
+      for (const action of ['status', 'rollback']) {
+        const t = m.add({ kind: 'tool_call', tool: 'be-trx', content: `be-trx {"action":"${action}"}` });
+        m.add({ kind: 'tool_result', tool: 'be-trx', status: 'ok', pairId: t.id, content: '{"status":"ok"}' });
+      }
+      for (let i = 0; i < (evicted ? 20 : 0); i++) m.add({ kind: 'note', content: `filler ${i} ${'z'.repeat(300)}` });
+      if (evicted) assert.ok(m.fingerprints().some((f) => f.id === c.id), 'the preview left the window');
+      const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 3000, count });
+      assert.match(text, /be-replace src\/p\.ts:1 → preview only, nothing written/);
+      // be-trx says what it did; a status call only reads and is no edit call
+      assert.match(text, /\] be-trx rollback → landed\n/);
+      assert.doesNotMatch(text, /be-trx( status)? → /);
+      assert.match(text, /Files changed by this session \(edits that landed\):\nsrc\/landed\.ts \(×1\)\n/);
+    });
+  }
+
   it("another session's edits are listed apart, by author; this session's client is named", () => {
     const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0 }, memoryDeps);
     edit(m, 'be-replace', 'src/mine.ts', true);

@@ -18,6 +18,7 @@ import { systemClock, type Clock } from '../../clock';
 import type { Disposable } from '../../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
 import type { FileReference, MemoryMessage, MessageKind, Role } from '../types';
+import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, type Declared } from '../recapSymbols';
 
 export interface RecalledMessage {
   id: string;
@@ -231,6 +232,14 @@ export interface TrailEntry {
   /** The result's id (recall it for the outcome's text). */
   resultId?: string;
   time: number;
+  /** be-trx: the action its arguments named. */
+  action?: string;
+  /** The call asked for a preview only (nothing is written whatever its status). */
+  preview?: true;
+  /** A be-trx rollback or revert: the files it put back. */
+  restored?: string[];
+  /** A be-read that answered or an edit that landed: the top-level declarations it showed (recapSymbols.ts). */
+  symbols?: { declared: Declared[]; full: boolean };
 }
 
 /** Tool calls in an archive file (its lines' headers; contents are not kept), each with its result's status. */
@@ -238,7 +247,8 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
   const read = await readStateFile(file, maxBytes);
   if (!read.ok) return [];
   const calls = new Map<string, TrailEntry>();
-  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown' }>();
+  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; symbols?: TrailEntry['symbols']; restored?: string[] }>();
+  const written = new Map<string, Declared[]>();
   for (const line of read.text.split('\n')) {
     if (!line.startsWith('{"id":')) continue;
     let r: RecalledMessage;
@@ -247,12 +257,28 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
     } catch {
       continue;
     }
-    if (r.kind === 'tool_call' && r.tool) calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time });
-    else if (r.kind === 'tool_result' && r.pairId) results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown' });
+    if (r.kind === 'tool_call' && r.tool) {
+      const preview = typeof r.content === 'string' && PREVIEW_ARG.test(r.content);
+      const action = r.tool === 'be-trx' && typeof r.content === 'string' ? /"action":"(\w+)"/.exec(r.content)?.[1] : undefined;
+      calls.set(r.id, { id: r.id, tool: r.tool, references: r.references ?? [], status: 'unknown', time: r.time, ...(preview ? { preview: true as const } : {}), ...(action ? { action } : {}) });
+      const declared = typeof r.content === 'string' ? declaredInEdit(r.tool, r.content) : undefined;
+      if (declared?.length) written.set(r.id, declared);
+    }
+    else if (r.kind === 'tool_result' && r.pairId) {
+      // a call is written before its result (they leave the window together)
+      const ok = r.status !== 'error';
+      const wrote = ok ? written.get(r.pairId) : undefined;
+      const read = ok && r.tool === 'be-read' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
+      const symbols = wrote ? { declared: wrote, full: false } : read;
+      const restored = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? filesChangedByTrx(r.content) : [];
+      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(restored.length > 0 ? { restored } : {}) });
+    }
   }
   return [...calls.values()].map((c) => {
     const res = results.get(c.id);
-    return res ? { ...c, status: res.status, resultId: res.id } : c;
+    return res
+      ? { ...c, status: res.status, resultId: res.id, ...(res.symbols && c.references.length > 0 ? { symbols: res.symbols } : {}), ...(res.restored ? { restored: res.restored } : {}) }
+      : c;
   });
 }
 

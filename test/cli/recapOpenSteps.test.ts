@@ -1,0 +1,93 @@
+/**
+ * The recap's open be-trx steps: read from a real history directory written by real edits (two sessions, be-apply
+ * batches committed, rolled back and left open), as `better-edit-tools recap` reads it.
+ */
+import assert from 'node:assert/strict';
+import { MemoryRegistry } from '../../src/core/memory/node/registry';
+import { getTokenizer } from '../../src/core/memory/node/tokenizer';
+import { renderSessionRecap } from '../../src/core/memory/sessionRecap';
+import { openSteps, readLandedEdits } from '../../src/cli/recapHistory';
+import { createServices, type Services } from '../../src/mcp/services';
+import { openToolSession, type ToolSession } from '../../src/mcp/toolSession';
+import { memoryDeps } from '../core/memory/memoryDeps';
+import { tmpWorkspace, type Workspace } from '../mcp/helpers';
+
+const tok = getTokenizer();
+const count = (t: string) => tok.count(t);
+
+describe('cli/recapHistory: open be-trx steps in the recap', () => {
+  let ws: Workspace;
+  let services: Services;
+  let registry: MemoryRegistry;
+  let a: ToolSession;
+  let b: ToolSession;
+  beforeEach(async () => {
+    ws = await tmpWorkspace();
+    for (const f of ['a.ts', 'b.ts', 'c.ts', 'd.ts']) await ws.write(f, `// ${f}\nexport const x = 1;\n`);
+    registry = new MemoryRegistry({ deps: memoryDeps });
+    services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, memory: registry });
+    a = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-a' });
+    b = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-b' });
+  });
+  afterEach(async () => {
+    await a.close();
+    await b.close();
+    await services.close();
+    await registry.dispose();
+    await ws.dispose();
+  });
+
+  const batch = async (files: string[], tag: string): Promise<string> => {
+    const r = await a.call('be-apply', { edits: files.map((f) => ({ file: `${ws.file(f)}:1`, op: 'insert', content: `// ${tag}\n` })) });
+    assert.equal(r.isError, false, r.text);
+    return (JSON.parse(r.text) as { event_id: string }).event_id;
+  };
+  const recap = async () => {
+    const landed = await readLandedEdits(ws.historyDir, [ws.root]);
+    return renderSessionRecap(registry.get('agent-a'), { sessionId: 'agent-a', lastActivity: 0, count, openSteps: openSteps(landed), otherEdits: landed.filter((e) => e.session !== 'agent-a') });
+  };
+
+  it('lists the batches and edits still open, newest first, by whom; never a committed or rolled-back one', async () => {
+    const committed = await batch(['a.ts', 'b.ts'], 'committed');
+    assert.equal((await a.call('be-trx', { action: 'commit' })).isError, false);
+    const rolledBack = await batch(['c.ts', 'd.ts'], 'rolled back');
+    assert.equal((await a.call('be-trx', { action: 'rollback', step: 1 })).isError, false);
+    const open = await batch(['a.ts', 'c.ts'], 'open');
+    const theirs = await b.call('be-insert', { file: `${ws.file('d.ts')}:1`, content: '// b\n' });
+    assert.equal(theirs.isError, false, theirs.text);
+
+    const steps = openSteps(await readLandedEdits(ws.historyDir, [ws.root]));
+    assert.deepEqual(steps.map((s) => [s.id === open ? 'open' : s.session, s.tool, s.files.join(',')]), [
+      ['open', 'be-apply', 'a.ts,c.ts'],
+      ['agent-b', 'be-insert', 'd.ts'],
+    ]);
+    const text = await recap();
+    const section = /Open be-trx steps, newest first[^\n]*\n((?:- [^\n]*\n)*)/.exec(text)?.[1] ?? '';
+    assert.match(section, /^- [0-9a-f]{6} be-insert d\.ts by better-edit-participant \(session agent-b\)\n/);
+    assert.match(section, new RegExp(`\\n- ${open} be-apply a\\.ts, c\\.ts\\n$`));
+    for (const closed of [committed, rolledBack]) assert.doesNotMatch(text, new RegExp(`- ${closed} `), `${closed} is closed`);
+    // the batches are still this session's edit calls, as they happened, and their files are files it changed
+    assert.equal((text.match(/be-apply [^\n]*→ landed/g) ?? []).length, 3, text);
+    const changed = /Files changed by this session \(edits that landed\):\n(.*)\n/.exec(text)?.[1] ?? '';
+    for (const f of ['a', 'c']) assert.match(changed, new RegExp(`${f}\\.ts \\(×2\\)`), changed);
+    assert.doesNotMatch(text, /Files read, not edited:\n[^\n]*a\.ts/);
+  });
+
+  it('says none are open after a commit, and nothing when the history was not read', async () => {
+    await batch(['a.ts', 'b.ts'], 'one');
+    await a.call('be-trx', { action: 'commit' });
+    assert.deepEqual(openSteps(await readLandedEdits(ws.historyDir, [ws.root])), []);
+    assert.match(await recap(), /\nOpen be-trx steps: none \(every edit in this workspace was committed, rolled back or kept\)\.\n/);
+    const noHistory = renderSessionRecap(registry.get('agent-a'), { sessionId: 'agent-a', lastActivity: 0, count });
+    assert.doesNotMatch(noHistory, /Open be-trx steps/);
+  });
+
+  it('a long queue of open steps stays within the budget and says how many it left out', async () => {
+    for (let i = 0; i < 25; i++) await a.call('be-insert', { file: `${ws.file(['a.ts', 'b.ts', 'c.ts', 'd.ts'][i % 4]!)}:1`, content: `// ${i}\n` });
+    const landed = await readLandedEdits(ws.historyDir, [ws.root]);
+    assert.equal(openSteps(landed).length, 25);
+    const text = renderSessionRecap(registry.get('agent-a'), { sessionId: 'agent-a', lastActivity: 0, count, budgetTokens: 500, openSteps: openSteps(landed) });
+    assert.ok(count(text) <= 500, `${count(text)} tokens`);
+    assert.match(text, /\(\d+ older open steps: be-trx status lists them\)/);
+  });
+});
