@@ -60,7 +60,22 @@ export class EncodingFileStore implements FileStore {
     if (!encoding) return this.inner.stage(absPath, parts, opts);
     return this.withLock(absPath, async () => {
       const { raw, next } = await this.encoded(absPath, parts, opts, encoding);
-      return this.inner.stage!(absPath, [next], { ...opts, expectedContent: raw });
+      const staged = await this.inner.stage!(absPath, [next], { ...opts, expectedContent: raw });
+      return {
+        target: staged.target,
+        tempPath: staged.tempPath,
+        before: staged.before,
+        get after() {
+          return staged.after;
+        },
+        // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given
+        commit: async () => {
+          const { sha256OfGiven: _given, ...stat } = await staged.commit();
+          return stat;
+        },
+        discard: () => staged.discard(),
+        revert: () => staged.revert(),
+      };
     });
   }
 

@@ -67,13 +67,29 @@ function equalsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
   return off === bytes.length;
 }
 
-async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) {
-    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
-    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
-    off += bytesWritten;
+/** All of `parts` with one writev where the kernel takes them whole (the usual case), on from a short write else. */
+async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array[], size: number): Promise<void> {
+  let { bytesWritten: off } = await fh.writev(parts as Uint8Array[]);
+  if (off === size) return;
+  let start = 0;
+  for (const part of parts) {
+    const end = start + part.length;
+    while (off < end) {
+      const { bytesWritten } = await fh.write(part, off - start, end - off);
+      if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+      off += bytesWritten;
+    }
+    start = end;
   }
+}
+
+/** The replaced file's owner (when we are root and it is another's) and exact mode, on the temp. */
+async function copyOwnerAndMode(fh: fs.promises.FileHandle, existing: fs.Stats): Promise<void> {
+  // owner first: chown clears set-id bits, chmod then restores the exact mode
+  if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
+    await fh.chown(existing.uid, existing.gid).catch(() => undefined);
+  }
+  await fh.chmod(existing.mode & 0o7777);
 }
 
 export interface Staged {
@@ -92,21 +108,12 @@ export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], n
   let fh: fs.promises.FileHandle | undefined;
   try {
     fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
-    let size = 0;
-    for (const part of parts) {
-      await writeAll(fh, part);
-      size += part.length;
-    }
-    if (existing) {
-      // owner first: chown clears set-id bits, chmod then restores the exact mode
-      if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
-        await fh.chown(existing.uid, existing.gid).catch(() => undefined);
-      }
-      await fh.chmod(existing.mode & 0o7777);
-    }
-    // hashed while the data is on its way to the disk
-    const [sha256] = await Promise.all([sha256Parts(...parts), fh.sync()]);
-    const { ino } = await fh.stat();
+    const file = fh;
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    // the bytes and the mode go in together (neither depends on the other), both before the sync
+    await Promise.all([writeParts(file, parts, size), existing ? copyOwnerAndMode(file, existing) : undefined]);
+    // hashed while the data is on its way to the disk; the inode is the same before and after the sync
+    const [sha256, , { ino }] = await Promise.all([sha256Parts(...parts), file.sync(), file.stat()]);
     await fh.close();
     fh = undefined;
     return { tempName, sha256, size, ino };

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { rejectsCode, workspace, type Workspace } from './helpers';
+import { ToolError } from '../../../src/core/errors';
 
 describe('core/edits insert', () => {
   let ws: Workspace;
@@ -125,6 +126,25 @@ describe('core/edits delete', () => {
     await rejectsCode(ws.svc.delete({ file: 'a.txt:1' }), 'io', /disk full/);
     assert.equal(ws.chips.chips.length, 0);
     assert.equal(ws.read('a.txt'), 'a\nb\n');
+    assert.equal(ws.history.records.length, 0);
+  });
+
+  it('the chip is saved while the new file is staged: a chip that cannot be saved leaves the file as it was and no temp', async () => {
+    ws.write('a.txt', 'a\nb\n');
+    let staging = false;
+    const stage = ws.files.stage.bind(ws.files);
+    ws.files.stage = async (...args) => {
+      staging = true;
+      return stage(...args);
+    };
+    ws.chips.saveContent = async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      assert.ok(staging, 'the chip is saved alongside the staging, not before it');
+      throw new ToolError('io', 'chip disk full (simulated)');
+    };
+    await rejectsCode(ws.svc.delete({ file: 'a.txt:1' }), 'io', /chip disk full/);
+    assert.equal(ws.read('a.txt'), 'a\nb\n');
+    assert.deepEqual(fs.readdirSync(ws.root), ['a.txt']);
     assert.equal(ws.history.records.length, 0);
   });
 
