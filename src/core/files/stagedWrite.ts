@@ -138,8 +138,8 @@ export async function existingEntry(pinned: PinnedDir, name: string, absPath: st
 }
 
 /**
- * The last check under the lock, the rename, the folder sync, then the read-back: the file must hash to what
- * was staged, else a loud error (the write landed but the disk holds other bytes).
+ * The last check under the lock, the rename, then the folder sync beside the read-back (and `opts.onRenamed`):
+ * the file must hold what was staged, else a loud error (the write landed but the disk holds other bytes).
  */
 export async function commitStaged(
   pinned: PinnedDir,
@@ -160,11 +160,13 @@ export async function commitStaged(
     await fs.promises.unlink(tmp).catch(() => undefined);
     throw e;
   }
-  // the folder's sync and the read-back both follow the rename and neither needs the other: they overlap
+  // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
+  // others: they overlap
   const [, st, back] = await Promise.all([
     syncDirectory ? pinned.sync() : undefined,
     fs.promises.lstat(entry),
     readBackEquals(entry, parts, staged.size),
+    opts.onRenamed?.({ sha256: staged.sha256, ofGiven: true }).catch(() => undefined),
   ]);
   if (back.ino !== staged.ino) {
     throw new ToolError(

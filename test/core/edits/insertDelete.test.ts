@@ -148,6 +148,22 @@ describe('core/edits delete', () => {
     assert.equal(ws.history.records.length, 0);
   });
 
+  it('a be-delete whose read-back finds other bytes is a loud error, but keeps its chip and its snapshot: the file did change', async () => {
+    ws.write('a.txt', 'a\nb\n');
+    const stage = ws.files.stage.bind(ws.files);
+    ws.files.stage = async (...args) => {
+      const staged = await stage(...args);
+      // what a corrupting disk looks like from here: the staged file holds other bytes than the ones given
+      fs.writeFileSync(staged.tempPath!, 'corrupt\n');
+      return staged;
+    };
+    await rejectsCode(ws.svc.delete({ file: 'a.txt:1' }), 'io', /reading it back gave different bytes/);
+    assert.equal(ws.read('a.txt'), 'corrupt\n');
+    assert.equal(ws.chips.chips.length, 1);
+    assert.equal(ws.chips.chips[0]!.args._content, 'a\n');
+    assert.equal(ws.history.records.length, 1);
+  });
+
   it('range errors', async () => {
     ws.write('a.txt', 'a\n');
     await rejectsCode(ws.svc.delete({ file: 'a.txt' }), 'invalid_argument', /must include a line range/);
