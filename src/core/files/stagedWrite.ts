@@ -26,7 +26,7 @@ export async function readBackEquals(
   entry: string,
   parts: readonly Uint8Array[],
   size: number,
-): Promise<{ equal: true; ino: number } | { equal: false; ino: number; hex: string; size: number }> {
+): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
   const fh = await fs.promises.open(entry, READ_FLAGS);
   try {
     const st = await fh.stat();
@@ -39,7 +39,7 @@ export async function readBackEquals(
       // a short read is the end of the file (a full buffer is one byte more than intended: a mismatch either way)
       if (bytesRead < want || got === buf.length) break;
     }
-    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino };
+    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino, st };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
     const h = createHash('sha256').update(buf.subarray(0, got));
     let total = got;
@@ -153,8 +153,10 @@ export async function commitStaged(
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
   try {
-    await assertUnchanged(entry, absPath, opts);
-    await pinned.verify('write');
+    // the two last checks (the bytes, the folder) read and change nothing: they run together, the bytes' refusal first
+    const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts), pinned.verify('write')]);
+    if (same.status === 'rejected') throw same.reason;
+    if (folder.status === 'rejected') throw folder.reason;
     await fs.promises.rename(tmp, entry);
   } catch (e) {
     await fs.promises.unlink(tmp).catch(() => undefined);
@@ -162,9 +164,8 @@ export async function commitStaged(
   }
   // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
   // others: they overlap
-  const [, st, back] = await Promise.all([
+  const [, back] = await Promise.all([
     syncDirectory ? pinned.sync() : undefined,
-    fs.promises.lstat(entry),
     readBackEquals(entry, parts, staged.size),
     opts.onRenamed?.({ sha256: staged.sha256, ofGiven: true }).catch(() => undefined),
   ]);
@@ -183,6 +184,8 @@ export async function commitStaged(
       { expected_sha256: staged.sha256, actual_sha256: back.hex },
     );
   }
-  // equal bytes: the staged digest is the read-back's (one hash per write)
+  // equal bytes: the staged digest is the read-back's (one hash per write); the stat is the read-back's descriptor's,
+  // the staged inode at the target's name
+  const { st } = back;
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: staged.sha256, sha256OfGiven: true };
 }
