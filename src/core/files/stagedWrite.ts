@@ -12,6 +12,7 @@ import { ToolError } from '../errors';
 import type { FileStat, WriteOptions } from './fileStore';
 import { READ_FLAGS } from './regularFile';
 import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
+import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
@@ -28,9 +29,10 @@ export async function readBackEquals(
   size: number,
 ): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
   const fh = await fs.promises.open(entry, READ_FLAGS);
+  let buf: Buffer | undefined;
   try {
     const st = await fh.stat();
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size + 1, st.size + 1)));
+    buf = takeScratch(Math.max(1, Math.min(size + 1, st.size + 1)));
     let got = 0;
     for (;;) {
       const want = buf.length - got;
@@ -54,6 +56,7 @@ export async function readBackEquals(
     }
     return { equal: false, ino: st.ino, hex: h.digest('hex'), size: total };
   } finally {
+    if (buf) giveScratch(buf);
     await fh.close().catch(() => undefined);
   }
 }
