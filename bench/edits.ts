@@ -8,7 +8,7 @@
  * files against the floor rewriting them in parallel (with the reply's size in tokens). Each figure is printed with
  * its goal. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
  * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB; a bare number: MB), BENCH_RUNS=15, BENCH_WARMUP=3,
- * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours).
+ * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours), BENCH_APPLY=0 (only the single-edit rows and the rollback).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -354,8 +354,9 @@ async function main(): Promise<void> {
       process.stderr.write(`benchmarking ${sizeLabel(size)} (${WARMUP} warm-up + ${RUNS} calls per op and contestant)...\n`);
       results.push(await benchSize(dir, size));
     }
-    process.stderr.write('benchmarking be-apply of 100 small edits...\n');
-    const apply = await benchApply(dir);
+    const withApply = process.env.BENCH_APPLY !== '0';
+    if (withApply) process.stderr.write('benchmarking be-apply of 100 small edits...\n');
+    const apply = withApply ? await benchApply(dir) : undefined;
     const f = (n: number) => n.toFixed(1).padStart(8);
     const r = (n: number) => `${n.toFixed(2)}×`.padStart(9);
     const head = 'size      op          ours edit_file    floor     core   ours/floor ours/edit_file ours/core';
@@ -390,7 +391,7 @@ async function main(): Promise<void> {
     }
     console.log('\nrollback (be-trx rollback of one be-replace, median ms) against that edit');
     for (const res of results) console.log(`${sizeLabel(res.size).padEnd(9)} rollback ${f(res.rollback.ms)}   edit ${f(res.rollback.edit)}   ${r(res.rollback.ms / res.rollback.edit)}`);
-    console.log(
+    if (apply) console.log(
       `\nbe-apply of ${apply.files} one-line edits in ${apply.files} files: ours ${apply.ours.toFixed(1)} ms, floor (the same rewrites in parallel) ` +
         `${apply.floor.toFixed(1)} ms: ${(apply.ours / apply.floor).toFixed(2)}×; reply ${apply.replyTokens} tokens (${apply.replyChars} characters)`,
     );
@@ -405,7 +406,7 @@ async function main(): Promise<void> {
     }
     const largest = results[results.length - 1];
     if (largest) console.log(goal(`${sizeLabel(largest.size)} rollback / edit`, largest.rollback.ms / largest.rollback.edit, 1.5));
-    console.log(goal(`be-apply of ${apply.files} edits / floor's parallel rewrite`, apply.ours / apply.floor, 2));
+    if (apply) console.log(goal(`be-apply of ${apply.files} edits / floor's parallel rewrite`, apply.ours / apply.floor, 2));
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

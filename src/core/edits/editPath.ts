@@ -5,7 +5,7 @@
  * read-back proof → history record. be-write joins at the write (commitWrite, recordEdit).
  */
 import { ToolError } from '../errors';
-import type { FileStat, WriteOptions } from '../files/fileStore';
+import type { FileStat, FileStore, WriteOptions } from '../files/fileStore';
 import type { EditRecordInput } from '../history/types';
 import type { LineSpec } from '../text/range';
 import type { ByteSplice } from '../text/splice';
@@ -112,29 +112,41 @@ async function applyLineEdit(ctx: EditContext, ld: LoadedText, options: EditOpti
     return result;
   }
 
-  const chipId = edit.deleted ? await saveDeleted(ctx, ld, edit.deleted, warnings) : undefined;
+  let chipId: string | undefined;
+  const deleted = edit.deleted;
+  // the deleted text is kept (and synced) while the new file is staged; both before the rename
+  const saveChip = deleted ? async () => void (chipId = await saveDeleted(ctx, ld, deleted, warnings)) : undefined;
+  const record = (afterHash: string) =>
+    recordEdit(ctx, result, {
+      tool: edit.tool,
+      file: ld.abs,
+      summary: edit.summary,
+      created: false,
+      offset: splice.offset,
+      removed: Buffer.from(oldSlice),
+      insertedLength: splice.insert.length,
+      afterHash,
+      afterSize: newSize,
+      chipId,
+    }, warnings);
+  // the history records the edit as soon as it is in place, beside the folder's sync and the read-back
+  let recorded: Promise<void> | undefined;
+  const onRenamed = ctx.history
+    ? (w: { sha256: string; ofGiven: boolean }) => (recorded = (async () => record(w.ofGiven ? w.sha256 : await sha256Parts(...parts)))())
+    : undefined;
   let written: Written;
   try {
     // under the lock, the file must still hold the bytes this edit was computed from
-    written = await commitWrite(ctx, ld.abs, parts, newSize, { expectedMtimeMs: ld.stat.mtimeMs, expectedContent: doc.bytes });
+    written = await commitWrite(ctx, ld.abs, parts, newSize, { expectedMtimeMs: ld.stat.mtimeMs, expectedContent: doc.bytes, onRenamed }, saveChip);
   } catch (e) {
-    if (chipId && ctx.chips) await ctx.chips.delete(chipId).catch(() => undefined);
+    // a deletion that is in place keeps its chip (the read-back refused it, but the file is changed)
+    if (chipId && ctx.chips && !recorded) await ctx.chips.delete(chipId).catch(() => undefined);
+    await recorded;
     throw e;
   }
   readBack(result, written.stat);
   if (chipId) result.chip_id = chipId;
-  await recordEdit(ctx, result, {
-    tool: edit.tool,
-    file: ld.abs,
-    summary: edit.summary,
-    created: false,
-    offset: splice.offset,
-    removed: Buffer.from(oldSlice),
-    insertedLength: splice.insert.length,
-    afterHash: written.afterHash,
-    afterSize: newSize,
-    chipId,
-  }, warnings);
+  await (recorded ?? record(written.afterHash));
   // Written, hashed and recorded (the history keeps a copy of the removed bytes): nothing holds the old
   // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one.
   ctx.files.release?.(doc.bytes);
@@ -160,7 +172,7 @@ async function saveDeleted(
 
 export interface Written {
   stat: FileStat;
-  /** sha256 of the bytes written ('' without a history, which is the only reader) */
+  /** sha256 of the bytes written ('' without a history, which is the only reader, or when onRenamed was told it) */
   afterHash: string;
 }
 
@@ -176,21 +188,46 @@ export async function commitWrite(
   parts: Buffer[],
   size: number,
   opts: WriteOptions,
+  alongside?: () => Promise<void>,
 ): Promise<Written> {
   // the content half of the git rule (a config that runs a command, next to git-directory entries): at the write
   await ctx.sandbox.checkWriteContent(abs, parts);
+  // a caller told of the written file's digest (onRenamed) has its hash: it is not taken again here
+  let told = false;
+  const onRenamed = opts.onRenamed;
+  if (onRenamed) opts = { ...opts, onRenamed: (w) => ((told = true), onRenamed(w)) };
   try {
-    const written =
-      parts.length > 1 && ctx.files.writeParts
-        ? ctx.files.writeParts(abs, parts, opts)
-        : ctx.files.write(abs, parts.length === 1 ? parts[0] : Buffer.concat(parts, size), opts);
-    const stat = await written;
+    const stat = await (alongside && ctx.files.stage ? stageAlongside(ctx.files.stage.bind(ctx.files), abs, parts, opts, alongside) : writeAfter(ctx, abs, parts, size, opts, alongside));
     // the store's read-back digest is the hash of these very bytes (compared equal): hashed once, not again here
-    const afterHash = stat.sha256OfGiven && stat.sha256 ? stat.sha256 : ctx.history ? await sha256Parts(...parts) : '';
+    const afterHash = stat.sha256OfGiven && stat.sha256 ? stat.sha256 : ctx.history && !told ? await sha256Parts(...parts) : '';
     return { stat, afterHash };
   } catch (e) {
     throw (await ctx.history?.explainConflict?.(e, abs)) ?? e;
   }
+}
+
+async function writeAfter(ctx: EditContext, abs: string, parts: Buffer[], size: number, opts: WriteOptions, first?: () => Promise<void>): Promise<FileStat> {
+  await first?.();
+  return parts.length > 1 && ctx.files.writeParts
+    ? ctx.files.writeParts(abs, parts, opts)
+    : ctx.files.write(abs, parts.length === 1 ? parts[0] : Buffer.concat(parts, size), opts);
+}
+
+/** `alongside` runs while the new bytes are staged; the commit (check, rename) waits for both to succeed. */
+async function stageAlongside(
+  stage: NonNullable<FileStore['stage']>,
+  abs: string,
+  parts: Buffer[],
+  opts: WriteOptions,
+  alongside: () => Promise<void>,
+): Promise<FileStat> {
+  const [side, staged] = await Promise.allSettled([alongside(), stage(abs, parts, opts)]);
+  if (side.status === 'rejected') {
+    if (staged.status === 'fulfilled') await staged.value.discard();
+    throw side.reason;
+  }
+  if (staged.status === 'rejected') throw staged.reason;
+  return staged.value.commit();
 }
 
 /** Record a landed edit for be-trx; a failure to record is a warning (the edit itself has landed). */

@@ -18,9 +18,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(tmp, 'wx', opts.mode);
-    await handle.writeFile(data);
-    // open()'s mode is filtered by the umask; chips and snapshots hold file contents, so force it.
-    await handle.chmod(opts.mode);
+    // open()'s mode is filtered by the umask; chips and snapshots hold file contents, so force it (alongside the data)
+    await Promise.all([handle.writeFile(data), handle.chmod(opts.mode)]);
     if (opts.fsync) await handle.sync();
     await handle.close();
     handle = undefined;

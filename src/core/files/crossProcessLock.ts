@@ -96,6 +96,8 @@ export class CrossProcessLocks {
   private readonly heartbeatMs: number;
   private readonly onAbandoned?: (owner: LockRecord) => Promise<void>;
   private readonly host = os.hostname();
+  /** A lock's temp name, being removed while its holder goes on (createExclusive). */
+  private readonly unlinking = new WeakMap<fsp.FileHandle, Promise<void>>();
 
   constructor(opts: CrossProcessLockOptions = {}) {
     if (opts.dir !== undefined && !path.isAbsolute(opts.dir)) throw new ToolError('invalid_argument', `the lock folder must be an absolute path: ${opts.dir}`);
@@ -245,14 +247,16 @@ export class CrossProcessLocks {
       if (released) return;
       released = true;
       clearInterval(beat);
+      let closing: Promise<void> | undefined;
       try {
         // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
-        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file)]);
+        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file), this.unlinking.get(fh)]);
+        closing = fh.close().catch(() => undefined);
         if (mine.ino === there.ino && mine.dev === there.dev) await fsp.unlink(file);
       } catch {
         // gone already: nothing to release
       } finally {
-        await fh.close().catch(() => undefined);
+        await (closing ?? fh.close().catch(() => undefined));
       }
     };
   }
@@ -278,6 +282,12 @@ export class CrossProcessLocks {
       await fh.writeFile(body);
       await fsp.link(tmp, file);
       linked = true;
+      // the holder need not wait for its temp name to go (release does): an owner-named temp of a crashed
+      // holder is swept like any other
+      this.unlinking.set(fh, fsp.unlink(tmp).then(
+        () => undefined,
+        () => undefined,
+      ));
       return fh;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -286,8 +296,10 @@ export class CrossProcessLocks {
       // no hard links here (some file systems): exclusive create, written after (readers allow for that)
       return await this.createExclusiveWithoutLink(file, body);
     } finally {
-      if (!linked) await fh.close().catch(() => undefined);
-      await fsp.unlink(tmp).catch(() => undefined);
+      if (!linked) {
+        await fh.close().catch(() => undefined);
+        await fsp.unlink(tmp).catch(() => undefined);
+      }
     }
   }
 
@@ -349,7 +361,7 @@ export class CrossProcessLocks {
     const claimBody = JSON.stringify({ pid: me.pid, start: me.start, host: this.host, token: 'claim', path: file, since: Date.now(), pidns: pidNamespace() });
     const take = async () => {
       const fh = await this.createExclusive(claim, claimBody).catch(() => undefined);
-      await fh?.close().catch(() => undefined);
+      await Promise.all([fh?.close().catch(() => undefined), fh && this.unlinking.get(fh)]);
       return fh !== undefined;
     };
     if (!(await take())) {

@@ -49,7 +49,7 @@ export class EncodingFileStore implements FileStore {
     return this.withLock(absPath, async () => {
       const { raw, next } = await this.encoded(absPath, parts, opts, encoding);
       // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given
-      const { sha256OfGiven: _given, ...stat } = await this.inner.write(absPath, next, { ...opts, expectedContent: raw });
+      const { sha256OfGiven: _given, ...stat } = await this.inner.write(absPath, next, { ...reencoded(opts), expectedContent: raw });
       return stat;
     });
   }
@@ -60,7 +60,22 @@ export class EncodingFileStore implements FileStore {
     if (!encoding) return this.inner.stage(absPath, parts, opts);
     return this.withLock(absPath, async () => {
       const { raw, next } = await this.encoded(absPath, parts, opts, encoding);
-      return this.inner.stage!(absPath, [next], { ...opts, expectedContent: raw });
+      const staged = await this.inner.stage!(absPath, [next], { ...reencoded(opts), expectedContent: raw });
+      return {
+        target: staged.target,
+        tempPath: staged.tempPath,
+        before: staged.before,
+        get after() {
+          return staged.after;
+        },
+        // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given
+        commit: async () => {
+          const { sha256OfGiven: _given, ...stat } = await staged.commit();
+          return stat;
+        },
+        discard: () => staged.discard(),
+        revert: () => staged.revert(),
+      };
     });
   }
 
@@ -123,4 +138,10 @@ export class EncodingFileStore implements FileStore {
     const next = await encodeEdited(codec, raw, oldUtf8, Buffer.concat(parts), encoding, absPath);
     return { raw, next };
   }
+}
+
+/** The options of a write whose bytes are re-encoded: a digest of them is not one of the bytes given. */
+function reencoded(opts: WriteOptions): WriteOptions {
+  const onRenamed = opts.onRenamed;
+  return onRenamed ? { ...opts, onRenamed: (w) => onRenamed({ ...w, ofGiven: false }) } : opts;
 }

@@ -65,6 +65,13 @@ export interface WriteOptions {
   mode?: number;
   /** Create missing parent directories. */
   mkdirs?: boolean;
+  /**
+   * Optional: called once the new file is in place (after the rename, still under the lock), and run beside the
+   * folder's sync and the read-back, which the write still waits for; `sha256` is the digest of the bytes written,
+   * `ofGiven` whether those are the bytes given (not re-encoded). Its failure is the caller's, never the write's.
+   * A store that cannot tell (an editor buffer) never calls it.
+   */
+  onRenamed?: (written: { sha256: string; ofGiven: boolean }) => Promise<void>;
 }
 
 export interface FileStore {

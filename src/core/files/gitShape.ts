@@ -15,7 +15,7 @@
  * Files are looked up by git's own names (`lstat(dir/HEAD)`), so a folding file system answers for `head` as git
  * would; names being written are folded by us, as no file system is asked yet.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { dangerousConfig, foldName, GIT_DIR_MARKERS, gitMarkerOf, looksLikeGitDir, type GitDirMarker } from './gitNames';
 
@@ -26,6 +26,8 @@ export interface GitShapeRefusal {
   why: string;
 }
 
+/** Folder levels whose look-ups are made together. */
+const LOOK_AHEAD = 8;
 const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
 const lstatOrUndefined = (p: string) => fs.lstat(p).catch(() => undefined);
 
@@ -57,12 +59,22 @@ function pendingMarkers(dir: string, pending: readonly string[]): GitDirMarker[]
 export async function gitShapeRefusal(root: string, p: string, pending: readonly string[] = []): Promise<GitShapeRefusal | undefined> {
   const rel = path.relative(root, p);
   const names = rel === '' ? [] : rel.split(path.sep);
+  const dirs = [root];
+  for (const name of names) dirs.push(path.join(dirs[dirs.length - 1]!, name));
+  // the look-ups of the folders on the way (each one's markers, the next one's lstat) are independent: made
+  // LOOK_AHEAD levels at once, judged in order below (a path that ends early leaves at most that many unused)
+  const ahead: Promise<[Set<GitDirMarker>, Stats | undefined]>[] = [];
+  const level = (i: number) => {
+    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([gitMarkers(dirs[j]!), lstatOrUndefined(dirs[j + 1]!)]));
+    return ahead[i]!;
+  };
   let dir = root;
   let onDisk = true;
   // a regular file (or any entry not a folder nor a link) has no entries: its markers need no look-up
   let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
-    const markers = onDisk && mayHaveEntries ? await gitMarkers(dir) : new Set<GitDirMarker>();
+    const looked = i < names.length && onDisk ? await level(i) : undefined;
+    const markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await gitMarkers(dir))) : new Set<GitDirMarker>();
     const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };
@@ -78,10 +90,10 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
           'whose config git would then run',
       };
     }
-    dir = path.join(dir, names[i]);
+    dir = dirs[i + 1]!;
     // below a new directory only the names count: a single write adds one entry to it, never the two the shape needs
     if (onDisk) {
-      const st = await lstatOrUndefined(dir);
+      const st = looked![1];
       if (!st) {
         if (pending.length === 0) break;
         onDisk = false;

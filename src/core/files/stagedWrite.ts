@@ -12,6 +12,7 @@ import { ToolError } from '../errors';
 import type { FileStat, WriteOptions } from './fileStore';
 import { READ_FLAGS } from './regularFile';
 import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
+import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
 import { assertUnchanged } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
@@ -26,11 +27,12 @@ export async function readBackEquals(
   entry: string,
   parts: readonly Uint8Array[],
   size: number,
-): Promise<{ equal: true; ino: number } | { equal: false; ino: number; hex: string; size: number }> {
+): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
   const fh = await fs.promises.open(entry, READ_FLAGS);
+  let buf: Buffer | undefined;
   try {
     const st = await fh.stat();
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size + 1, st.size + 1)));
+    buf = takeScratch(Math.max(1, Math.min(size + 1, st.size + 1)));
     let got = 0;
     for (;;) {
       const want = buf.length - got;
@@ -39,7 +41,7 @@ export async function readBackEquals(
       // a short read is the end of the file (a full buffer is one byte more than intended: a mismatch either way)
       if (bytesRead < want || got === buf.length) break;
     }
-    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino };
+    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino, st };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
     const h = createHash('sha256').update(buf.subarray(0, got));
     let total = got;
@@ -54,6 +56,7 @@ export async function readBackEquals(
     }
     return { equal: false, ino: st.ino, hex: h.digest('hex'), size: total };
   } finally {
+    if (buf) giveScratch(buf);
     await fh.close().catch(() => undefined);
   }
 }
@@ -67,13 +70,29 @@ function equalsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
   return off === bytes.length;
 }
 
-async function writeAll(fh: fs.promises.FileHandle, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) {
-    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
-    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
-    off += bytesWritten;
+/** All of `parts` with one writev where the kernel takes them whole (the usual case), on from a short write else. */
+async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array[], size: number): Promise<void> {
+  let { bytesWritten: off } = await fh.writev(parts as Uint8Array[]);
+  if (off === size) return;
+  let start = 0;
+  for (const part of parts) {
+    const end = start + part.length;
+    while (off < end) {
+      const { bytesWritten } = await fh.write(part, off - start, end - off);
+      if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+      off += bytesWritten;
+    }
+    start = end;
   }
+}
+
+/** The replaced file's owner (when we are root and it is another's) and exact mode, on the temp. */
+async function copyOwnerAndMode(fh: fs.promises.FileHandle, existing: fs.Stats): Promise<void> {
+  // owner first: chown clears set-id bits, chmod then restores the exact mode
+  if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
+    await fh.chown(existing.uid, existing.gid).catch(() => undefined);
+  }
+  await fh.chmod(existing.mode & 0o7777);
 }
 
 export interface Staged {
@@ -92,21 +111,12 @@ export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], n
   let fh: fs.promises.FileHandle | undefined;
   try {
     fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
-    let size = 0;
-    for (const part of parts) {
-      await writeAll(fh, part);
-      size += part.length;
-    }
-    if (existing) {
-      // owner first: chown clears set-id bits, chmod then restores the exact mode
-      if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
-        await fh.chown(existing.uid, existing.gid).catch(() => undefined);
-      }
-      await fh.chmod(existing.mode & 0o7777);
-    }
-    // hashed while the data is on its way to the disk
-    const [sha256] = await Promise.all([sha256Parts(...parts), fh.sync()]);
-    const { ino } = await fh.stat();
+    const file = fh;
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    // the bytes and the mode go in together (neither depends on the other), both before the sync
+    await Promise.all([writeParts(file, parts, size), existing ? copyOwnerAndMode(file, existing) : undefined]);
+    // hashed while the data is on its way to the disk; the inode is the same before and after the sync
+    const [sha256, , { ino }] = await Promise.all([sha256Parts(...parts), file.sync(), file.stat()]);
     await fh.close();
     fh = undefined;
     return { tempName, sha256, size, ino };
@@ -131,8 +141,8 @@ export async function existingEntry(pinned: PinnedDir, name: string, absPath: st
 }
 
 /**
- * The last check under the lock, the rename, the folder sync, then the read-back: the file must hash to what
- * was staged, else a loud error (the write landed but the disk holds other bytes).
+ * The last check under the lock, the rename, then the folder sync beside the read-back (and `opts.onRenamed`):
+ * the file must hold what was staged, else a loud error (the write landed but the disk holds other bytes).
  */
 export async function commitStaged(
   pinned: PinnedDir,
@@ -146,18 +156,21 @@ export async function commitStaged(
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
   try {
-    await assertUnchanged(entry, absPath, opts);
-    await pinned.verify('write');
+    // the two last checks (the bytes, the folder) read and change nothing: they run together, the bytes' refusal first
+    const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts), pinned.verify('write')]);
+    if (same.status === 'rejected') throw same.reason;
+    if (folder.status === 'rejected') throw folder.reason;
     await fs.promises.rename(tmp, entry);
   } catch (e) {
     await fs.promises.unlink(tmp).catch(() => undefined);
     throw e;
   }
-  // the folder's sync and the read-back both follow the rename and neither needs the other: they overlap
-  const [, st, back] = await Promise.all([
+  // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
+  // others: they overlap
+  const [, back] = await Promise.all([
     syncDirectory ? pinned.sync() : undefined,
-    fs.promises.lstat(entry),
     readBackEquals(entry, parts, staged.size),
+    opts.onRenamed?.({ sha256: staged.sha256, ofGiven: true }).catch(() => undefined),
   ]);
   if (back.ino !== staged.ino) {
     throw new ToolError(
@@ -174,6 +187,8 @@ export async function commitStaged(
       { expected_sha256: staged.sha256, actual_sha256: back.hex },
     );
   }
-  // equal bytes: the staged digest is the read-back's (one hash per write)
+  // equal bytes: the staged digest is the read-back's (one hash per write); the stat is the read-back's descriptor's,
+  // the staged inode at the target's name
+  const { st } = back;
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: staged.sha256, sha256OfGiven: true };
 }

@@ -9,8 +9,10 @@ import { ToolError } from '../errors';
 import { fileKind, READ_FLAGS } from './regularFile';
 import type { WriteOptions } from './fileStore';
 import { lineAtByte } from '../text/lineCount';
+import { giveScratch, takeScratch } from './scratch';
 
-const CHUNK = 1024 * 1024;
+/** Above this the compare reads in parts of this size (the tools edit files up to 64 MiB: one read then). */
+const MAX_ONE_READ = 65 * 1024 * 1024;
 
 function conflict(absPath: string, what: string, details: Record<string, unknown>): ToolError {
   return new ToolError(
@@ -47,9 +49,8 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
 
 /**
  * The file must hold exactly `expected`: opened without following a link (what stands there now, a link is a
- * change), its size from the open descriptor, then its bytes, one chunk at a time. A file up to a chunk is read
- * with one call into a buffer one byte larger than expected: a short read is its end, so a file that grew
- * meanwhile shows as a longer read without a second call.
+ * change), its size from the open descriptor, then its bytes: with one call into a buffer one byte larger than
+ * expected, so a short read is its end and a file that grew meanwhile shows as a longer read without a second call.
  */
 async function assertSameBytes(entry: string, absPath: string, expected: Uint8Array): Promise<void> {
   let fh: FileHandle;
@@ -73,7 +74,14 @@ async function assertSameBytes(entry: string, absPath: string, expected: Uint8Ar
         actualMtimeMs: st.mtimeMs,
       });
     }
-    const at = await firstDifference(fh, expected, Buffer.allocUnsafe(Math.min(CHUNK, expected.length + 1)));
+    // the whole file in one read where it has the expected size (a short read is its end), into a reused buffer
+    const scratch = takeScratch(Math.min(MAX_ONE_READ, expected.length + 1));
+    let at: number | undefined;
+    try {
+      at = await firstDifference(fh, expected, scratch);
+    } finally {
+      giveScratch(scratch);
+    }
     if (at !== undefined) {
       const line = lineAtByte(expected, at);
       throw conflict(absPath, `same size, but the content differs from line ${line} on`, {

@@ -93,6 +93,10 @@ export class FlakyStore extends NodeFileStore {
     if (this.failWrites) throw new ToolError('io', `write ${p}: disk full (simulated)`);
     return super.writeParts(p, parts, o);
   }
+  override async stage(p: string, parts: readonly Uint8Array[], o?: Parameters<NodeFileStore['write']>[2]) {
+    if (this.failWrites) throw new ToolError('io', `write ${p}: disk full (simulated)`);
+    return super.stage(p, parts, o);
+  }
 }
 
 export interface Workspace {

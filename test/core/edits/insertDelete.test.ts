@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { rejectsCode, workspace, type Workspace } from './helpers';
+import { ToolError } from '../../../src/core/errors';
 
 describe('core/edits insert', () => {
   let ws: Workspace;
@@ -126,6 +127,41 @@ describe('core/edits delete', () => {
     assert.equal(ws.chips.chips.length, 0);
     assert.equal(ws.read('a.txt'), 'a\nb\n');
     assert.equal(ws.history.records.length, 0);
+  });
+
+  it('the chip is saved while the new file is staged: a chip that cannot be saved leaves the file as it was and no temp', async () => {
+    ws.write('a.txt', 'a\nb\n');
+    let staging = false;
+    const stage = ws.files.stage.bind(ws.files);
+    ws.files.stage = async (...args) => {
+      staging = true;
+      return stage(...args);
+    };
+    ws.chips.saveContent = async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      assert.ok(staging, 'the chip is saved alongside the staging, not before it');
+      throw new ToolError('io', 'chip disk full (simulated)');
+    };
+    await rejectsCode(ws.svc.delete({ file: 'a.txt:1' }), 'io', /chip disk full/);
+    assert.equal(ws.read('a.txt'), 'a\nb\n');
+    assert.deepEqual(fs.readdirSync(ws.root), ['a.txt']);
+    assert.equal(ws.history.records.length, 0);
+  });
+
+  it('a be-delete whose read-back finds other bytes is a loud error, but keeps its chip and its snapshot: the file did change', async () => {
+    ws.write('a.txt', 'a\nb\n');
+    const stage = ws.files.stage.bind(ws.files);
+    ws.files.stage = async (...args) => {
+      const staged = await stage(...args);
+      // what a corrupting disk looks like from here: the staged file holds other bytes than the ones given
+      fs.writeFileSync(staged.tempPath!, 'corrupt\n');
+      return staged;
+    };
+    await rejectsCode(ws.svc.delete({ file: 'a.txt:1' }), 'io', /reading it back gave different bytes/);
+    assert.equal(ws.read('a.txt'), 'corrupt\n');
+    assert.equal(ws.chips.chips.length, 1);
+    assert.equal(ws.chips.chips[0]!.args._content, 'a\n');
+    assert.equal(ws.history.records.length, 1);
   });
 
   it('range errors', async () => {

@@ -110,6 +110,21 @@ describe('core/files git metadata by what it is (names folded, directories by sh
     await refused(open.resolveForWrite(path.join(root, 'bare', 'config')), 'git_dir_shape');
   });
 
+  it('the folders on the way are looked up several levels at once: a git directory at any depth is still found', async () => {
+    const sb = new Sandbox([root]);
+    for (const depth of [1, 7, 8, 9, 17]) {
+      const deep = Array.from({ length: depth }, (_, i) => `d${i}`).join('/');
+      mk(`${deep}/repo/HEAD`, 'ref: refs/heads/main\n');
+      mk(`${deep}/repo/objects`);
+      mk(`${deep}/repo/refs`);
+      await refused(sb.resolveForWrite(`${deep}/repo/hooks/pre-commit`), 'git_dir_shape');
+      await refused(sb.resolveForWrite(`${deep}/repo/a/b/c/d/e/f/g/h/i/j/new.txt`), 'git_dir_shape');
+      assert.equal(await sb.resolveForWrite(`${deep}/a.txt`), path.join(root, deep, 'a.txt'));
+      // a missing folder on the way ends the look-ups there
+      assert.equal(await sb.resolveForWrite(`${deep}/missing/x/y/z.txt`), path.join(root, deep, 'missing', 'x', 'y', 'z.txt'));
+    }
+  });
+
   it('a config that runs a command or redirects is refused next to any git entry; a plain one, or one elsewhere, is not', async () => {
     mk('half/objects');
     mk('half/refs');

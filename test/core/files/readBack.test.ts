@@ -43,6 +43,22 @@ describe('core/files read-back', () => {
     }
   });
 
+  it('a read buffer reused from an earlier check, still holding the intended bytes, never lets a shorter file pass', async () => {
+    const pinned = await PinnedDir.open('write', dir);
+    try {
+      const intended = Buffer.alloc(512 * 1024, 'x');
+      const parts = [intended.subarray(0, 1000), intended.subarray(1000)];
+      // a first write and read-back leave the intended bytes in the reused buffer
+      const first = await stageIn(pinned, parts, 'f.txt', undefined, {});
+      await commitStaged(pinned, first, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true);
+      const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
+      await fs.writeFile(path.join(dir, staged.tempName), intended.subarray(0, intended.length - 1));
+      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), /reading it back gave different bytes/);
+    } finally {
+      await pinned.close();
+    }
+  });
+
   // the read-back reads once into a buffer one byte larger than intended: a longer or shorter file must still fail
   for (const [what, onDisk] of [
     ['one byte more', 'intended\n!'],
