@@ -8,7 +8,7 @@
  * files against the floor rewriting them in parallel (with the reply's size in tokens). Each figure is printed with
  * its goal. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
  * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB; a bare number: MB), BENCH_RUNS=15, BENCH_WARMUP=3,
- * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours).
+ * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours), BENCH_ONLY=apply (only the be-apply rows).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -23,7 +23,8 @@ import { getTokenizer } from '../src/core/memory/node/tokenizer';
 const REPO = path.resolve(__dirname, '..');
 const OUR_CLI = path.join(REPO, 'dist/cli.js');
 const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const SIZES = (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
+const ONLY_APPLY = process.env.BENCH_ONLY === 'apply';
+const SIZES = ONLY_APPLY ? [] : (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
 function parseSize(s: string): number {
   const m = /^([\d.]+)([km]?)$/i.exec(s.trim());
   if (!m) throw new Error(`BENCH_SIZES: not a size: ${s}`);

@@ -113,6 +113,19 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal((await e.history.status()).snapshots.length, 0);
   });
 
+  it('a batch whose files together would make a git directory is refused whole, whichever file names the entries', async () => {
+    const plain = Array.from({ length: 20 }, (_, i) => ({ file: `p${i}.txt`, content: `${i}\n` }));
+    // folded names count as git's (a folding file system opens `head` as HEAD); `config` itself names no entry
+    for (const shape of [['evil/HEAD', 'evil/refs/x'], ['evil/config', 'evil/head', 'evil/Objects/pack'], ['a/b/HEAD', 'a/b/commondir']]) {
+      const edits = [...plain.slice(0, 10), ...shape.map((file) => ({ file, content: 'x\n' })), ...plain.slice(10)];
+      await assert.rejects(e.editor().apply({ edits }), (err: { code?: string; details?: { reason?: string } }) => err.code === 'outside_roots' && err.details?.reason === 'git_dir_shape', shape.join(' + '));
+      assert.deepEqual(await fs.readdir(e.root), [], `nothing written for ${shape.join(' + ')}`);
+    }
+    // the same names apart, in folders of their own, are plain files
+    const r = await e.editor().apply({ edits: [...plain, { file: 'one/HEAD', content: 'x\n' }, { file: 'two/refs/x', content: 'x\n' }] });
+    assert.equal(r.files, 22);
+  });
+
   it('refuses overlapping edits of one file and a write mixed with line edits', async () => {
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a1\na2\na3\n');
     await assert.rejects(e.editor().apply({ edits: [{ file: 'a.txt:1-2', content: 'x\n' }, { file: 'a.txt:2', op: 'delete' }] }), /overlap/);

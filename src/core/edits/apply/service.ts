@@ -4,8 +4,10 @@
  * before the call; only then is anything written (commit.ts), and the batch is one be-trx rollback step.
  */
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
+import { gitMarkerOf } from '../../files/gitNames';
 import type { SandboxPort } from '../../files/ports';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../../util/sha256';
@@ -73,8 +75,12 @@ export class BatchEditor {
       const abs = await sandbox.resolveForWrite(e.path);
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
-    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
-    if (byFile.size > 1) for (const abs of byFile.keys()) await sandbox.resolveForWrite(abs, [...byFile.keys()].filter((k) => k !== abs));
+    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...).
+    // Only a file with a git-directory entry's name somewhere in its path can add an entry to a folder; with none
+    // in the batch each file's own check above said it all (and the pairs cost O(n²) name foldings).
+    const targets = [...byFile.keys()];
+    const entryNamed = targets.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
+    if (byFile.size > 1 && entryNamed.length > 0) for (const abs of targets) await sandbox.resolveForWrite(abs, entryNamed.filter((k) => k !== abs));
     return withLocks(files, [...byFile.keys()], async () => {
       const plans: FilePlan[] = [];
       for (const [abs, fileEdits] of byFile) {
