@@ -33,9 +33,17 @@ export interface StagedWrite {
   readonly before?: Uint8Array | null;
   /** The bytes the target will hold, as they will be on disk. */
   readonly after: Uint8Array;
-  commit(): Promise<FileStat>;
+  /** `syncFolder: false`: the caller syncs the folder itself afterwards (syncFolder), once for a batch's files there. */
+  commit(opts?: CommitOptions): Promise<FileStat>;
+  /** Optional: fsyncs the target's folder, after a commit told not to (absent: the commit always syncs it). */
+  syncFolder?(): Promise<void>;
   discard(): Promise<void>;
   revert(): Promise<void>;
+}
+
+export interface CommitOptions {
+  /** Default true. False only where the store offers `syncFolder`, which the caller then calls. */
+  syncFolder?: boolean;
 }
 
 export interface FileContent {
@@ -65,6 +73,11 @@ export interface WriteOptions {
   mode?: number;
   /** Create missing parent directories. */
   mkdirs?: boolean;
+  /**
+   * `stage` only: the temp's path, as the store's `tempPathFor` form gives it for this target and this process, so
+   * a journal can name the temp before it exists. Anything else is refused.
+   */
+  stageAs?: string;
 }
 
 export interface FileStore {

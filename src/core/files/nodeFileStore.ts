@@ -18,8 +18,9 @@ import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
-import { sweepDeadTemps } from './tempFiles';
-import type { ProcessOwner } from './processIdentity';
+import { sweepDeadTemps, tempBaseName, tempOwner } from './tempFiles';
+import { currentOwner, type ProcessOwner } from './processIdentity';
+import { fsyncDir } from './dirSync';
 import { assertUnchanged } from './unchangedCheck';
 import { KeyedMutex } from '../util/mutex';
 
@@ -309,7 +310,7 @@ export class NodeFileStore implements FileStore {
       await this.sweepNow(pinned);
       const existing = await existingEntry(pinned, name, absPath);
       await assertEarly(pinned.at(name), absPath, existing, opts);
-      staged = await stageIn(pinned, parts, name, existing, opts);
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
     } catch (e) {
       if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
@@ -331,15 +332,17 @@ export class NodeFileStore implements FileStore {
       get after() {
         return afterBytes();
       },
-      commit: async () => {
+      commit: async (commitOpts) => {
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
           await close();
         }
       },
+      // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
+      syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
         if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
         await close();
@@ -377,6 +380,18 @@ export class NodeFileStore implements FileStore {
       }
     });
   }
+}
+
+/** The temp name `stageAs` gives, when it is this process's temp form for `absPath`, in its folder; else refused. */
+function stagedName(stageAs: string, absPath: string): string {
+  const name = path.basename(stageAs);
+  const owner = tempOwner(name);
+  const me = currentOwner();
+  const prefix = tempBaseName(path.basename(absPath)).slice(0, -'000000000000.tmp'.length);
+  if (path.dirname(stageAs) !== path.dirname(absPath) || owner?.pid !== me.pid || owner.start !== me.start || !name.startsWith(prefix) || !/^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) {
+    throw new ToolError('invalid_argument', `stage ${absPath}: ${stageAs} is not a temp name of this process for it`);
+  }
+  return name;
 }
 
 /** Before writing a temp: the cheap part of the final check (existence, size, mtime), to fail early. */

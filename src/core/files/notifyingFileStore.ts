@@ -81,7 +81,8 @@ export class NotifyingFileStore implements FileStore {
       get after() {
         return staged.after;
       },
-      commit: () => this.announced(target, false, () => staged.commit()),
+      commit: (opts) => this.announced(target, false, () => staged.commit(opts)),
+      ...(staged.syncFolder ? { syncFolder: () => staged.syncFolder!() } : {}),
       discard: () => staged.discard(),
       revert: () => this.announced(target, staged.before === null, () => staged.revert()),
     };
