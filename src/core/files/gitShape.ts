@@ -35,6 +35,14 @@ export async function gitMarkers(dir: string): Promise<Set<GitDirMarker>> {
   return new Set(found.filter((m): m is GitDirMarker => m !== undefined));
 }
 
+/** `look()`, or its promise from `lookups` when this call looked it up already. */
+function memo<T>(lookups: Map<string, Promise<unknown>> | undefined, key: string, look: () => Promise<T>): Promise<T> {
+  if (!lookups) return look();
+  let p = lookups.get(key) as Promise<T> | undefined;
+  if (!p) lookups.set(key, (p = look()));
+  return p;
+}
+
 const toRel = (root: string, p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
 const listed = (m: ReadonlySet<string>) => [...m].join(', ');
 
@@ -52,9 +60,15 @@ function pendingMarkers(dir: string, pending: readonly string[]): GitDirMarker[]
 
 /**
  * Why writing `p` (absolute, inside `root`) would touch or make a git directory, or undefined. `pending`: the other
- * files of the same batch (be-apply), which land together with `p` and so count as there already.
+ * files of the same batch (be-apply), which land together with `p` and so count as there already. `lookups`: the
+ * folders' look-ups shared by the paths of one call (Sandbox WriteLookups).
  */
-export async function gitShapeRefusal(root: string, p: string, pending: readonly string[] = []): Promise<GitShapeRefusal | undefined> {
+export async function gitShapeRefusal(
+  root: string,
+  p: string,
+  pending: readonly string[] = [],
+  lookups?: Map<string, Promise<unknown>>,
+): Promise<GitShapeRefusal | undefined> {
   const rel = path.relative(root, p);
   const names = rel === '' ? [] : rel.split(path.sep);
   let dir = root;
@@ -62,7 +76,7 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
   // a regular file (or any entry not a folder nor a link) has no entries: its markers need no look-up
   let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
-    const markers = onDisk && mayHaveEntries ? await gitMarkers(dir) : new Set<GitDirMarker>();
+    const markers = onDisk && mayHaveEntries ? await memo(lookups, `markers:${dir}`, () => gitMarkers(dir)) : new Set<GitDirMarker>();
     const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };
@@ -81,7 +95,7 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
     dir = path.join(dir, names[i]);
     // below a new directory only the names count: a single write adds one entry to it, never the two the shape needs
     if (onDisk) {
-      const st = await lstatOrUndefined(dir);
+      const st = await memo(lookups, `lstat:${dir}`, () => lstatOrUndefined(dir));
       if (!st) {
         if (pending.length === 0) break;
         onDisk = false;

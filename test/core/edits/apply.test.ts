@@ -121,6 +121,14 @@ describe('core/edits/apply (be-apply)', () => {
       await assert.rejects(e.editor().apply({ edits }), (err: { code?: string; details?: { reason?: string } }) => err.code === 'outside_roots' && err.details?.reason === 'git_dir_shape', shape.join(' + '));
       assert.deepEqual(await fs.readdir(e.root), [], `nothing written for ${shape.join(' + ')}`);
     }
+    // a folder that is a git directory on disk already: refused for the files after the first in it too
+    await fs.mkdir(path.join(e.root, 'bare', 'objects'), { recursive: true });
+    await fs.writeFile(path.join(e.root, 'bare', 'HEAD'), 'ref: refs/heads/main\n');
+    for (const late of [0, 5, 20]) {
+      const edits = [...plain.slice(0, late), { file: 'bare/config', content: 'x\n' }, ...plain.slice(late)];
+      await assert.rejects(e.editor().apply({ edits }), (err: { details?: { reason?: string } }) => err.details?.reason === 'git_dir_shape', `bare/config at ${late}`);
+    }
+    await fs.rm(path.join(e.root, 'bare'), { recursive: true });
     // the same names apart, in folders of their own, are plain files
     const r = await e.editor().apply({ edits: [...plain, { file: 'one/HEAD', content: 'x\n' }, { file: 'two/refs/x', content: 'x\n' }] });
     assert.equal(r.files, 22);

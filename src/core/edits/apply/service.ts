@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
 import { gitMarkerOf } from '../../files/gitNames';
-import type { SandboxPort } from '../../files/ports';
+import type { SandboxPort, WriteLookups } from '../../files/ports';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../../util/sha256';
 import { explainStaleRead } from '../../history/review';
@@ -70,9 +70,13 @@ export class BatchEditor {
   async apply(args: ApplyArgs): Promise<ApplyResult> {
     const edits = parseEdits(args.edits);
     const { sandbox, files } = this.deps;
+    // one call: the folders' look-ups of the write checks are shared by the batch's paths (each folder once)
+    const lookups: WriteLookups = new Map();
+    const resolved = new Map<string, string>();
     const byFile = new Map<string, ParsedEdit[]>();
     for (const e of edits) {
-      const abs = await sandbox.resolveForWrite(e.path);
+      let abs = resolved.get(e.path);
+      if (abs === undefined) resolved.set(e.path, (abs = await sandbox.resolveForWrite(e.path, [], lookups)));
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
     // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...).
@@ -80,7 +84,7 @@ export class BatchEditor {
     // in the batch each file's own check above said it all (and the pairs cost O(n²) name foldings).
     const targets = [...byFile.keys()];
     const entryNamed = targets.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
-    if (byFile.size > 1 && entryNamed.length > 0) for (const abs of targets) await sandbox.resolveForWrite(abs, entryNamed.filter((k) => k !== abs));
+    if (byFile.size > 1 && entryNamed.length > 0) for (const abs of targets) await sandbox.resolveForWrite(abs, entryNamed.filter((k) => k !== abs), lookups);
     return withLocks(files, [...byFile.keys()], async () => {
       const plans: FilePlan[] = [];
       for (const [abs, fileEdits] of byFile) {
