@@ -111,6 +111,8 @@ export interface FileStore {
    * cycle is not interleaved with another one. Writes to the same path inside `fn` use the held lock.
    */
   lock?<T>(absPath: string, fn: () => Promise<T>): Promise<T>;
+  /** Optional: `lock` of every path of a batch at once, deadlock-free (callers fall back to nested `lock` calls). */
+  lockAll?<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
   /** Optional, at start: clean up after crashed writers (their locks and temp files). */
   recover?(): Promise<void>;
   /**

@@ -23,6 +23,7 @@ import { currentOwner, type ProcessOwner } from './processIdentity';
 import { fsyncDir } from './dirSync';
 import { assertUnchanged } from './unchangedCheck';
 import { KeyedMutex } from '../util/mutex';
+import { BoundedFailure, eachBounded } from '../util/bounded';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
@@ -225,8 +226,68 @@ export class NodeFileStore implements FileStore {
     });
   }
 
+  /**
+   * `lock` of several files at once (a batch): the in-process locks in sorted order, then every lock file tried at
+   * once; when one is busy, the ones sorting after it are let go and taken in order, waiting, as nested `lock` calls
+   * take them. A process only ever waits for a lock while holding none that sorts after it: batches never deadlock.
+   */
+  lockAll<T>(paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const held = this.held.getStore();
+    const todo = [...new Set(paths)].filter((p) => !held?.has(p)).sort();
+    if (todo.length === 0) return fn();
+    const locked = async () => {
+      const taken = await this.acquireAll(todo);
+      try {
+        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, taken[i].pinned] as const)]), fn);
+      } finally {
+        await Promise.all(taken.map(letGo));
+      }
+    };
+    return todo.reduceRight<() => Promise<T>>((inner, p) => () => this.inProcess.run(p, inner), locked)();
+  }
+
+  private async acquireAll(paths: readonly string[]): Promise<Taken[]> {
+    const taken: (Taken | undefined)[] = paths.map(() => undefined);
+    try {
+      await eachBounded(paths, 8, async (p, i) => {
+        taken[i] = await this.tryCrossProcess(p);
+      });
+      const busy = taken.findIndex((t) => t === undefined);
+      if (busy >= 0) {
+        await Promise.all(taken.slice(busy).map(letGo));
+        taken.fill(undefined, busy);
+        for (let i = busy; i < paths.length; i++) taken[i] = await this.acquireCrossProcess(paths[i]);
+      }
+      return taken as Taken[];
+    } catch (e) {
+      await Promise.all(taken.map(letGo));
+      throw e instanceof BoundedFailure ? e.error : e;
+    }
+  }
+
+  /** acquireCrossProcess without waiting: undefined while another live writer holds the lock. */
+  private async tryCrossProcess(absPath: string): Promise<Taken | undefined> {
+    if (!this.crossProcess) return {};
+    let pinned: PinnedDir;
+    try {
+      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw ioError('write', absPath, e);
+    }
+    try {
+      const release = await this.crossProcess.tryAcquire(absPath, pinned.at('.'));
+      if (release) return { release, pinned };
+      await pinned.close();
+      return undefined;
+    } catch (e) {
+      await pinned.close();
+      throw e;
+    }
+  }
+
   /** The lock file beside `absPath`, made through the pinned folder (a folder swapped for a link cannot move it). */
-  private async acquireCrossProcess(absPath: string): Promise<{ release?: () => Promise<void>; pinned?: PinnedDir }> {
+  private async acquireCrossProcess(absPath: string): Promise<Taken> {
     if (!this.crossProcess) return {};
     let pinned: PinnedDir;
     try {
@@ -380,6 +441,17 @@ export class NodeFileStore implements FileStore {
       }
     });
   }
+}
+
+/** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */
+interface Taken {
+  release?: () => Promise<void>;
+  pinned?: PinnedDir;
+}
+
+async function letGo(t: Taken | undefined): Promise<void> {
+  await t?.release?.();
+  await t?.pinned?.close();
 }
 
 /** The temp name `stageAs` gives, when it is this process's temp form for `absPath`, in its folder; else refused. */
