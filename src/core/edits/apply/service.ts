@@ -118,7 +118,7 @@ export class BatchEditor {
         throw e instanceof BatchConflict ? ((await this.deps.history?.explainConflict?.(e, e.file)) ?? e) : e;
       });
       result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
-      await this.record(plans, result);
+      await this.record(plans, result, stats);
       return result;
     });
   }
@@ -145,13 +145,13 @@ export class BatchEditor {
   }
 
   /** One snapshot per file, all in one group recorded together: a single be-trx rollback step, whatever the file count. */
-  private async record(plans: FilePlan[], result: ApplyResult): Promise<void> {
+  private async record(plans: FilePlan[], result: ApplyResult, stats: readonly FileStat[]): Promise<void> {
     const { history } = this.deps;
     if (!history) return;
     const group = randomBytes(6).toString('hex');
     try {
       const inputs: EditRecordInput[] = [];
-      for (const p of plans) {
+      for (const [i, p] of plans.entries()) {
         const undo = spliceBetween(p.before ?? Buffer.alloc(0), p.after);
         inputs.push({
           tool: 'be-apply',
@@ -161,7 +161,8 @@ export class BatchEditor {
           offset: undo.offset,
           removed: undo.removed,
           insertedLength: undo.insertedLength,
-          afterHash: await sha256Parts(p.after),
+          // the commit's digest when it is of these very bytes (a store that re-encodes them gives none)
+          afterHash: stats[i]?.sha256OfGiven && stats[i].sha256 ? stats[i].sha256! : await sha256Parts(p.after),
           afterSize: p.after.length,
           group,
         });
