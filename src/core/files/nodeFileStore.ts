@@ -236,53 +236,62 @@ export class NodeFileStore implements FileStore {
     const todo = [...new Set(paths)].filter((p) => !held?.has(p)).sort();
     if (todo.length === 0) return fn();
     const locked = async () => {
-      const taken = await this.acquireAll(todo);
+      const { taken, letGo } = await this.acquireAll(todo);
       try {
         return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, taken[i].pinned] as const)]), fn);
       } finally {
-        await Promise.all(taken.map(letGo));
+        await letGo();
       }
     };
     return todo.reduceRight<() => Promise<T>>((inner, p) => () => this.inProcess.run(p, inner), locked)();
   }
 
-  private async acquireAll(paths: readonly string[]): Promise<Taken[]> {
+  /** Each folder of the batch pinned once, shared by its files' locks and writes, closed after the last release. */
+  private async acquireAll(paths: readonly string[]): Promise<{ taken: Taken[]; letGo: () => Promise<void> }> {
+    const cross = this.crossProcess;
+    if (!cross) return { taken: paths.map(() => ({})), letGo: async () => undefined };
+    const folders = new Map<string, Promise<PinnedDir | undefined>>();
+    const folderOf = (p: string) => {
+      let f = folders.get(path.dirname(p));
+      if (!f) folders.set(path.dirname(p), (f = this.openLockFolder(p)));
+      return f;
+    };
     const taken: (Taken | undefined)[] = paths.map(() => undefined);
+    const releaseFrom = (from: number) => Promise.all(taken.slice(from).map((t) => t?.release?.()));
+    const letGo = async () => {
+      await releaseFrom(0);
+      for (const f of folders.values()) await (await f.catch(() => undefined))?.close();
+    };
     try {
       await eachBounded(paths, 8, async (p, i) => {
-        taken[i] = await this.tryCrossProcess(p);
+        const pinned = await folderOf(p);
+        // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
+        const release = pinned && (await cross.tryAcquire(p, pinned.at('.')));
+        taken[i] = !pinned ? {} : release ? { release, pinned } : undefined;
       });
       const busy = taken.findIndex((t) => t === undefined);
       if (busy >= 0) {
-        await Promise.all(taken.slice(busy).map(letGo));
+        await releaseFrom(busy);
         taken.fill(undefined, busy);
-        for (let i = busy; i < paths.length; i++) taken[i] = await this.acquireCrossProcess(paths[i]);
+        for (let i = busy; i < paths.length; i++) {
+          const pinned = await folderOf(paths[i]);
+          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.')), pinned } : {};
+        }
       }
-      return taken as Taken[];
+      return { taken: taken as Taken[], letGo };
     } catch (e) {
-      await Promise.all(taken.map(letGo));
+      await letGo();
       throw e instanceof BoundedFailure ? e.error : e;
     }
   }
 
-  /** acquireCrossProcess without waiting: undefined while another live writer holds the lock. */
-  private async tryCrossProcess(absPath: string): Promise<Taken | undefined> {
-    if (!this.crossProcess) return {};
-    let pinned: PinnedDir;
+  /** The folder of `absPath` pinned for its lock file; undefined when it does not exist (yet). */
+  private async openLockFolder(absPath: string): Promise<PinnedDir | undefined> {
     try {
-      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+      return await PinnedDir.open('lock', path.dirname(absPath), this.pin);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw ioError('write', absPath, e);
-    }
-    try {
-      const release = await this.crossProcess.tryAcquire(absPath, pinned.at('.'));
-      if (release) return { release, pinned };
-      await pinned.close();
-      return undefined;
-    } catch (e) {
-      await pinned.close();
-      throw e;
     }
   }
 
@@ -447,11 +456,6 @@ export class NodeFileStore implements FileStore {
 interface Taken {
   release?: () => Promise<void>;
   pinned?: PinnedDir;
-}
-
-async function letGo(t: Taken | undefined): Promise<void> {
-  await t?.release?.();
-  await t?.pinned?.close();
 }
 
 /** The temp name `stageAs` gives, when it is this process's temp form for `absPath`, in its folder; else refused. */
