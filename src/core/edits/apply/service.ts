@@ -20,6 +20,7 @@ import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
 import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
 import { withLocks } from './locks';
+import { eachBounded } from '../../util/bounded';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -86,9 +87,16 @@ export class BatchEditor {
     const entryNamed = targets.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
     if (byFile.size > 1 && entryNamed.length > 0) for (const abs of targets) await sandbox.resolveForWrite(abs, entryNamed.filter((k) => k !== abs), lookups);
     return withLocks(files, [...byFile.keys()], async () => {
+      // the files read several at once; planned in order, so the first bad edit is the one reported
+      const perFile = [...byFile];
+      const loads: Promise<LoadedText | undefined>[] = [];
+      await eachBounded(perFile, 8, async ([abs, fileEdits], i) => {
+        loads[i] = this.loadIfExists(abs, fileEdits);
+        await loads[i].catch(() => undefined);
+      });
       const plans: FilePlan[] = [];
-      for (const [abs, fileEdits] of byFile) {
-        const ld = await this.loadIfExists(abs, fileEdits);
+      for (const [i, [abs, fileEdits]] of perFile.entries()) {
+        const ld = await loads[i];
         const plan = await planFile(
           { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
           { abs, display: sandbox.display(abs) },
