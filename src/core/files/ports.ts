@@ -15,6 +15,8 @@ export interface SandboxPort {
    * other paths (absolute, resolved) written together with this one, judged as if already there.
    */
   resolveForWrite(input: string, batch?: readonly string[], lookups?: WriteLookups): Promise<string>;
+  /** The batch (resolved paths) judged together: no set of its files may make a git directory. */
+  resolveBatchForWrite(paths: readonly string[], lookups?: WriteLookups): Promise<void>;
   /** The content half of the write policy, for the write itself; throws ToolError('outside_roots'). */
   checkWriteContent(abs: string, content: string | Buffer | readonly Buffer[]): Promise<void>;
   /** The path to show an agent: relative to the first root that contains it, with '/' separators. */

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
 import { isInside, type SandboxPort, type WriteLookups } from './ports';
 import { gitConfigRefusal, gitShapeRefusal, isGitConfigName } from './gitShape';
+import { gitMarkerOf } from './gitNames';
 import { gitShapeRefused, gitWriteRefused, WritePolicy } from './writePolicy';
 
 const MAX_LINK_HOPS = 40;
@@ -103,6 +104,17 @@ export class Sandbox implements SandboxPort {
       }
     }
     return real;
+  }
+
+  /**
+   * A batch (be-apply: resolved paths, each passed resolveForWrite alone) judged together: each file with the others
+   * counted as there already. Only a path with a git-directory entry's name in it can add an entry to a folder, so
+   * only those are counted (with none, each file's own check said it all; every pair cost O(n²) name foldings).
+   */
+  async resolveBatchForWrite(paths: readonly string[], lookups?: WriteLookups): Promise<void> {
+    const entryNamed = paths.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
+    if (paths.length < 2 || entryNamed.length === 0) return;
+    for (const abs of paths) await this.resolveForWrite(abs, entryNamed.filter((k) => k !== abs), lookups);
   }
 
   /**

@@ -4,10 +4,8 @@
  * before the call; only then is anything written (commit.ts), and the batch is one be-trx rollback step.
  */
 import { randomBytes } from 'node:crypto';
-import * as path from 'node:path';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
-import { gitMarkerOf } from '../../files/gitNames';
 import type { SandboxPort, WriteLookups } from '../../files/ports';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../../util/sha256';
@@ -80,12 +78,8 @@ export class BatchEditor {
       if (abs === undefined) resolved.set(e.path, (abs = await sandbox.resolveForWrite(e.path, [], lookups)));
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
-    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...).
-    // Only a file with a git-directory entry's name somewhere in its path can add an entry to a folder; with none
-    // in the batch each file's own check above said it all (and the pairs cost O(n²) name foldings).
-    const targets = [...byFile.keys()];
-    const entryNamed = targets.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
-    if (byFile.size > 1 && entryNamed.length > 0) for (const abs of targets) await sandbox.resolveForWrite(abs, entryNamed.filter((k) => k !== abs), lookups);
+    // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
+    if (byFile.size > 1) await sandbox.resolveBatchForWrite([...byFile.keys()], lookups);
     return withLocks(files, [...byFile.keys()], async () => {
       // the files read several at once; planned in order, so the first bad edit is the one reported
       const perFile = [...byFile];
