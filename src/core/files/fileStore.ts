@@ -74,7 +74,7 @@ export interface WriteOptions {
   /** Create missing parent directories. */
   mkdirs?: boolean;
   /**
-   * `stage` only: the temp's path, as the store's `tempPathFor` form gives it for this target and this process, so
+   * `stage` only: the temp's path, in this process's temp-name form for this target (tempFiles.ts tempPathFor), so
    * a journal can name the temp before it exists. Anything else is refused.
    */
   stageAs?: string;
