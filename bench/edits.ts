@@ -8,7 +8,9 @@
  * files against the floor rewriting them in parallel (with the reply's size in tokens). Each figure is printed with
  * its goal. Also each server's peak RSS (VmHWM) above its idle RSS, relative to the file size.
  * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB; a bare number: MB), BENCH_RUNS=15, BENCH_WARMUP=3,
- * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours), BENCH_APPLY=0 (only the single-edit rows and the rollback).
+ * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours), BENCH_APPLY=0 (only the single-edit rows and the rollback),
+ * BENCH_ONLY=apply (only the be-apply rows), BENCH_CLI=path/to/cli.js (ours from another build, to compare two builds
+ * in the same conditions), BENCH_APPLY_RUNS=7 (be-apply batches per contestant).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -21,9 +23,10 @@ import { createServices, type Services } from '../src/mcp/services';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
 
 const REPO = path.resolve(__dirname, '..');
-const OUR_CLI = path.join(REPO, 'dist/cli.js');
+const OUR_CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.join(REPO, 'dist/cli.js');
 const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const SIZES = (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
+const ONLY_APPLY = process.env.BENCH_ONLY === 'apply';
+const SIZES = ONLY_APPLY ? [] : (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
 function parseSize(s: string): number {
   const m = /^([\d.]+)([km]?)$/i.exec(s.trim());
   if (!m) throw new Error(`BENCH_SIZES: not a size: ${s}`);
@@ -294,6 +297,9 @@ interface ApplyResult {
   files: number;
   ours: number;
   floor: number;
+  /** CPU ms per batch: our server process (all threads), the floor (this process) */
+  oursCpu: number;
+  floorCpu: number;
   replyTokens: number;
   replyChars: number;
 }
@@ -314,10 +320,13 @@ async function benchApply(dir: string): Promise<ApplyResult> {
   await quiet(ours.pid);
   const o: number[] = [];
   const fl: number[] = [];
+  const oc: number[] = [];
+  const fc: number[] = [];
   let reply = '';
-  const rounds = Math.max(3, Math.min(RUNS, 7));
+  const rounds = Number(process.env.BENCH_APPLY_RUNS ?? Math.max(3, Math.min(RUNS, 7)));
   for (let r = 0; r < rounds; r++) {
     const edits = Array.from({ length: APPLY_FILES }, (_, f) => ({ file: `ours/f${f}.ts:20`, content: `${lineText(f * 100 + 19)} // r${r}` }));
+    const c0 = await cpuMs(ours.pid);
     o.push(
       await timed(async () => {
         const res = (await ours.client.callTool({ name: 'be-apply', arguments: { edits } }, undefined, { timeout: 600_000 })) as CallToolResult;
@@ -325,7 +334,9 @@ async function benchApply(dir: string): Promise<ApplyResult> {
         reply = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       }),
     );
+    oc.push((await cpuMs(ours.pid)) - c0);
     const prev = r === 0 ? '' : ` // r${r - 1}`;
+    const f0 = process.cpuUsage();
     fl.push(
       await timed(() =>
         Promise.all(
@@ -335,9 +346,11 @@ async function benchApply(dir: string): Promise<ApplyResult> {
         ).then(() => undefined),
       ),
     );
+    const fd = process.cpuUsage(f0);
+    fc.push((fd.user + fd.system) / 1000);
   }
   await ours.client.close();
-  return { files: APPLY_FILES, ours: median(o), floor: median(fl), replyTokens: getTokenizer().count(reply), replyChars: reply.length };
+  return { files: APPLY_FILES, ours: median(o), floor: median(fl), oursCpu: median(oc), floorCpu: median(fc), replyTokens: getTokenizer().count(reply), replyChars: reply.length };
 }
 
 /** `value` against its goal, as one line of the report. */
@@ -394,6 +407,10 @@ async function main(): Promise<void> {
     if (apply) console.log(
       `\nbe-apply of ${apply.files} one-line edits in ${apply.files} files: ours ${apply.ours.toFixed(1)} ms, floor (the same rewrites in parallel) ` +
         `${apply.floor.toFixed(1)} ms: ${(apply.ours / apply.floor).toFixed(2)}×; reply ${apply.replyTokens} tokens (${apply.replyChars} characters)`,
+    );
+    console.log(
+      `  CPU ms per batch: ours ${apply.oursCpu.toFixed(0)} (server process, all threads), floor ${apply.floorCpu.toFixed(0)}: ` +
+        `${(apply.oursCpu / apply.floorCpu).toFixed(2)}×`,
     );
 
     console.log('\ngoals (issue: a lean edit path)');

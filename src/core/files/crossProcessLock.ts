@@ -158,6 +158,30 @@ export class CrossProcessLocks {
   }
 
   /**
+   * One attempt without waiting (a batch takes its locks at once, then waits in order only for the busy ones): the
+   * release function, or undefined while another live writer holds the lock. A dead or stale owner's lock is
+   * broken and tried again, as acquire does.
+   */
+  async tryAcquire(target: string, folder?: string): Promise<(() => Promise<void>) | undefined> {
+    const shown = lockFileOf(target);
+    const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
+    const me = currentOwner();
+    const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomBytes(12).toString('hex'), path: target, since: Date.now(), pidns: pidNamespace() };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const made = await this.tryCreate(file, JSON.stringify(record), shown);
+      if (made === 'no-folder') return async () => undefined;
+      if (made) return this.holding(file, made);
+      const seen = await this.look(file, shown);
+      if (seen.kind === 'missing') continue;
+      if (seen.kind !== 'owner') return undefined;
+      const verdict = await this.verdict(seen.record, seen.ageMs);
+      if (verdict !== 'dead' && verdict !== 'stale') return undefined;
+      await this.breakAbandoned(file, seen.record.token, verdict === 'dead' ? seen.record : undefined);
+    }
+    return undefined;
+  }
+
+  /**
    * Breaks the abandoned locks in one folder (dead owners, stale unverifiable ones). Bounded by `maxEntries`
    * folder entries; never throws. Returns how many it broke.
    */

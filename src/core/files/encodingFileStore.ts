@@ -88,6 +88,11 @@ export class EncodingFileStore implements FileStore {
     return this.withLock(absPath, fn);
   }
 
+  lockAll<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
+    if (this.inner.lockAll) return this.inner.lockAll(absPaths, fn);
+    return [...new Set(absPaths)].sort().reduceRight<() => Promise<T>>((inner, p) => () => this.withLock(p, inner), fn)();
+  }
+
   async recover(): Promise<void> {
     await this.inner.recover?.();
   }

@@ -33,9 +33,17 @@ export interface StagedWrite {
   readonly before?: Uint8Array | null;
   /** The bytes the target will hold, as they will be on disk. */
   readonly after: Uint8Array;
-  commit(): Promise<FileStat>;
+  /** `syncFolder: false`: the caller syncs the folder itself afterwards (syncFolder), once for a batch's files there. */
+  commit(opts?: CommitOptions): Promise<FileStat>;
+  /** Optional: fsyncs the target's folder, after a commit told not to (absent: the commit always syncs it). */
+  syncFolder?(): Promise<void>;
   discard(): Promise<void>;
   revert(): Promise<void>;
+}
+
+export interface CommitOptions {
+  /** Default true. False only where the store offers `syncFolder`, which the caller then calls. */
+  syncFolder?: boolean;
 }
 
 export interface FileContent {
@@ -72,6 +80,11 @@ export interface WriteOptions {
    * A store that cannot tell (an editor buffer) never calls it.
    */
   onRenamed?: (written: { sha256: string; ofGiven: boolean }) => Promise<void>;
+  /**
+   * `stage` only: the temp's path, in this process's temp-name form for this target (tempFiles.ts tempPathFor), so
+   * a journal can name the temp before it exists. Anything else is refused.
+   */
+  stageAs?: string;
 }
 
 export interface FileStore {
@@ -105,6 +118,8 @@ export interface FileStore {
    * cycle is not interleaved with another one. Writes to the same path inside `fn` use the held lock.
    */
   lock?<T>(absPath: string, fn: () => Promise<T>): Promise<T>;
+  /** Optional: `lock` of every path of a batch at once, deadlock-free (callers fall back to nested `lock` calls). */
+  lockAll?<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
   /** Optional, at start: clean up after crashed writers (their locks and temp files). */
   recover?(): Promise<void>;
   /**

@@ -37,6 +37,14 @@ export async function gitMarkers(dir: string): Promise<Set<GitDirMarker>> {
   return new Set(found.filter((m): m is GitDirMarker => m !== undefined));
 }
 
+/** `look()`, or its promise from `lookups` when this call looked it up already. */
+function memo<T>(lookups: Map<string, Promise<unknown>> | undefined, key: string, look: () => Promise<T>): Promise<T> {
+  if (!lookups) return look();
+  let p = lookups.get(key) as Promise<T> | undefined;
+  if (!p) lookups.set(key, (p = look()));
+  return p;
+}
+
 const toRel = (root: string, p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
 const listed = (m: ReadonlySet<string>) => [...m].join(', ');
 
@@ -54,9 +62,15 @@ function pendingMarkers(dir: string, pending: readonly string[]): GitDirMarker[]
 
 /**
  * Why writing `p` (absolute, inside `root`) would touch or make a git directory, or undefined. `pending`: the other
- * files of the same batch (be-apply), which land together with `p` and so count as there already.
+ * files of the same batch (be-apply), which land together with `p` and so count as there already. `lookups`: the
+ * folders' look-ups shared by the paths of one call (Sandbox WriteLookups).
  */
-export async function gitShapeRefusal(root: string, p: string, pending: readonly string[] = []): Promise<GitShapeRefusal | undefined> {
+export async function gitShapeRefusal(
+  root: string,
+  p: string,
+  pending: readonly string[] = [],
+  lookups?: Map<string, Promise<unknown>>,
+): Promise<GitShapeRefusal | undefined> {
   const rel = path.relative(root, p);
   const names = rel === '' ? [] : rel.split(path.sep);
   const dirs = [root];
@@ -65,7 +79,7 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
   // LOOK_AHEAD levels at once, judged in order below (a path that ends early leaves at most that many unused)
   const ahead: Promise<[Set<GitDirMarker>, Stats | undefined]>[] = [];
   const level = (i: number) => {
-    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([gitMarkers(dirs[j]!), lstatOrUndefined(dirs[j + 1]!)]));
+    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([memo(lookups, `markers:${dirs[j]!}`, () => gitMarkers(dirs[j]!)), memo(lookups, `lstat:${dirs[j + 1]!}`, () => lstatOrUndefined(dirs[j + 1]!))]));
     return ahead[i]!;
   };
   let dir = root;
@@ -74,7 +88,7 @@ export async function gitShapeRefusal(root: string, p: string, pending: readonly
   let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
     const looked = i < names.length && onDisk ? await level(i) : undefined;
-    const markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await gitMarkers(dir))) : new Set<GitDirMarker>();
+    const markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await memo(lookups, `markers:${dir}`, () => gitMarkers(dir)))) : new Set<GitDirMarker>();
     const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };

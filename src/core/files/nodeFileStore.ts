@@ -18,10 +18,12 @@ import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
-import { sweepDeadTemps } from './tempFiles';
-import type { ProcessOwner } from './processIdentity';
+import { sweepDeadTemps, tempBaseName, tempOwner } from './tempFiles';
+import { currentOwner, type ProcessOwner } from './processIdentity';
+import { fsyncDir } from './dirSync';
 import { assertUnchanged } from './unchangedCheck';
 import { KeyedMutex } from '../util/mutex';
+import { BoundedFailure, eachBounded } from '../util/bounded';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
@@ -224,8 +226,77 @@ export class NodeFileStore implements FileStore {
     });
   }
 
+  /**
+   * `lock` of several files at once (a batch): the in-process locks in sorted order, then every lock file tried at
+   * once; when one is busy, the ones sorting after it are let go and taken in order, waiting, as nested `lock` calls
+   * take them. A process only ever waits for a lock while holding none that sorts after it: batches never deadlock.
+   */
+  lockAll<T>(paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const held = this.held.getStore();
+    const todo = [...new Set(paths)].filter((p) => !held?.has(p)).sort();
+    if (todo.length === 0) return fn();
+    const locked = async () => {
+      const { taken, letGo } = await this.acquireAll(todo);
+      try {
+        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, taken[i].pinned] as const)]), fn);
+      } finally {
+        await letGo();
+      }
+    };
+    return todo.reduceRight<() => Promise<T>>((inner, p) => () => this.inProcess.run(p, inner), locked)();
+  }
+
+  /** Each folder of the batch pinned once, shared by its files' locks and writes, closed after the last release. */
+  private async acquireAll(paths: readonly string[]): Promise<{ taken: Taken[]; letGo: () => Promise<void> }> {
+    const cross = this.crossProcess;
+    if (!cross) return { taken: paths.map(() => ({})), letGo: async () => undefined };
+    const folders = new Map<string, Promise<PinnedDir | undefined>>();
+    const folderOf = (p: string) => {
+      let f = folders.get(path.dirname(p));
+      if (!f) folders.set(path.dirname(p), (f = this.openLockFolder(p)));
+      return f;
+    };
+    const taken: (Taken | undefined)[] = paths.map(() => undefined);
+    const releaseFrom = (from: number) => Promise.all(taken.slice(from).map((t) => t?.release?.()));
+    const letGo = async () => {
+      await releaseFrom(0);
+      for (const f of folders.values()) await (await f.catch(() => undefined))?.close();
+    };
+    try {
+      await eachBounded(paths, 8, async (p, i) => {
+        const pinned = await folderOf(p);
+        // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
+        const release = pinned && (await cross.tryAcquire(p, pinned.at('.')));
+        taken[i] = !pinned ? {} : release ? { release, pinned } : undefined;
+      });
+      const busy = taken.findIndex((t) => t === undefined);
+      if (busy >= 0) {
+        await releaseFrom(busy);
+        taken.fill(undefined, busy);
+        for (let i = busy; i < paths.length; i++) {
+          const pinned = await folderOf(paths[i]);
+          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.')), pinned } : {};
+        }
+      }
+      return { taken: taken as Taken[], letGo };
+    } catch (e) {
+      await letGo();
+      throw e instanceof BoundedFailure ? e.error : e;
+    }
+  }
+
+  /** The folder of `absPath` pinned for its lock file; undefined when it does not exist (yet). */
+  private async openLockFolder(absPath: string): Promise<PinnedDir | undefined> {
+    try {
+      return await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw ioError('write', absPath, e);
+    }
+  }
+
   /** The lock file beside `absPath`, made through the pinned folder (a folder swapped for a link cannot move it). */
-  private async acquireCrossProcess(absPath: string): Promise<{ release?: () => Promise<void>; pinned?: PinnedDir }> {
+  private async acquireCrossProcess(absPath: string): Promise<Taken> {
     if (!this.crossProcess) return {};
     let pinned: PinnedDir;
     try {
@@ -309,7 +380,7 @@ export class NodeFileStore implements FileStore {
       await this.sweepNow(pinned);
       const existing = await existingEntry(pinned, name, absPath);
       await assertEarly(pinned.at(name), absPath, existing, opts);
-      staged = await stageIn(pinned, parts, name, existing, opts);
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
     } catch (e) {
       if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
@@ -331,15 +402,17 @@ export class NodeFileStore implements FileStore {
       get after() {
         return afterBytes();
       },
-      commit: async () => {
+      commit: async (commitOpts) => {
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
           await close();
         }
       },
+      // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
+      syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
         if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
         await close();
@@ -377,6 +450,24 @@ export class NodeFileStore implements FileStore {
       }
     });
   }
+}
+
+/** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */
+interface Taken {
+  release?: () => Promise<void>;
+  pinned?: PinnedDir;
+}
+
+/** The temp name `stageAs` gives, when it is this process's temp form for `absPath`, in its folder; else refused. */
+function stagedName(stageAs: string, absPath: string): string {
+  const name = path.basename(stageAs);
+  const owner = tempOwner(name);
+  const me = currentOwner();
+  const prefix = tempBaseName(path.basename(absPath)).slice(0, -'000000000000.tmp'.length);
+  if (path.dirname(stageAs) !== path.dirname(absPath) || owner?.pid !== me.pid || owner.start !== me.start || !name.startsWith(prefix) || !/^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) {
+    throw new ToolError('invalid_argument', `stage ${absPath}: ${stageAs} is not a temp name of this process for it`);
+  }
+  return name;
 }
 
 /** Before writing a temp: the cheap part of the final check (existence, size, mtime), to fail early. */

@@ -21,6 +21,7 @@ export class NotifyingFileStore implements FileStore {
   readonly writeParts?: FileStore['writeParts'];
   readonly stage?: FileStore['stage'];
   readonly lock?: FileStore['lock'];
+  readonly lockAll?: FileStore['lockAll'];
   readonly recover?: FileStore['recover'];
   readonly release?: FileStore['release'];
   readonly unsaved?: FileStore['unsaved'];
@@ -39,6 +40,7 @@ export class NotifyingFileStore implements FileStore {
       this.stage = async (absPath, parts, opts) => this.announcing(await stage(absPath, parts, opts));
     }
     if (inner.lock) this.lock = inner.lock.bind(inner);
+    if (inner.lockAll) this.lockAll = inner.lockAll.bind(inner);
     if (inner.recover) this.recover = inner.recover.bind(inner);
     if (inner.release) this.release = inner.release.bind(inner);
     if (inner.unsaved) this.unsaved = inner.unsaved.bind(inner);
@@ -81,7 +83,8 @@ export class NotifyingFileStore implements FileStore {
       get after() {
         return staged.after;
       },
-      commit: () => this.announced(target, false, () => staged.commit()),
+      commit: (opts) => this.announced(target, false, () => staged.commit(opts)),
+      ...(staged.syncFolder ? { syncFolder: () => staged.syncFolder!() } : {}),
       discard: () => staged.discard(),
       revert: () => this.announced(target, staged.before === null, () => staged.revert()),
     };

@@ -14,12 +14,20 @@ export interface SandboxPort {
    * resolve() for a path about to be written (or removed), refusing what the write policy protects. `batch`: the
    * other paths (absolute, resolved) written together with this one, judged as if already there.
    */
-  resolveForWrite(input: string, batch?: readonly string[]): Promise<string>;
+  resolveForWrite(input: string, batch?: readonly string[], lookups?: WriteLookups): Promise<string>;
+  /** The batch (resolved paths) judged together: no set of its files may make a git directory. */
+  resolveBatchForWrite(paths: readonly string[], lookups?: WriteLookups): Promise<void>;
   /** The content half of the write policy, for the write itself; throws ToolError('outside_roots'). */
   checkWriteContent(abs: string, content: string | Buffer | readonly Buffer[]): Promise<void>;
   /** The path to show an agent: relative to the first root that contains it, with '/' separators. */
   display(abs: string): string;
 }
+
+/**
+ * The on-disk look-ups of resolveForWrite's git-shape checks, shared by the paths of one call only (a batch's files
+ * share their folders: each folder's entries are looked up once). A new Map per call; never kept.
+ */
+export type WriteLookups = Map<string, Promise<unknown>>;
 
 /** Is `p` inside `root` (or `root` itself)? Both absolute; no link is followed (the Sandbox does that first). */
 export function isInside(root: string, p: string): boolean {

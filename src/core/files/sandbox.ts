@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
-import { isInside, type SandboxPort } from './ports';
+import { isInside, type SandboxPort, type WriteLookups } from './ports';
 import { gitConfigRefusal, gitShapeRefusal, isGitConfigName } from './gitShape';
+import { gitMarkerOf } from './gitNames';
 import { gitShapeRefused, gitWriteRefused, WritePolicy } from './writePolicy';
 
 const MAX_LINK_HOPS = 40;
@@ -86,9 +87,9 @@ export class Sandbox implements SandboxPort {
    * judged on both the path as given and the path it resolves to, so neither a link to `.git` nor a `.git` that is
    * a link gets through; and a directory that is (or this write would make) a git directory by its shape
    * (gitShape.ts), whatever its name. `batch`: the other paths (absolute, resolved) written together with this one
-   * (be-apply), judged as if already there. Call it at the moment of writing: a path can change between a read and a write.
+   * (be-apply), judged as if already there; `lookups`: shared by the paths of that one call. Call it at the moment of writing: a path can change between a read and a write.
    */
-  async resolveForWrite(input: string, batch: readonly string[] = []): Promise<string> {
+  async resolveForWrite(input: string, batch: readonly string[] = [], lookups?: WriteLookups): Promise<string> {
     const real = await this.resolve(input);
     const abs = this.absolute(input);
     // the path as given and as resolved are judged alike: once when they are the same path
@@ -98,11 +99,22 @@ export class Sandbox implements SandboxPort {
         const refused = this.writePolicy.refusal(root, p);
         if (refused !== undefined) throw gitWriteRefused(input, refused);
         if (this.writePolicy.allows(root, p)) continue;
-        const shape = await gitShapeRefusal(root, p, batch);
+        const shape = await gitShapeRefusal(root, p, batch, lookups);
         if (shape) throw gitShapeRefused(input, shape.rel, shape.why);
       }
     }
     return real;
+  }
+
+  /**
+   * A batch (be-apply: resolved paths, each passed resolveForWrite alone) judged together: each file with the others
+   * counted as there already. Only a path with a git-directory entry's name in it can add an entry to a folder, so
+   * only those are counted (with none, each file's own check said it all; every pair cost O(n²) name foldings).
+   */
+  async resolveBatchForWrite(paths: readonly string[], lookups?: WriteLookups): Promise<void> {
+    const entryNamed = paths.filter((abs) => abs.split(path.sep).some((name) => gitMarkerOf(name) !== undefined));
+    if (paths.length < 2 || entryNamed.length === 0) return;
+    for (const abs of paths) await this.resolveForWrite(abs, entryNamed.filter((k) => k !== abs), lookups);
   }
 
   /**

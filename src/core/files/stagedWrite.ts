@@ -105,8 +105,14 @@ export interface Staged {
 }
 
 /** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
-export async function stageIn(pinned: PinnedDir, parts: readonly Uint8Array[], name: string, existing: fs.Stats | undefined, opts: WriteOptions): Promise<Staged> {
-  const tempName = tempBaseName(name);
+export async function stageIn(
+  pinned: PinnedDir,
+  parts: readonly Uint8Array[],
+  name: string,
+  existing: fs.Stats | undefined,
+  opts: WriteOptions,
+  tempName = tempBaseName(name),
+): Promise<Staged> {
   const tmp = pinned.at(tempName);
   let fh: fs.promises.FileHandle | undefined;
   try {

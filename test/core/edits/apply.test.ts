@@ -113,6 +113,27 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal((await e.history.status()).snapshots.length, 0);
   });
 
+  it('a batch whose files together would make a git directory is refused whole, whichever file names the entries', async () => {
+    const plain = Array.from({ length: 20 }, (_, i) => ({ file: `p${i}.txt`, content: `${i}\n` }));
+    // folded names count as git's (a folding file system opens `head` as HEAD); `config` itself names no entry
+    for (const shape of [['evil/HEAD', 'evil/refs/x'], ['evil/config', 'evil/head', 'evil/Objects/pack'], ['a/b/HEAD', 'a/b/commondir']]) {
+      const edits = [...plain.slice(0, 10), ...shape.map((file) => ({ file, content: 'x\n' })), ...plain.slice(10)];
+      await assert.rejects(e.editor().apply({ edits }), (err: { code?: string; details?: { reason?: string } }) => err.code === 'outside_roots' && err.details?.reason === 'git_dir_shape', shape.join(' + '));
+      assert.deepEqual(await fs.readdir(e.root), [], `nothing written for ${shape.join(' + ')}`);
+    }
+    // a folder that is a git directory on disk already: refused for the files after the first in it too
+    await fs.mkdir(path.join(e.root, 'bare', 'objects'), { recursive: true });
+    await fs.writeFile(path.join(e.root, 'bare', 'HEAD'), 'ref: refs/heads/main\n');
+    for (const late of [0, 5, 20]) {
+      const edits = [...plain.slice(0, late), { file: 'bare/config', content: 'x\n' }, ...plain.slice(late)];
+      await assert.rejects(e.editor().apply({ edits }), (err: { details?: { reason?: string } }) => err.details?.reason === 'git_dir_shape', `bare/config at ${late}`);
+    }
+    await fs.rm(path.join(e.root, 'bare'), { recursive: true });
+    // the same names apart, in folders of their own, are plain files
+    const r = await e.editor().apply({ edits: [...plain, { file: 'one/HEAD', content: 'x\n' }, { file: 'two/refs/x', content: 'x\n' }] });
+    assert.equal(r.files, 22);
+  });
+
   it('refuses overlapping edits of one file and a write mixed with line edits', async () => {
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a1\na2\na3\n');
     await assert.rejects(e.editor().apply({ edits: [{ file: 'a.txt:1-2', content: 'x\n' }, { file: 'a.txt:2', op: 'delete' }] }), /overlap/);

@@ -1,7 +1,8 @@
 /**
  * be-apply recovery with journals as untrusted input (real files in temp dirs): planted journals naming files or
  * temps outside the roots read and remove nothing there, another root's journal is left in place for its own
- * server, a FIFO or a malformed journal never blocks or throws, and a batch whose staged temps survived is finished.
+ * server, a FIFO or a malformed journal never blocks or throws, a batch whose staged temps survived is finished, and
+ * one killed while staging leaves no temp its staging journal does not name.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -126,6 +127,43 @@ describe('core/edits/apply journal recovery: journals are untrusted input', () =
     assert.equal(r.completed, 1);
     for (const n of names) assert.equal(await fs.readFile(path.join(root, n), 'utf8'), `${n} new\n`);
     assert.deepEqual((await fs.readdir(root)).sort(), names, 'no temp left');
+  });
+
+  it('a batch killed while staging: its staging journal names every temp before it exists; the next start removes them and nothing else', async () => {
+    const names = ['a.txt', 'b.txt', 'c.txt'];
+    for (const n of names) await fs.writeFile(path.join(root, n), `${n} old\n`);
+    const intent = await journal.intend(names.map((n) => path.join(root, n)));
+    const [journalName] = await fs.readdir(jdir);
+    const named = JSON.parse(await fs.readFile(path.join(jdir, journalName), 'utf8')) as { files: { temp: string }[] };
+    assert.deepEqual(named.files.map((f) => f.temp), intent.temps, 'named before any temp exists');
+    assert.deepEqual((await fs.readdir(root)).sort(), names);
+    // two of three staged, then the process dies
+    for (const i of [0, 1]) await files.stage(path.join(root, names[i]), [Buffer.from('new\n')], { expectedContent: Buffer.from(`${names[i]} old\n`), stageAs: intent.temps[i] });
+    assert.equal((await fs.readdir(root)).length, 5);
+    // a planted staging journal naming a temp of our form in another folder: never removed
+    const foreign = path.join(outside, tempBaseName('x.txt', owner));
+    await fs.writeFile(foreign, 'keep');
+    await fs.writeFile(path.join(jdir, 'apply-0000000000aa.json'), JSON.stringify({ v: 1, id: '0000000000aa', owner, created_ms: 1, staging: true, files: [{ target: path.join(root, 'x.txt'), temp: foreign }] }));
+    const r = await journal.recover({ files, sandbox, isAlive: dead });
+    assert.equal(r.undone, 2);
+    assert.deepEqual((await fs.readdir(root)).sort(), names, 'no temp left');
+    for (const n of names) assert.equal(await fs.readFile(path.join(root, n), 'utf8'), `${n} old\n`, 'no file touched');
+    assert.equal(await fs.readFile(foreign, 'utf8'), 'keep');
+    assert.deepEqual(await fs.readdir(jdir), []);
+  });
+
+  it('a staged write goes only to a temp name of this process for its own target (stageAs)', async () => {
+    const t = path.join(root, 'a.txt');
+    await fs.writeFile(t, 'old\n');
+    const opts = { expectedContent: Buffer.from('old\n') };
+    for (const bad of [path.join(root, 'a.txt'), path.join(root, tempBaseName('b.txt')), path.join(outside, tempBaseName('a.txt')), path.join(root, tempBaseName('a.txt', { pid: owner.pid + 1, start: owner.start }))]) {
+      await assert.rejects(files.stage(t, [Buffer.from('new\n')], { ...opts, stageAs: bad }), /not a temp name of this process/, bad);
+    }
+    const good = path.join(root, tempBaseName('a.txt'));
+    const staged = await files.stage(t, [Buffer.from('new\n')], { ...opts, stageAs: good });
+    assert.equal(staged.tempPath, good);
+    await staged.commit();
+    assert.equal(await fs.readFile(t, 'utf8'), 'new\n');
   });
 
   it('isOwnTemp: only the owner’s temp-name form for that target, in its folder', () => {

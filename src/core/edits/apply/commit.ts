@@ -1,15 +1,29 @@
 /**
- * Commits a batch of writes all or nothing: every temp is staged (written and synced) first, then the journal is
- * written, then each temp is renamed over its file; a failure before the first rename drops the temps, a failure
- * after it puts the renamed files back (revert), and a crash anywhere leaves a journal the next start completes or
- * undoes (node/journal.ts, given as the BatchJournal port). The caller holds every file's lock. `fault` lets tests fail each step in turn.
+ * Commits a batch of writes all or nothing. First the journal names the temp each file will be staged to (so a crash
+ * while staging leaves no temp it does not name), then every temp is staged (written and synced, several at once),
+ * then the journal is completed and synced, then each temp is renamed over its file (several at once) and each
+ * folder synced once. A failure before the first rename drops the temps, a failure after it puts the renamed files
+ * back (revert), and a crash anywhere leaves a journal the next start completes or undoes (node/journal.ts, given as
+ * the BatchJournal port). The caller holds every file's lock. `fault` lets tests fail each step in turn.
  */
+import * as path from 'node:path';
 import { ToolError } from '../../errors';
 import type { FileStat, FileStore, StagedWrite, WriteOptions } from '../../files/fileStore';
+import { BoundedFailure, eachBounded } from '../../util/bounded';
 
-/** The port a batch records itself in before its first rename (node/journal.ts: ApplyJournal). */
+/** The port a batch records itself in (node/journal.ts: ApplyJournal). */
 export interface BatchJournal {
+  /** Before anything is staged: a journal naming the temp of each target. */
+  intend(targets: readonly string[]): Promise<JournalIntent>;
+}
+
+export interface JournalIntent {
+  /** The temp path of each target, in order, to stage to (WriteOptions.stageAs). */
+  readonly temps: readonly string[];
+  /** Every temp staged: the full journal (hashes, undo splices), synced, before the first rename. */
   begin(staged: readonly StagedWrite[]): Promise<JournalHandle>;
+  /** Nothing was renamed and the temps are discarded: the journal goes. */
+  drop(): Promise<void>;
 }
 
 export interface JournalHandle {
@@ -41,41 +55,53 @@ function conflictOf(e: unknown, file: string): unknown {
 /** Called before each step: `stage`, `journal`, `commit` (with the file's index) and `finish`. */
 export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index: number) => void | Promise<void>;
 
+/** Files staged or renamed at once: enough to keep the thread pool's four threads and the disk queue busy. */
+const CONCURRENCY = 8;
+
 export async function commitBatch(files: FileStore, journal: BatchJournal, writes: readonly BatchWrite[], fault?: FaultHook): Promise<FileStat[]> {
   if (!files.stage) throw new ToolError('invalid_argument', 'be-apply is not available with this file store (it cannot stage writes); use one be-* edit per file.');
-  const staged: StagedWrite[] = [];
-  const discardAll = () => Promise.all(staged.map((s) => s.discard().catch(() => undefined)));
-  let handle;
+  const stage = files.stage.bind(files);
+  const intent = await journal.intend(writes.map((w) => w.abs));
+  const staged: (StagedWrite | undefined)[] = writes.map(() => undefined);
+  const discardAll = () => Promise.all(staged.map((s) => s?.discard().catch(() => undefined)));
+  let handle: JournalHandle;
   try {
-    for (let i = 0; i < writes.length; i++) {
+    await eachBounded(writes, CONCURRENCY, async (w, i) => {
       await fault?.('stage', i);
-      staged.push(await files.stage(writes[i].abs, writes[i].parts, writes[i].opts).catch((e: unknown) => {
-        throw conflictOf(e, writes[i].abs);
-      }));
-    }
+      staged[i] = await stage(w.abs, w.parts, { ...w.opts, stageAs: intent.temps[i] }).catch((e: unknown) => {
+        throw conflictOf(e, w.abs);
+      });
+    });
     await fault?.('journal', 0);
-    handle = await journal.begin(staged);
+    handle = await intent.begin(staged as StagedWrite[]);
   } catch (e) {
     await discardAll();
-    throw e;
+    await intent.drop().catch(() => undefined);
+    throw e instanceof BoundedFailure ? e.error : e;
   }
+  const all = staged as StagedWrite[];
   const stats: FileStat[] = [];
-  let committed = 0;
+  const committed: boolean[] = all.map(() => false);
   try {
-    for (let i = 0; i < staged.length; i++) {
+    await eachBounded(all, CONCURRENCY, async (s, i) => {
       await fault?.('commit', i);
-      stats.push(await staged[i].commit());
-      committed++;
-    }
-  } catch (e) {
+      // a store that can sync a folder later is told not to now: each folder is synced once, after all renames
+      stats[i] = await s.commit(s.syncFolder ? { syncFolder: false } : undefined);
+      committed[i] = true;
+    });
+    const folders = new Map<string, StagedWrite>();
+    for (const s of all) if (s.syncFolder && !folders.has(path.dirname(s.target))) folders.set(path.dirname(s.target), s);
+    await Promise.all([...folders.values()].map((s) => s.syncFolder!()));
+  } catch (failure) {
+    const { error: e, index } = failure instanceof BoundedFailure ? failure : { error: failure, index: all.length - 1 };
     await discardAll();
-    const undone = await revertCommitted(staged.slice(0, committed));
+    const undone = await revertCommitted(all.filter((_, i) => committed[i]));
     if (undone) await handle.finish().catch(() => undefined);
     const head = undone
       ? 'nothing was changed (the files written before the failure were put back)'
       : 'putting back the files written before the failure also failed; the next start of the server completes the undo from its journal';
     const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, e instanceof ToolError ? e.details : undefined);
-    throw conflictOf(err, writes[committed].abs);
+    throw conflictOf(err, writes[index].abs);
   }
   // all new now: a failure to delete the journal only leaves the next start a batch to find finished
   await fault?.('finish', 0);

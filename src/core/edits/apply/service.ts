@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
-import type { SandboxPort } from '../../files/ports';
+import type { SandboxPort, WriteLookups } from '../../files/ports';
 import { spliceBetween } from '../../history/splice';
 import { sha256Parts } from '../../util/sha256';
 import { explainStaleRead } from '../../history/review';
@@ -18,6 +18,7 @@ import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
 import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
 import { withLocks } from './locks';
+import { eachBounded } from '../../util/bounded';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -68,17 +69,28 @@ export class BatchEditor {
   async apply(args: ApplyArgs): Promise<ApplyResult> {
     const edits = parseEdits(args.edits);
     const { sandbox, files } = this.deps;
+    // one call: the folders' look-ups of the write checks are shared by the batch's paths (each folder once)
+    const lookups: WriteLookups = new Map();
+    const resolved = new Map<string, string>();
     const byFile = new Map<string, ParsedEdit[]>();
     for (const e of edits) {
-      const abs = await sandbox.resolveForWrite(e.path);
+      let abs = resolved.get(e.path);
+      if (abs === undefined) resolved.set(e.path, (abs = await sandbox.resolveForWrite(e.path, [], lookups)));
       byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
     }
     // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
-    if (byFile.size > 1) for (const abs of byFile.keys()) await sandbox.resolveForWrite(abs, [...byFile.keys()].filter((k) => k !== abs));
+    if (byFile.size > 1) await sandbox.resolveBatchForWrite([...byFile.keys()], lookups);
     return withLocks(files, [...byFile.keys()], async () => {
+      // the files read several at once; planned in order, so the first bad edit is the one reported
+      const perFile = [...byFile];
+      const loads: Promise<LoadedText | undefined>[] = [];
+      await eachBounded(perFile, 8, async ([abs, fileEdits], i) => {
+        loads[i] = this.loadIfExists(abs, fileEdits);
+        await loads[i].catch(() => undefined);
+      });
       const plans: FilePlan[] = [];
-      for (const [abs, fileEdits] of byFile) {
-        const ld = await this.loadIfExists(abs, fileEdits);
+      for (const [i, [abs, fileEdits]] of perFile.entries()) {
+        const ld = await loads[i];
         const plan = await planFile(
           { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
           { abs, display: sandbox.display(abs) },
@@ -108,7 +120,7 @@ export class BatchEditor {
         throw e instanceof BatchConflict ? ((await this.deps.history?.explainConflict?.(e, e.file)) ?? e) : e;
       });
       result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
-      await this.record(plans, result);
+      await this.record(plans, result, stats);
       return result;
     });
   }
@@ -135,13 +147,13 @@ export class BatchEditor {
   }
 
   /** One snapshot per file, all in one group recorded together: a single be-trx rollback step, whatever the file count. */
-  private async record(plans: FilePlan[], result: ApplyResult): Promise<void> {
+  private async record(plans: FilePlan[], result: ApplyResult, stats: readonly FileStat[]): Promise<void> {
     const { history } = this.deps;
     if (!history) return;
     const group = randomBytes(6).toString('hex');
     try {
       const inputs: EditRecordInput[] = [];
-      for (const p of plans) {
+      for (const [i, p] of plans.entries()) {
         const undo = spliceBetween(p.before ?? Buffer.alloc(0), p.after);
         inputs.push({
           tool: 'be-apply',
@@ -151,7 +163,8 @@ export class BatchEditor {
           offset: undo.offset,
           removed: undo.removed,
           insertedLength: undo.insertedLength,
-          afterHash: await sha256Parts(p.after),
+          // the commit's digest when it is of these very bytes (a store that re-encodes them gives none)
+          afterHash: stats[i]?.sha256OfGiven && stats[i].sha256 ? stats[i].sha256! : await sha256Parts(p.after),
           afterSize: p.after.length,
           group,
         });

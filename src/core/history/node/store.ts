@@ -23,6 +23,7 @@ import { errnoCode, errorText, ToolError } from '../../errors';
 import type { FileStore } from '../../files/fileStore';
 import { writeFileAtomic } from '../../files/atomicWrite';
 import { Mutex } from '../../util/mutex';
+import { BoundedFailure, eachBounded } from '../../util/bounded';
 import { newShortId } from '../../util/ids';
 import { workspaceKey } from '../../files/workspaceKey';
 import { readRegularFile } from '../../files/regularFile';
@@ -127,8 +128,19 @@ export class HistoryStore implements EditHistory {
     inputs.forEach(checkAbsolute);
     return this.mutex.run(async () => {
       await this.scan();
-      const ids: string[] = [];
-      for (const input of inputs) ids.push(await this.writeSnapshot(input));
+      // several written at once: each takes its seq and id in order before its first write, and joins the queue in order
+      const taken = new Set(this.entries.map((e) => e.meta.id));
+      const written: (Entry | undefined)[] = inputs.map(() => undefined);
+      try {
+        await eachBounded(inputs, 8, async (input, i) => {
+          written[i] = await this.writeSnapshot(input, taken);
+        });
+      } catch (e) {
+        throw e instanceof BoundedFailure ? e.error : e;
+      } finally {
+        for (const entry of written) if (entry) this.entries.push(entry);
+      }
+      const ids = written.map((e) => e!.meta.id);
       const queue_full = await this.evict();
       return queue_full ? { ids, queue_full } : { ids };
     });
@@ -136,7 +148,9 @@ export class HistoryStore implements EditHistory {
 
   private async recordUnlocked(input: EditRecordInput): Promise<RecordResult> {
     await this.scan();
-    const id = await this.writeSnapshot(input);
+    const entry = await this.writeSnapshot(input);
+    this.entries.push(entry);
+    const id = entry.meta.id;
     const queue_full = await this.evict();
     return queue_full ? { id, queue_full } : { id };
   }
@@ -151,10 +165,10 @@ export class HistoryStore implements EditHistory {
     return this.refresh().catch((err) => this.log(`snapshot directory scan failed: ${errorText(err)}`));
   }
 
-  /** Writes one snapshot's files and appends it to the queue (no eviction); returns its id. */
-  private async writeSnapshot(input: EditRecordInput): Promise<string> {
-    const taken = new Set(this.entries.map((e) => e.meta.id));
+  /** Writes one snapshot's files (no eviction); returns its queue entry, for the caller to append. `taken`: ids in use. */
+  private async writeSnapshot(input: EditRecordInput, taken = new Set(this.entries.map((e) => e.meta.id))): Promise<Entry> {
     const id = newShortId((candidate) => taken.has(candidate));
+    taken.add(id);
     const seq = ++this.lastSeq;
     const now = this.clock.now();
     const base = snapshotBase(seq, id);
@@ -195,13 +209,7 @@ export class HistoryStore implements EditHistory {
       );
     }
     const { removed_b64: _inline, ...kept } = meta;
-    this.entries.push({
-      meta: kept,
-      jsonName: `${base}.json`,
-      ...(binName ? { binName } : {}),
-      bytes: Buffer.byteLength(json) + (binName ? removed.length : 0),
-    });
-    return id;
+    return { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) };
   }
 
   explainConflict(err: unknown, file: string): Promise<unknown> {

@@ -1,6 +1,7 @@
 /**
- * The be-apply journal: written (synced) after every temp file of a batch is staged and before the first rename,
- * deleted after the last one. It names each target, its staged temp, the hashes of its bytes before and after and
+ * The be-apply journal: first written before any temp file of a batch exists, naming each target's temp (the
+ * staging journal: a crash while staging leaves no temp it does not name), then replaced, synced, once every temp
+ * is staged and before the first rename, and deleted after the last one. It names each target, its staged temp, the hashes of its bytes before and after and
  * the inverse splice that turns the new bytes back into the old ones. A server that finds the journal of a dead
  * process at start (recover) finishes the batch when every missing rename still has its temp, else undoes the
  * renames that happened: all old files or all new ones, never a mix. Kept outside the workspace, 0600 in 0700.
@@ -20,9 +21,10 @@ import { applyInverse, spliceBetween } from '../../../history/splice';
 import { sha256Hex } from '../../../util/sha256';
 import { readRegularFile } from '../../../files/regularFile';
 import { readStateFile } from '../../../files/stateFile';
-import type { BatchJournal, JournalHandle } from '../commit';
+import { tempPathFor } from '../../../files/tempFiles';
+import type { BatchJournal, JournalHandle, JournalIntent } from '../commit';
 import { withLocks } from '../locks';
-import { isOwnTemp, JOURNAL_NAME_RE, MAX_JOURNAL_BYTES, parseJournal, type JournalFile, type JournalFileEntry } from './journalFormat';
+import { isOwnTemp, JOURNAL_NAME_RE, MAX_JOURNAL_BYTES, parseJournal, type JournalFile, type JournalFileEntry, type StagingJournal } from './journalFormat';
 
 
 
@@ -46,9 +48,30 @@ export interface RecoveryPorts {
 export class ApplyJournal implements BatchJournal {
   constructor(readonly dir: string) {}
 
-  async begin(staged: readonly StagedWrite[]): Promise<JournalHandle> {
+  /**
+   * Before staging: the journal names the temp each target will be staged to (not synced: a kill keeps it in the
+   * page cache, and a temp a power cut orphans is a dead writer's, which the next write in its folder removes).
+   */
+  async intend(targets: readonly string[]): Promise<JournalIntent> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomBytes(6).toString('hex');
+    const temps = targets.map((t) => tempPathFor(t));
+    const body: StagingJournal = { v: 1, id, owner: currentOwner(), created_ms: Date.now(), staging: true, files: targets.map((target, i) => ({ target, temp: temps[i] })) };
+    const file = this.fileOf(id);
+    await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600, fsync: false });
+    return { temps, begin: (staged) => this.write(id, staged), drop: () => removeJournal(file) };
+  }
+
+  /** The full journal of a staged batch in one step (a batch whose temps no staging journal named). */
+  begin(staged: readonly StagedWrite[]): Promise<JournalHandle> {
+    return fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => this.write(randomBytes(6).toString('hex'), staged));
+  }
+
+  private fileOf(id: string): string {
+    return path.join(this.dir, `apply-${id}.json`);
+  }
+
+  private async write(id: string, staged: readonly StagedWrite[]): Promise<JournalHandle> {
     const files = staged.map((s): JournalFileEntry => {
       if (s.before === undefined) throw new ToolError('invalid_argument', `apply: ${s.target} was staged without its expected content`);
       const undo = spliceBetween(s.before ?? new Uint8Array(0), s.after);
@@ -63,16 +86,9 @@ export class ApplyJournal implements BatchJournal {
       };
     });
     const body: JournalFile = { v: 1, id, owner: currentOwner(), created_ms: Date.now(), files };
-    const file = path.join(this.dir, `apply-${id}.json`);
+    const file = this.fileOf(id);
     await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600, fsync: true });
-    return {
-      id,
-      finish: async () => {
-        await fs.unlink(file).catch((e) => {
-          if (errnoCode(e) !== 'ENOENT') throw e;
-        });
-      },
-    };
+    return { id, finish: () => removeJournal(file) };
   }
 
   /** Does a journal of `owner` (a dead writer) remain? Its temps are then kept for the recovery that needs them. */
@@ -133,6 +149,12 @@ export class ApplyJournal implements BatchJournal {
   }
 }
 
+async function removeJournal(file: string): Promise<void> {
+  await fs.unlink(file).catch((e) => {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+  });
+}
+
 type FileState = { entry: JournalFileEntry; bytes: Buffer | undefined; state: 'old' | 'new' | 'other' };
 
 async function readOrUndefined(files: FileStore, abs: string): Promise<Buffer | undefined> {
@@ -151,14 +173,14 @@ async function intactTemp(entry: JournalFileEntry, owner: ProcessOwner, sandbox:
   return bytes !== undefined && sha256Hex(bytes) === entry.after_sha256 ? bytes : undefined;
 }
 
-async function ownTempInside(entry: JournalFileEntry, owner: ProcessOwner, sandbox: Sandbox): Promise<boolean> {
+async function ownTempInside(entry: { target: string; temp?: string }, owner: ProcessOwner, sandbox: Sandbox): Promise<boolean> {
   if (!entry.temp || !isOwnTemp(entry.target, entry.temp, owner)) return false;
   return (await sandbox.resolveForWrite(entry.temp).catch(() => undefined)) === entry.temp;
 }
 
 type Outcome = { kind: 'completed' | 'undone' | 'foreign'; skipped: string[] };
 
-async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<Outcome> {
+async function recoverOne(journal: JournalFile | StagingJournal, ports: RecoveryPorts): Promise<Outcome> {
   const { files, sandbox } = ports;
   const targets: string[] = [];
   for (const e of journal.files) {
@@ -169,6 +191,11 @@ async function recoverOne(journal: JournalFile, ports: RecoveryPorts): Promise<O
       return { kind: 'foreign', skipped: [] };
     }
     targets.push(abs);
+  }
+  // still staging: nothing was renamed; only its temps (ours, checked now) go
+  if ('staging' in journal) {
+    for (const e of journal.files) if (await ownTempInside(e, journal.owner, sandbox)) await fs.unlink(e.temp).catch(() => undefined);
+    return { kind: 'undone', skipped: [] };
   }
   // The staged temps are read before the locks are taken: breaking the dead owner's locks sweeps its temps.
   const temps = new Map<JournalFileEntry, Buffer | undefined>();

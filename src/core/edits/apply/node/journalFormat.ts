@@ -27,6 +27,20 @@ export interface JournalFile {
   files: JournalFileEntry[];
 }
 
+/**
+ * The journal of a batch still staging: written before the first temp exists, it names the temp of each target,
+ * so a crash while staging leaves no temp the next start does not find (it removes them; nothing was renamed yet).
+ * The full journal (JournalFile) replaces it under the same name once every temp is staged.
+ */
+export interface StagingJournal {
+  v: 1;
+  id: string;
+  owner: ProcessOwner;
+  created_ms: number;
+  staging: true;
+  files: { target: string; temp: string }[];
+}
+
 export const JOURNAL_NAME_RE = /^apply-([0-9a-f]{12})\.json$/;
 /** A journal holds each file's removed bytes (base64): bounded well above any batch be-apply accepts. */
 export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
@@ -39,7 +53,7 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 const isAbs = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && !v.includes('\0') && path.isAbsolute(v) && path.normalize(v) === v;
 
 /** The journal in `text` (file `name`), or why it is not one. */
-export function parseJournal(text: string, name: string): JournalFile | string {
+export function parseJournal(text: string, name: string): JournalFile | StagingJournal | string {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,6 +68,16 @@ export function parseJournal(text: string, name: string): JournalFile | string {
   if (!isCount(raw.created_ms)) return 'its created_ms is not a time';
   if (!Array.isArray(raw.files) || raw.files.length === 0 || raw.files.length > MAX_FILES) return `its files are not a list of 1 to ${MAX_FILES} entries`;
   const seen = new Set<string>();
+  if (raw.staging === true) {
+    const temps: StagingJournal['files'] = [];
+    for (const [i, e] of (raw.files as unknown[]).entries()) {
+      if (!isObj(e) || !isAbs(e.target) || !isAbs(e.temp)) return `entry ${i} has no absolute, normalised target and temp`;
+      if (seen.has(e.target)) return `entry ${i} names ${e.target} twice`;
+      seen.add(e.target);
+      temps.push({ target: e.target, temp: e.temp });
+    }
+    return { v: 1, id: m[1], owner: { pid: owner.pid, start: owner.start }, created_ms: raw.created_ms, staging: true, files: temps };
+  }
   const files: JournalFileEntry[] = [];
   for (const [i, e] of (raw.files as unknown[]).entries()) {
     const bad = `entry ${i} `;
