@@ -404,14 +404,16 @@ async function main(): Promise<void> {
     }
     console.log('\nrollback (be-trx rollback of one be-replace, median ms) against that edit');
     for (const res of results) console.log(`${sizeLabel(res.size).padEnd(9)} rollback ${f(res.rollback.ms)}   edit ${f(res.rollback.edit)}   ${r(res.rollback.ms / res.rollback.edit)}`);
-    if (apply) console.log(
-      `\nbe-apply of ${apply.files} one-line edits in ${apply.files} files: ours ${apply.ours.toFixed(1)} ms, floor (the same rewrites in parallel) ` +
-        `${apply.floor.toFixed(1)} ms: ${(apply.ours / apply.floor).toFixed(2)}×; reply ${apply.replyTokens} tokens (${apply.replyChars} characters)`,
-    );
-    console.log(
-      `  CPU ms per batch: ours ${apply.oursCpu.toFixed(0)} (server process, all threads), floor ${apply.floorCpu.toFixed(0)}: ` +
-        `${(apply.oursCpu / apply.floorCpu).toFixed(2)}×`,
-    );
+    if (apply) {
+      console.log(
+        `\nbe-apply of ${apply.files} one-line edits in ${apply.files} files: ours ${apply.ours.toFixed(1)} ms, floor (the same rewrites in parallel) ` +
+          `${apply.floor.toFixed(1)} ms: ${(apply.ours / apply.floor).toFixed(2)}×; reply ${apply.replyTokens} tokens (${apply.replyChars} characters)`,
+      );
+      console.log(
+        `  CPU ms per batch: ours ${apply.oursCpu.toFixed(0)} (server process, all threads), floor ${apply.floorCpu.toFixed(0)}: ` +
+          `${(apply.oursCpu / apply.floorCpu).toFixed(2)}×`,
+      );
+    }
 
     console.log('\ngoals (issue: a lean edit path)');
     for (const res of results) {
