@@ -31,6 +31,8 @@ const log = (message: string) => process.stderr.write(`[better-edit-tools] ${mes
 
 /** A record waits for the background load and an idle moment at most this long (a busy server still records). */
 const RECORD_WAIT_MS = 3000;
+/** Background work starts only this long after the last call: not between the calls of one burst. */
+const BACKGROUND_QUIET_MS = 150;
 
 function atMost(ms: number, p: Promise<unknown>): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -50,7 +52,7 @@ function atMost(ms: number, p: Promise<unknown>): Promise<void> {
 let background: { idle: IdleGate; ranks: Promise<unknown> } | undefined;
 function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown> } {
   if (!background) {
-    const idle = idleGate();
+    const idle = idleGate({ quietMs: BACKGROUND_QUIET_MS });
     background = { idle, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
   }
   return background;
@@ -135,6 +137,8 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  // the start-up counts as a call in flight: no background slice takes turns with it
+  const starting = backgroundRanks().idle.hold();
   let current: Composed | undefined = fromClient ? undefined : await compose(opts, roots);
   const server = createServer(fromClient ? switchingDeps(() => current?.services.deps) : current!.services.deps, {
     sessionId: `stdio-${randomUUID()}`,
@@ -169,6 +173,7 @@ export async function main(argv: string[]): Promise<void> {
     void Promise.allSettled([current?.close()]).finally(() => process.exit(0));
   };
   await connectDualEra(server, gate ?? stdio);
+  starting();
 }
 
 interface Composed {
