@@ -46,7 +46,24 @@ const treeSitterRequire = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire];
+// The tool table's listed JSON schemas, computed here once instead of at every start (src/mcp/builtSchemas.ts).
+let schemasJson; // computed once for all the bundles
+const builtSchemas = {
+  name: 'built-schemas',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]builtSchemas\.ts$/ }, async () => {
+      schemasJson ??= (async () => {
+        const { tsImport } = await import('tsx/esm/api');
+        const { listedSchemasOf } = await tsImport('./src/mcp/server.ts', import.meta.url);
+        const { toolTable } = await tsImport('./src/mcp/tools/index.ts', import.meta.url);
+        return JSON.stringify(listedSchemasOf(toolTable));
+      })();
+      // a JSON.parse of a string literal: V8 reads that faster than the same object literal
+      return { contents: `export const BUILT_SCHEMAS = JSON.parse(${JSON.stringify(await schemasJson)});`, loader: 'js' };
+    });
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
