@@ -63,7 +63,20 @@ const builtSchemas = {
     });
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas];
+// node:crypto costs a start ~5-10 ms to load (its bindings initialise OpenSSL) and was loaded at every bundle
+// evaluation, by modules that hash or draw random names only when they write: our modules get it on first use.
+const LAZY_CRYPTO = ['createHash', 'createHmac', 'randomBytes', 'randomUUID', 'timingSafeEqual'];
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (a) => (/[\\/]src[\\/]/.test(a.importer) && !/[\\/]node_modules[\\/]/.test(a.importer) ? { path: 'lazy-crypto', namespace: 'lazy-crypto' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: `let m; const c = () => (m ??= require('node:crypto'));\n` + LAZY_CRYPTO.map((f) => `export const ${f} = (...a) => c().${f}(...a);`).join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
