@@ -4,6 +4,12 @@
  * toJSONSchema for every tool before its first tools/list (the largest step between initialize and tools/list).
  * Run from source (tests, tsx) it is undefined and server.ts computes them.
  */
-import type { ListedSchemas } from './server';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool's listed input and output schemas (JSON Schema draft 7). */
+export interface ListedSchemas {
+  input: Tool['inputSchema'];
+  output?: Tool['outputSchema'];
+}
 
 export const BUILT_SCHEMAS: Readonly<Record<string, ListedSchemas>> | undefined = undefined;

@@ -23,7 +23,7 @@ import { createToolCaller, notifyObservers, type ToolCallerOptions } from './cal
 import type { ToolModule } from './types';
 import { clientNameOf, dualEraTransport } from './modernEra';
 import { version } from '../../package.json';
-import { BUILT_SCHEMAS } from './builtSchemas';
+import { BUILT_SCHEMAS, type ListedSchemas } from './builtSchemas';
 
 export type { ServerDeps, EditsPort, ChipsPort } from './deps';
 export { argsForChip, DEFAULT_MAX_ARG_BYTES, describeZodFailure, MAX_PATH_ARG_CHARS, OVERSIZED_CHIP_HEAD_BYTES } from './callPipeline';
@@ -109,12 +109,6 @@ export function connectDualEra(server: Server, transport: Transport): Promise<vo
   // v1 keeps getCapabilities private; it is the object initialize answers with, so both eras declare the same
   const capabilities = () => (server as unknown as { getCapabilities(): Record<string, unknown> }).getCapabilities();
   return server.connect(dualEraTransport(transport, { capabilities, serverInfo: { name: SERVER_NAME, version: SERVER_VERSION } }));
-}
-
-/** A tool's listed input and output schemas (JSON Schema draft 7). */
-export interface ListedSchemas {
-  input: Tool['inputSchema'];
-  output?: Tool['outputSchema'];
 }
 
 /** The listed schemas of `tools` by tool name (esbuild.mjs builds them into the bundles: builtSchemas.ts). */
