@@ -223,12 +223,12 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
-  // The saved sessions restore in the background at the first quiet moment (this process serves a new session of
-  // its own), then the recall archive attaches to them; records wait for both.
+  // The saved sessions restore in the background (this process serves a new session of its own), then the recall
+  // archive attaches to them; records wait for both.
   const openMemory = (): { memory?: MemoryRegistry; recall?: RecallStore; ready: Promise<void> } => {
     if (!opts.memory) return { ready: Promise.resolve() };
     const onError = (e: unknown) => log(`memory: ${e instanceof Error ? e.message : String(e)}`);
-    const { registry: memory, restored } = MemoryRegistry.openInBackground({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError }, backgroundRanks().idle.whenIdle());
+    const { registry: memory, restored } = MemoryRegistry.openInBackground({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError });
     // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
     const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) });
     return { memory, recall, ready: restored.then(() => recall.attach(memory)).then(() => undefined, (e: unknown) => void onError(e)) };

@@ -90,14 +90,12 @@ export class MemoryRegistry {
   }
 
   /**
-   * A registry that serves at once; the sessions saved in `options.dir` are restored once `startAfter` resolved
-   * (`restored`): a start that only needs a new session does not wait for the others. A session created meanwhile
-   * is kept, not replaced.
+   * A registry that serves at once while the sessions saved in `options.dir` are restored (`restored`): a start
+   * that only needs a new session does not wait for the others. A session created meanwhile is kept, not replaced.
    */
-  static openInBackground(options: MemoryRegistryOptions, startAfter: Promise<unknown> = Promise.resolve()): { registry: MemoryRegistry; restored: Promise<void> } {
+  static openInBackground(options: MemoryRegistryOptions): { registry: MemoryRegistry; restored: Promise<void> } {
     const registry = new MemoryRegistry(options);
-    const dir = options.dir;
-    return { registry, restored: dir ? startAfter.then(() => registry.restore(dir)) : Promise.resolve() };
+    return { registry, restored: options.dir ? registry.restore(options.dir) : Promise.resolve() };
   }
 
   get dir(): string | undefined {
