@@ -223,31 +223,31 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
-  // The saved sessions restore in the background (this process serves a new session of its own), then the recall
-  // archive attaches to them; records wait for both.
-  const openMemory = (): { memory?: MemoryRegistry; recall?: RecallStore; ready: Promise<void> } => {
-    if (!opts.memory) return { ready: Promise.resolve() };
-    const onError = (e: unknown) => log(`memory: ${e instanceof Error ? e.message : String(e)}`);
-    const { registry: memory, restored } = MemoryRegistry.openInBackground({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError });
+  const openMemory = async (): Promise<{ memory?: MemoryRegistry; recall?: RecallStore }> => {
+    if (!opts.memory) return {};
+    const memory = await MemoryRegistry.open({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) });
     // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
     const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) });
-    return { memory, recall, ready: restored.then(() => recall.attach(memory)).then(() => undefined, (e: unknown) => void onError(e)) };
+    await recall.attach(memory);
+    return { memory, recall };
   };
-  const { memory, recall, ready: memoryReady } = openMemory();
   // the key is ours, not the user's: never in the parent of --chip-dir (`--chip-dir ~/chips` wrote ~/chip-hmac.key)
   const chipKeyPath = userChipKeyFile(cacheBase);
-  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
+  // the memory's restore and the services' recovery are file system round trips: side by side
+  const [{ memory, recall }, services] = await Promise.all([
+    openMemory(),
+    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor }),
+  ]);
   const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
   const { idle, ranks } = backgroundRanks();
   const recorder = memory
-    ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`), beforeRecord: () => memoryReady.then(() => atMost(RECORD_WAIT_MS, ranks.then(() => idle.whenIdle()))) })
+    ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`), beforeRecord: () => atMost(RECORD_WAIT_MS, ranks.then(() => idle.whenIdle())) })
     : undefined;
   // calls are recorded after their response: let the last ones land before the final save
   const closeMemory = async () => {
-    await memoryReady;
     await getTokenizer().ready?.().catch(() => undefined); // the last records count now, not at idle moments
     await recorder?.settled();
     await recall?.flush();

@@ -89,15 +89,6 @@ export class MemoryRegistry {
     return registry;
   }
 
-  /**
-   * A registry that serves at once while the sessions saved in `options.dir` are restored (`restored`): a start
-   * that only needs a new session does not wait for the others. A session created meanwhile is kept, not replaced.
-   */
-  static openInBackground(options: MemoryRegistryOptions): { registry: MemoryRegistry; restored: Promise<void> } {
-    const registry = new MemoryRegistry(options);
-    return { registry, restored: options.dir ? registry.restore(options.dir) : Promise.resolve() };
-  }
-
   get dir(): string | undefined {
     return this.options.dir;
   }
@@ -242,7 +233,6 @@ export class MemoryRegistry {
     const max = this.options.maxSessions ?? 50;
     await Promise.all(loaded.splice(max).map((stale) => fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined)));
     for (const saved of loaded) {
-      if (this.entries.has(saved.sessionId) || this.disposed) continue; // created or disposed while this read
       try {
         const memory = ChatMemory.fromJSON(saved.memory, this.depsWithClock(), budgetOverrides(this.options.memoryOptions));
         this.attach(saved.sessionId, memory, saved.lastActivity);
