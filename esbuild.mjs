@@ -46,7 +46,37 @@ const treeSitterRequire = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire];
+// The tool table's listed JSON schemas, computed here once instead of at every start (src/mcp/builtSchemas.ts).
+let schemasJson; // computed once for all the bundles
+const builtSchemas = {
+  name: 'built-schemas',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]builtSchemas\.ts$/ }, async () => {
+      schemasJson ??= (async () => {
+        const { tsImport } = await import('tsx/esm/api');
+        const { listedSchemasOf } = await tsImport('./src/mcp/server.ts', import.meta.url);
+        const { toolTable } = await tsImport('./src/mcp/tools/index.ts', import.meta.url);
+        return JSON.stringify(listedSchemasOf(toolTable));
+      })();
+      // a JSON.parse of a string literal: V8 reads that faster than the same object literal
+      return { contents: `export const BUILT_SCHEMAS = JSON.parse(${JSON.stringify(await schemasJson)});`, loader: 'js' };
+    });
+  },
+};
+// node:crypto costs a start ~5-10 ms to load (its bindings initialise OpenSSL) and was loaded at every bundle
+// evaluation, by modules that hash or draw random names only when they write: our modules get it on first use.
+const LAZY_CRYPTO = ['createHash', 'createHmac', 'randomBytes', 'randomUUID', 'timingSafeEqual'];
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (a) => (/[\\/]src[\\/]/.test(a.importer) && !/[\\/]node_modules[\\/]/.test(a.importer) ? { path: 'lazy-crypto', namespace: 'lazy-crypto' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: `let m; const c = () => (m ??= require('node:crypto'));\n` + LAZY_CRYPTO.map((f) => `export const ${f} = (...a) => c().${f}(...a);`).join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
-import { connectDualEra, createServer, SERVER_VERSION } from '../mcp/server';
+import { connectDualEra, createServer, SERVER_VERSION, type ServerDeps } from '../mcp/server';
 import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { LineStdioServerTransport } from '../mcp/stdio';
@@ -31,6 +31,8 @@ const log = (message: string) => process.stderr.write(`[better-edit-tools] ${mes
 
 /** A record waits for the background load and an idle moment at most this long (a busy server still records). */
 const RECORD_WAIT_MS = 3000;
+/** Background work starts only this long after the last call: not between the calls of one burst. */
+const BACKGROUND_QUIET_MS = 150;
 
 function atMost(ms: number, p: Promise<unknown>): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -50,7 +52,7 @@ function atMost(ms: number, p: Promise<unknown>): Promise<void> {
 let background: { idle: IdleGate; ranks: Promise<unknown> } | undefined;
 function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown> } {
   if (!background) {
-    const idle = idleGate();
+    const idle = idleGate({ quietMs: BACKGROUND_QUIET_MS });
     background = { idle, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
   }
   return background;
@@ -110,7 +112,7 @@ export async function main(argv: string[]): Promise<void> {
 
   if (opts.http) {
     const c = await compose(opts, roots);
-    const { services, memory, recorder } = c;
+    const { deps, memory, recorder } = c;
     const observers = [backgroundRanks().idle, ...(recorder ? [recorder] : [])];
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
     const { startHttpHost } = await import('../mcp/httpHost');
@@ -119,7 +121,7 @@ export async function main(argv: string[]): Promise<void> {
       token: fixedToken?.token,
       sessionIdleMs: opts.sessionIdleMs,
       createServerForSession: (sessionId) =>
-        createServer(services.deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools }),
+        createServer(deps, { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools }),
       // an ended session's memory goes with it (after its last records landed); on shutdown it is kept
       onSessionClosed: (sessionId, reason) => {
         if (reason !== 'shutdown' && memory) void recorder?.settled().then(() => memory.delete(sessionId));
@@ -135,8 +137,13 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  let current: Composed | undefined = fromClient ? undefined : await compose(opts, roots);
-  const server = createServer(fromClient ? switchingDeps(() => current?.services.deps) : current!.services.deps, {
+  // The server answers from the start: tools/list needs no project, and the workspace requests (tools/call,
+  // resources/read) wait in the gate while the services compose (recovery, chips, history, memory: file system
+  // round trips that overlap with the client's initialize and tools/list this way).
+  // The start-up counts as a call in flight: no background slice takes turns with it.
+  const starting = backgroundRanks().idle.hold();
+  let current: Composed | undefined;
+  const server = createServer(switchingDeps(() => current?.deps), {
     sessionId: `stdio-${randomUUID()}`,
     noPrefix: opts.noPrefix,
     lang: opts.lang,
@@ -149,8 +156,10 @@ export async function main(argv: string[]): Promise<void> {
   // started by the loader (dist/cli.js), which may have answered `initialize` already
   const front = takeFront();
   const stdio = new LineStdioServerTransport(front?.input ?? process.stdin, front?.output ?? process.stdout, { log });
-  const gate = fromClient ? new GatedTransport(stdio) : undefined;
-  if (gate) {
+  const gate = new GatedTransport(stdio);
+  let composing: Promise<unknown> = Promise.resolve();
+  if (fromClient) {
+    starting();
     log(`v${SERVER_VERSION} started in the plugin folder (${process.cwd()}) with no --root: the project folders come from the client's MCP roots`);
     followClientRoots(server, gate, {
       log,
@@ -161,17 +170,32 @@ export async function main(argv: string[]): Promise<void> {
         await old?.close();
       },
     });
+  } else {
+    composing = compose(opts, roots).then(
+      (c) => {
+        current = c;
+        starting();
+        gate.open();
+      },
+      (e: unknown) => {
+        log(`fatal: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        process.exit(1);
+      },
+    );
   }
   server.onerror = (e) => log(`protocol error: ${e.message}`);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     previousOnClose?.();
-    void Promise.allSettled([current?.close()]).finally(() => process.exit(0));
+    // a session that ends while the services compose lets them finish (a recovery under way) and closes them
+    void composing.then(() => Promise.allSettled([current?.close()])).finally(() => process.exit(0));
   };
-  await connectDualEra(server, gate ?? stdio);
+  await connectDualEra(server, gate);
 }
 
 interface Composed {
+  /** The services' deps with the memory. */
+  deps: ServerDeps;
   services: Awaited<ReturnType<typeof createServices>>;
   memory?: MemoryRegistry;
   recorder?: ReturnType<typeof memoryObserver>;
@@ -199,15 +223,22 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
-  const memory = opts.memory
-    ? await MemoryRegistry.open({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) })
-    : undefined;
-  // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
-  const recall = memory ? new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) }) : undefined;
-  if (memory && recall) await recall.attach(memory);
+  const openMemory = async (): Promise<{ memory?: MemoryRegistry; recall?: RecallStore }> => {
+    if (!opts.memory) return {};
+    const memory = await MemoryRegistry.open({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) });
+    // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
+    const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) });
+    await recall.attach(memory);
+    return { memory, recall };
+  };
   // the key is ours, not the user's: never in the parent of --chip-dir (`--chip-dir ~/chips` wrote ~/chip-hmac.key)
   const chipKeyPath = userChipKeyFile(cacheBase);
-  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, memory, recall });
+  // the memory's restore and the services' recovery are file system round trips: side by side
+  const [{ memory, recall }, services] = await Promise.all([
+    openMemory(),
+    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor }),
+  ]);
+  const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
@@ -222,7 +253,7 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
     await recall?.flush();
     await memory?.dispose();
   };
-  return { services, memory, recorder, closeMemory, close: async () => void (await Promise.allSettled([services.close(), closeMemory()])) };
+  return { deps, services, memory, recorder, closeMemory, close: async () => void (await Promise.allSettled([services.close(), closeMemory()])) };
 }
 
 // A stray rejection in a background task (a chip or memory write) must not take the editor's server down.

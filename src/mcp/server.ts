@@ -23,6 +23,7 @@ import { createToolCaller, notifyObservers, type ToolCallerOptions } from './cal
 import type { ToolModule } from './types';
 import { clientNameOf, dualEraTransport } from './modernEra';
 import { version } from '../../package.json';
+import { BUILT_SCHEMAS, type ListedSchemas } from './builtSchemas';
 
 export type { ServerDeps, EditsPort, ChipsPort } from './deps';
 export { argsForChip, DEFAULT_MAX_ARG_BYTES, describeZodFailure, MAX_PATH_ARG_CHARS, OVERSIZED_CHIP_HEAD_BYTES } from './callPipeline';
@@ -110,19 +111,29 @@ export function connectDualEra(server: Server, transport: Transport): Promise<vo
   return server.connect(dualEraTransport(transport, { capabilities, serverInfo: { name: SERVER_NAME, version: SERVER_VERSION } }));
 }
 
-export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {
+/** The listed schemas of `tools` by tool name (esbuild.mjs builds them into the bundles: builtSchemas.ts). */
+export function listedSchemasOf(tools: readonly ToolModule<ServerDeps>[]): Record<string, ListedSchemas> {
+  return Object.fromEntries(tools.map((t) => [t.name, computeSchemas(t)]));
+}
+
+function computeSchemas(t: ToolModule<ServerDeps>): ListedSchemas {
   const listedShape = Object.fromEntries(Object.entries(t.inputSchema).filter(([k]) => !t.unlistedArgs?.includes(k)));
   const schema = z.toJSONSchema(z.object(listedShape), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   dropBounds(schema); // the catalog is sent every turn: bounds are checked (and explained) on the call instead
+  return { input: schema as Tool['inputSchema'], ...(t.outputSchema ? { output: outputSchemaOf(t.outputSchema) } : {}) };
+}
+
+export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {
+  const schemas = BUILT_SCHEMAS?.[t.name] ?? computeSchemas(t);
   return {
     name,
     title: t.title,
     description: describeTool(t, lang),
-    inputSchema: schema as Tool['inputSchema'],
+    inputSchema: schemas.input,
     annotations: t.annotations,
     // Small-data tools describe their structuredContent; other fields may follow (upstream JSON adds some).
-    ...(t.outputSchema ? { outputSchema: outputSchemaOf(t.outputSchema) } : {}),
+    ...(schemas.output ? { outputSchema: schemas.output } : {}),
     // Claude Code cuts a tool result over its default size unless the tool allows more: a full page must arrive whole.
     ...(t.render ? { _meta: { [MAX_RESULT_CHARS_META]: MAX_RESULT_CHARS } } : {}),
   };

@@ -2,7 +2,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChipRecord } from '../core/chips/types';
-import { toolTable } from '../mcp/tools/index';
 import { chipPreviewUri, chipText } from './chipPreview';
 import type { ChipSource } from './chipSource';
 import { newestFirst } from './chipSource';
@@ -143,7 +142,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         error: state.kind === 'error' ? state.message : undefined,
         roots: ctx.roots(),
         chips: (await chips().list()).length,
-        tools: toolTable.map((t) => t.name),
+        // loaded here: the tool table (the zod schemas of every tool) is not evaluated at every VS Code start
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (above)
+        tools: (require('../mcp/tools/index') as typeof import('../mcp/tools/index')).toolTable.map((t) => t.name),
         chipDir: (chips() as { dir?: string }).dir,
         stdio: stdioLaunch(launcherPath(ctx.globalStorage.fsPath), ctx.roots(), { chipDir: ctx.chipDir() }),
       };

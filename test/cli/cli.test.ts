@@ -4,6 +4,8 @@ import { execFile, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildCli, childEnv, CLI, stdioClient, tmpWorkspace, TOOL_NAMES, type Workspace } from '../mcp/helpers';
+import { toolListing } from '../../src/mcp/server';
+import { toolTable } from '../../src/mcp/tools/index';
 
 function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -48,6 +50,16 @@ describe('cli process', function () {
       const names = (await c.client.listTools()).tools.map((t) => t.name);
       assert.deepEqual(names.slice(0, TOOL_NAMES.length), TOOL_NAMES);
       assert.ok(!names.includes('be-memory'));
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('lists the schemas built into the bundle exactly as the source computes them', async () => {
+    const c = await stdioClient(ws, []);
+    try {
+      const { tools } = await c.client.listTools();
+      assert.deepEqual(tools, JSON.parse(JSON.stringify(toolTable.map((t) => toolListing(t, t.name, 'en')))));
     } finally {
       await c.close();
     }

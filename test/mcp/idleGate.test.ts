@@ -1,10 +1,14 @@
 /** The idle gate background work waits on: open while no call is in flight, closed from a call to its result. */
 import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { idleGate } from '../../src/mcp/idleGate';
-import { isTokenizerLoaded, loadTokenizer, preloadTokenizer } from '../../src/core/memory/node/tokenizer';
 
+const REPO = path.resolve(__dirname, '../..');
 const call = (callId: string) => ({ sessionId: 's', callId, tool: 'be-read', args: {} });
 const result = (callId: string) => ({ ...call(callId), result: { content: [] }, isError: false, durationMs: 1 });
+const tick = () => new Promise((r) => setImmediate(r));
 
 describe('mcp/idleGate', () => {
   it('resolves at once when idle, and only after the last call in flight has answered', async () => {
@@ -15,24 +19,72 @@ describe('mcp/idleGate', () => {
     let open = false;
     const waiting = gate.whenIdle().then(() => (open = true));
     gate.onToolResult(result('a'));
-    await new Promise((r) => setImmediate(r));
+    await tick();
     assert.equal(open, false, 'one call still in flight');
     gate.onToolResult(result('b'));
     await waiting;
     assert.equal(open, true);
   });
 
+  it('with quietMs, opens only that long after the last call; a call meanwhile starts the wait again', async () => {
+    const gate = idleGate({ quietMs: 80 });
+    await gate.whenIdle(); // no call yet: open
+    gate.onToolCall(call('a'));
+    const t0 = performance.now();
+    let openedAt = 0;
+    const waiting = gate.whenIdle().then(() => (openedAt = performance.now()));
+    gate.onToolResult(result('a'));
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(openedAt, 0, 'closed within the quiet time');
+    gate.onToolCall(call('b')); // the next call of the burst
+    gate.onToolResult(result('b'));
+    const second = performance.now();
+    await waiting;
+    assert.ok(openedAt - second >= 75, `opened ${(openedAt - second).toFixed(0)} ms after the second call`);
+    assert.ok(openedAt - t0 >= 115);
+  });
+
+  it('a hold closes the gate like a call in flight, once', async () => {
+    const gate = idleGate();
+    const release = gate.hold();
+    let open = false;
+    const waiting = gate.whenIdle().then(() => (open = true));
+    await tick();
+    await tick();
+    assert.equal(open, false, 'held');
+    gate.onToolCall(call('a'));
+    release();
+    release(); // a second release does not end the call in flight
+    await tick();
+    await tick();
+    assert.equal(open, false, 'a call still in flight');
+    gate.onToolResult(result('a'));
+    await waiting;
+  });
+
+  // In a process of its own: in a mocha worker an earlier test may have loaded the ranks already.
   it('a background load of the ranks waits for idle; a caller that needs them now is not kept waiting', async function () {
-    this.timeout(20_000);
-    if (isTokenizerLoaded('cl100k_base')) this.skip(); // loaded by an earlier test of this process
-    let released = false;
-    const never = new Promise<void>(() => undefined);
-    const background = preloadTokenizer(() => never, 'cl100k_base').then(() => (released = true));
-    await new Promise((r) => setTimeout(r, 50));
-    assert.equal(isTokenizerLoaded('cl100k_base'), false, 'nothing loaded while a call is in flight');
-    await loadTokenizer('cl100k_base');
-    assert.equal(isTokenizerLoaded('cl100k_base'), true);
-    await background;
-    assert.equal(released, true);
+    this.timeout(60_000);
+    const script = `
+      const t = require('./src/core/memory/node/tokenizer.ts');
+      (async () => {
+        const before = t.isTokenizerLoaded('cl100k_base');
+        let released = false;
+        const never = new Promise(() => undefined);
+        const background = t.preloadTokenizer(() => never, 'cl100k_base').then(() => (released = true));
+        await new Promise((r) => setTimeout(r, 50));
+        const whileBusy = t.isTokenizerLoaded('cl100k_base');
+        await t.loadTokenizer('cl100k_base');
+        const afterLoad = t.isTokenizerLoaded('cl100k_base');
+        await background;
+        process.stdout.write(JSON.stringify({ before, whileBusy, afterLoad, released }));
+      })();`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 50_000 });
+    assert.ok(stdout, 'the child printed nothing: its background load never ended');
+    const r = JSON.parse(stdout) as Record<string, boolean>;
+    assert.equal(r.before, false, 'a fresh process has no ranks');
+    assert.equal(r.whileBusy, false, 'nothing loaded while a call is in flight');
+    assert.equal(r.afterLoad, true);
+    assert.equal(r.released, true, 'the background load ends with the load a caller asked for');
   });
 });

@@ -104,6 +104,8 @@ describe('mcp protocol flaws (raw stdio against dist/cli.js)', function () {
   it('logs go to stderr only: every stdout line is JSON-RPC', async () => {
     await raw.initialize();
     await raw.request(10, 'tools/list');
+    // the start-up line comes once the services composed, which may be after tools/list was answered
+    for (let i = 0; i < 100 && !/roots: /.test(raw.stderr); i++) await new Promise((r) => setTimeout(r, 50));
     assert.match(raw.stderr, /roots: /);
   });
 });

@@ -62,6 +62,8 @@ const SUFFIX = '.memory.json';
  * most ~1 MB of text per 250,000 tokens, plus the summary and fingerprints); larger files are not ours.
  */
 export const MAX_SESSION_FILE_BYTES = 64 * 1024 * 1024;
+/** Saved sessions read at once on restore (the thread pool has 4 threads). */
+const RESTORE_READS = 8;
 
 export function sessionFileName(sessionId: string): string {
   return `${Buffer.from(sessionId, 'utf8').toString('base64url')}${SUFFIX}`;
@@ -208,27 +210,28 @@ export class MemoryRegistry {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
-    const loaded: SavedSession[] = [];
-    for (const name of names) {
+    const slots: (SavedSession | undefined)[] = [];
+    const readOne = async (name: string, at: number) => {
       try {
         // A FIFO here would block the start forever, a huge foreign file would stall it: neither is opened.
         const read = await readStateFile(path.join(dir, name), MAX_SESSION_FILE_BYTES);
         if (!read.ok) {
           if (read.kind !== 'missing') this.options.onError?.(new Error(`skipping ${path.join(dir, name)}: ${read.reason}`));
-          continue;
+          return;
         }
         const saved = JSON.parse(read.text) as SavedSession;
         if (typeof saved.sessionId !== 'string' || sessionFileName(saved.sessionId) !== name) throw new Error(`${name}: session id does not match the file name`);
-        loaded.push(saved);
+        slots[at] = saved;
       } catch (err) {
         this.options.onError?.(err); // a corrupt file must not stop the others from loading
       }
-    }
+    };
+    // a few at a time: one after the other, 50 saved sessions held every start ~30 ms in file system round trips
+    for (let i = 0; i < names.length; i += RESTORE_READS) await Promise.all(names.slice(i, i + RESTORE_READS).map((n, k) => readOne(n, i + k)));
+    const loaded = slots.filter((s) => s !== undefined); // in the folder's order, as read one by one
     loaded.sort((a, b) => b.lastActivity - a.lastActivity);
     const max = this.options.maxSessions ?? 50;
-    for (const stale of loaded.splice(max)) {
-      await fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined);
-    }
+    await Promise.all(loaded.splice(max).map((stale) => fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined)));
     for (const saved of loaded) {
       try {
         const memory = ChatMemory.fromJSON(saved.memory, this.depsWithClock(), budgetOverrides(this.options.memoryOptions));

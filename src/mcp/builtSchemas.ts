@@ -1,0 +1,15 @@
+/**
+ * The listed JSON schemas of the tool table, computed at build time: esbuild.mjs replaces this module's value in
+ * the bundles with the output of `listedSchemasOf(toolTable)` (server.ts), so a start does not run zod's
+ * toJSONSchema for every tool before its first tools/list (the largest step between initialize and tools/list).
+ * Run from source (tests, tsx) it is undefined and server.ts computes them.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool's listed input and output schemas (JSON Schema draft 7). */
+export interface ListedSchemas {
+  input: Tool['inputSchema'];
+  output?: Tool['outputSchema'];
+}
+
+export const BUILT_SCHEMAS: Readonly<Record<string, ListedSchemas>> | undefined = undefined;
