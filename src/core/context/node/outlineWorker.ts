@@ -2,11 +2,16 @@
  * The outline worker's script (a worker thread of node/outlinePool.ts): it loads the tree-sitter runtime and each
  * grammar once, and answers `{ id, text, languageId }` with the outline treeOutline.ts extracts, so a 4 MB file's
  * parse (seconds) never holds the server's event loop. Bundled as `outline-worker.js` beside the server bundle.
+ *
+ *  - The answer goes out before the tree is freed (that takes ~40 ms for a 4 MB file).
+ *  - The last outlines are kept with their exact texts (OutlineCache): the same file asked again (be-read structure,
+ *    then its function ranges for an edit) is not parsed again.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { grammarsBeside } from './treeSitter';
 import { TreeSitterParsers } from './treeSitter';
-import { treeSitterOutline } from '../treeOutline';
+import { parseOutline, type Extracted } from '../treeOutline';
+import { OutlineCache } from '../outlineCache';
 
 export interface OutlineJob {
   id: number;
@@ -14,12 +19,26 @@ export interface OutlineJob {
   languageId: string;
 }
 
-export type OutlineAnswer = { id: number; outline: Awaited<ReturnType<typeof treeSitterOutline>> } | { id: number; error: string };
+export type OutlineAnswer = { id: number; outline: Extracted | undefined } | { id: number; error: string };
 
 const parsers = new TreeSitterParsers(grammarsBeside((workerData as { grammarsDir: string }).grammarsDir));
+const cache = new OutlineCache();
+
+async function answer(job: OutlineJob): Promise<void> {
+  const hit = cache.get(job.text, job.languageId);
+  if (hit) {
+    parentPort!.postMessage({ id: job.id, outline: hit.outline } satisfies OutlineAnswer);
+    return;
+  }
+  const parsed = await parseOutline(job.text, job.languageId, parsers);
+  parentPort!.postMessage({ id: job.id, outline: parsed?.outline } satisfies OutlineAnswer);
+  parsed?.free();
+  if (parsed) cache.set(job.text, job.languageId, parsed.outline);
+}
+
 parentPort!.on('message', (job: OutlineJob) => {
-  treeSitterOutline(job.text, job.languageId, parsers).then(
-    (outline) => parentPort!.postMessage({ id: job.id, outline } satisfies OutlineAnswer),
-    (err: unknown) => parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies OutlineAnswer),
-  );
+  answer(job).catch((err: unknown) => parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies OutlineAnswer));
 });
+
+// The runtime loads while the first job's text is still on its way (it is needed for any grammar).
+parsers.runtimeReady().catch(() => undefined); // a failed load is retried, and reported, by the first job
