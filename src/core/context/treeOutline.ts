@@ -7,6 +7,7 @@ import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
 import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './outlineLanguages';
 import { errorCount, repairedTypeScript } from './repair';
+import { textEdit } from './textEdit';
 import { hasGrammar } from '../text/languages';
 import type { ParserSource } from './node/treeSitter';
 
@@ -33,27 +34,69 @@ export async function treeSitterOutline(text: string, languageId: string, parser
   return parsed?.outline;
 }
 
+/** An earlier tree of the same language and the text it was parsed from, to re-parse only what changed. */
+export interface Base {
+  text: string;
+  tree: Tree;
+}
+
+export interface Parsed {
+  outline: Extracted | undefined;
+  /** Frees the parser and the tree (unless kept). */
+  free(): void;
+  /** The tree, for the next parse's Base, when it parsed without errors; `free` then leaves it. */
+  keep(): Tree | undefined;
+}
+
 /**
  * The outline and a `free` for the tree and parser behind it: the worker answers first and frees after (freeing a
  * 4 MB file's tree takes ~40 ms). Undefined without a grammar; the outline is undefined when nothing parsed.
+ *
+ * With a `base` (edited here, so it is the caller's to free and never to use again), a text that differs from the
+ * base's in one region under half its size is parsed incrementally; the result is used only when it has no
+ * error, else the text is parsed whole, so that error recovery, and the outline, are a fresh parse's.
  */
-export async function parseOutline(text: string, languageId: string, parsers: ParserSource): Promise<{ outline: Extracted | undefined; free(): void } | undefined> {
+export async function parseOutline(text: string, languageId: string, parsers: ParserSource, base?: Base): Promise<Parsed | undefined> {
   if (!hasGrammar(languageId)) return undefined;
   const spec = languageSpec(languageId)!;
   const parser = await parsers.parserFor(languageId);
   if (!parser) return undefined;
   let tree: Tree | undefined;
+  let kept = false;
   const free = () => {
-    tree?.delete();
+    if (!kept) tree?.delete();
     parser.delete();
   };
   try {
-    tree = reparsed(parser, text, parseInSlices(parser, text), languageId);
-    return { outline: tree && extractOutline(tree, spec), free };
+    tree = base && incremental(parser, text, base);
+    // a tree of the repaired TypeScript is not one of `text`: never a base
+    let ofText = !!tree;
+    if (!tree) {
+      const first = parseInSlices(parser, text);
+      tree = reparsed(parser, text, first, languageId);
+      ofText = tree === first;
+    }
+    return {
+      outline: tree && extractOutline(tree, spec),
+      free,
+      keep: () => (tree && ofText && !tree.rootNode.hasError ? ((kept = true), tree) : undefined),
+    };
   } catch (err) {
     free();
     throw err;
   }
+}
+
+function incremental(parser: Parser, text: string, base: Base): Tree | undefined {
+  if (base.tree.rootNode.hasError) return undefined;
+  const edit = textEdit(base.text, text);
+  if (!edit) return undefined;
+  base.tree.edit(edit);
+  const tree = parser.parse(text, base.tree);
+  if (tree && !tree.rootNode.hasError) return tree;
+  tree?.delete();
+  parser.reset();
+  return undefined;
 }
 
 /** Bytes (the runtime counts UTF-16 bytes) parsed per call of the runtime's parse loop. */

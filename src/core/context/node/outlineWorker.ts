@@ -6,11 +6,13 @@
  *  - The answer goes out before the tree is freed (that takes ~40 ms for a 4 MB file).
  *  - The last outlines are kept with their exact texts (OutlineCache): the same file asked again (be-read structure,
  *    then its function ranges for an edit) is not parsed again.
+ *  - The last large text's tree is kept (one: a tree holds tens of MB of the worker's memory), so that the same
+ *    file after an edit re-parses only what changed (treeOutline.ts parseOutline).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { grammarsBeside } from './treeSitter';
 import { TreeSitterParsers } from './treeSitter';
-import { parseOutline, type Extracted } from '../treeOutline';
+import { parseOutline, type Base, type Extracted } from '../treeOutline';
 import { OutlineCache } from '../outlineCache';
 
 export interface OutlineJob {
@@ -23,6 +25,9 @@ export type OutlineAnswer = { id: number; outline: Extracted | undefined } | { i
 
 const parsers = new TreeSitterParsers(grammarsBeside((workerData as { grammarsDir: string }).grammarsDir));
 const cache = new OutlineCache();
+/** Texts from this size on keep their tree for the next parse (smaller ones parse in milliseconds). */
+const KEEP_TREE_CHARS = 64 * 1024;
+let kept: (Base & { languageId: string }) | undefined;
 
 async function answer(job: OutlineJob): Promise<void> {
   const hit = cache.get(job.text, job.languageId);
@@ -30,10 +35,26 @@ async function answer(job: OutlineJob): Promise<void> {
     parentPort!.postMessage({ id: job.id, outline: hit.outline } satisfies OutlineAnswer);
     return;
   }
-  const parsed = await parseOutline(job.text, job.languageId, parsers);
+  const base = kept?.languageId === job.languageId && job.text.length >= KEEP_TREE_CHARS ? kept : undefined;
+  if (base) kept = undefined; // edited by the parse for this text: of no use for another; freed after the answer
+  const parsed = await parseOutline(job.text, job.languageId, parsers, base).catch((err: unknown) => {
+    base?.tree.delete();
+    throw err;
+  });
   parentPort!.postMessage({ id: job.id, outline: parsed?.outline } satisfies OutlineAnswer);
+  base?.tree.delete();
+  const tree = parsed && job.text.length >= KEEP_TREE_CHARS ? parsed.keep() : undefined;
+  if (tree) {
+    dropKept();
+    kept = { text: job.text, languageId: job.languageId, tree };
+  }
   parsed?.free();
   if (parsed) cache.set(job.text, job.languageId, parsed.outline);
+}
+
+function dropKept(): void {
+  kept?.tree.delete();
+  kept = undefined;
 }
 
 parentPort!.on('message', (job: OutlineJob) => {
