@@ -3,11 +3,10 @@
  * extract. Pure: it is given its parsers. Run in-thread for small texts and on the outline worker for the rest
  * (node/outlinePool.ts), through the OutlineSource port.
  */
-import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
+import type { Edit, Parser, Tree } from '@vscode/tree-sitter-wasm';
 import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './outlineLanguages';
 import { errorCount, repairedTypeScript } from './repair';
-import { textEdit } from './textEdit';
 import { hasGrammar } from '../text/languages';
 import type { ParserSource } from './node/treeSitter';
 
@@ -34,10 +33,10 @@ export async function treeSitterOutline(text: string, languageId: string, parser
   return parsed?.outline;
 }
 
-/** An earlier tree of the same language and the text it was parsed from, to re-parse only what changed. */
+/** An earlier tree of the same language and the edit (textEdit.ts) from its text to the new one. */
 export interface Base {
-  text: string;
   tree: Tree;
+  edit: Edit;
 }
 
 export interface Parsed {
@@ -52,9 +51,9 @@ export interface Parsed {
  * The outline and a `free` for the tree and parser behind it: the worker answers first and frees after (freeing a
  * 4 MB file's tree takes ~40 ms). Undefined without a grammar; the outline is undefined when nothing parsed.
  *
- * With a `base` (edited here, so it is the caller's to free and never to use again), a text that differs from the
- * base's in one region under half its size is parsed incrementally; the result is used only when it has no
- * error, else the text is parsed whole, so that error recovery, and the outline, are a fresh parse's.
+ * With a `base` (edited here, so it is the caller's to free and never to use again) the text is parsed
+ * incrementally; the result is used only when it has no error, else the text is parsed whole, so that error
+ * recovery, and the outline, are a fresh parse's.
  */
 export async function parseOutline(text: string, languageId: string, parsers: ParserSource, base?: Base): Promise<Parsed | undefined> {
   if (!hasGrammar(languageId)) return undefined;
@@ -89,9 +88,7 @@ export async function parseOutline(text: string, languageId: string, parsers: Pa
 
 function incremental(parser: Parser, text: string, base: Base): Tree | undefined {
   if (base.tree.rootNode.hasError) return undefined;
-  const edit = textEdit(base.text, text);
-  if (!edit) return undefined;
-  base.tree.edit(edit);
+  base.tree.edit(base.edit);
   const tree = parser.parse(text, base.tree);
   if (tree && !tree.rootNode.hasError) return tree;
   tree?.delete();

@@ -67,7 +67,8 @@ describe('core/context incremental outline (an earlier tree re-parsed after an e
           first.free();
           for (const e of edits) {
             const next = apply(text, e);
-            const p = (await parseOutline(next, lang, parsers, tree && { text, tree }))!;
+            const edit = textEdit(text, next);
+            const p = (await parseOutline(next, lang, parsers, tree && edit && { tree, edit }))!;
             tree?.delete();
             assert.deepEqual(p.outline, await treeSitterOutline(next, lang, parsers));
             tree = p.keep();
