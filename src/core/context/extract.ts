@@ -21,29 +21,38 @@ const MAX_ERROR_RANGES = 100;
 export function extractOutline(tree: Tree, spec: LanguageSpec): Extracted {
   const imports: string[] = [];
   const symbols: OutlineSymbol[] = [];
-  walk(tree.rootNode.namedChildren, null, true, symbols, spec, imports);
+  // A grammar without decorators never has one before a declaration: no sibling look-ups for them.
+  const ctx: Walk = { spec, imports, decorators: tree.language.idForNodeType('decorator', true) !== null };
+  walk(tree.rootNode.namedChildren, null, true, symbols, ctx);
   const errorRanges = tree.rootNode.hasError ? errorNodes(tree.rootNode, MAX_ERROR_RANGES) : [];
   return { symbols, imports: dedupe(imports), errorLines: [...new Set(errorRanges.slice(0, 5).map((r) => r.start))], errorRanges };
 }
 
-function walk(
-  nodes: (Node | null)[],
-  container: OutlineSymbol | null,
-  topLevel: boolean,
-  out: OutlineSymbol[],
-  spec: LanguageSpec,
-  imports: string[],
-): void {
-  for (const c of nodes) {
+interface Walk {
+  spec: LanguageSpec;
+  imports: string[];
+  decorators: boolean;
+}
+
+/**
+ * `nodes` is always one node's named children: a statement's previous named siblings are the entries before it
+ * (each look-up through the tree is a WebAssembly call that walks the parent's children).
+ */
+function walk(nodes: (Node | null)[], container: OutlineSymbol | null, topLevel: boolean, out: OutlineSymbol[], ctx: Walk): void {
+  const { spec, imports } = ctx;
+  for (let i = 0; i < nodes.length; i++) {
+    const c = nodes[i];
     if (!c) continue;
-    if (spec.imports.has(c.type) || (c.type === 'call' && topLevel && spec.requireCalls)) {
-      const imp = importText(c);
+    const type = c.type;
+    if (spec.imports.has(type) || (type === 'call' && topLevel && spec.requireCalls)) {
+      const imp = importText(c, type);
       if (imp) imports.push(...(Array.isArray(imp) ? imp : [imp]));
       continue;
     }
-    const inner = unwrap(c, spec);
+    const inner = spec.wrappers.has(type) ? unwrap(c, spec) : c;
     if (!inner) continue;
-    const rule = spec.rules[inner.type];
+    const innerType = inner === c ? type : inner.type;
+    const rule = spec.rules[innerType];
     if (rule) {
       const targets = rule.expand ? rule.expand(inner) : [inner];
       for (const t of targets) {
@@ -51,18 +60,18 @@ function walk(
         if (!tRule) continue;
         // A single declarator takes the whole statement's range (`export const x = …;`).
         const outer = targets.length === 1 ? c : t;
-        const sym = makeSymbol(t, outer, c, tRule, container, topLevel, spec);
+        const sym = makeSymbol(t, outer, { nodes, at: i, type }, tRule, container, topLevel, ctx);
         if (!sym) continue;
         if (tRule.container) {
           const body = (tRule.body ? tRule.body(t) : t.childForFieldName('body')) ?? t;
           const kids: OutlineSymbol[] = [];
-          walk(body.namedChildren, sym, sym.kind === 'module', kids, spec, imports);
+          walk(body.namedChildren, sym, sym.kind === 'module', kids, ctx);
           if (kids.length) sym.children = kids;
         }
         out.push(sym);
       }
-    } else if (spec.transparent?.has(inner.type)) {
-      walk(inner.namedChildren, container, topLevel, out, spec, imports);
+    } else if (spec.transparent?.has(innerType)) {
+      walk(inner.namedChildren, container, topLevel, out, ctx);
     }
   }
 }
@@ -81,14 +90,21 @@ function unwrap(n: Node, spec: LanguageSpec): Node | undefined {
   return cur;
 }
 
+/** A statement in its parent's named children (walk's `nodes`), with its type. */
+interface Statement {
+  nodes: (Node | null)[];
+  at: number;
+  type: string;
+}
+
 function makeSymbol(
   node: Node,
   outer: Node,
-  statement: Node,
+  statement: Statement,
   rule: NodeRule,
   container: OutlineSymbol | null,
   topLevel: boolean,
-  spec: LanguageSpec,
+  ctx: Walk,
 ): OutlineSymbol | undefined {
   if (rule.topLevelOnly && !topLevel) return undefined;
   let kind = typeof rule.kind === 'function' ? rule.kind(node) : rule.kind;
@@ -100,10 +116,10 @@ function makeSymbol(
     kind,
     name,
     signature: rule.signature ? clip(rule.signature(node), MAX_SIGNATURE) : signature(node),
-    start: firstDecorator(outer).startPosition.row + 1,
+    start: (ctx.decorators ? firstDecorator(outer) : outer).startPosition.row + 1,
     end: endLine(outer),
   };
-  const doc = docComment(firstDecorator(statement), spec) ?? (spec.docstrings ? docstring(node) : undefined);
+  const doc = docComment(ctx.decorators ? firstDecoratorAt(statement) : statement.at, statement.nodes, ctx.spec) ?? (ctx.spec.docstrings ? docstring(node) : undefined);
   if (doc) sym.doc = doc;
   if (statement.type === 'export_statement') sym.exported = true;
   return sym;
@@ -113,6 +129,13 @@ function makeSymbol(
 function firstDecorator(n: Node): Node {
   let first = n;
   while (first.previousNamedSibling?.type === 'decorator') first = first.previousNamedSibling;
+  return first;
+}
+
+/** firstDecorator of a statement, as its index among its siblings. */
+function firstDecoratorAt({ nodes, at }: Statement): number {
+  let first = at;
+  while (first > 0 && nodes[first - 1]?.type === 'decorator') first--;
   return first;
 }
 
@@ -173,27 +196,39 @@ export function clip(s: string, max: number): string {
   return s.length <= max ? s : s.slice(0, max - 1) + '…';
 }
 
-/** First line of the comment block that ends right above the declaration. */
-function docComment(statement: Node, spec: LanguageSpec): string | undefined {
+/** First line of the comment block that ends right above the declaration, the statement `nodes[at]`. */
+function docComment(at: number, nodes: (Node | null)[], spec: LanguageSpec): string | undefined {
+  const statement = nodes[at]!;
   let expectedRow = statement.startPosition.row;
-  let prev = statement.previousNamedSibling;
+  // The siblings before the statement are `nodes` (a null entry: ask the tree); past the parent's start, the tree.
+  let k = at - 1;
+  const before = (n: Node, i: number): Node | null => (i < 0 ? null : (nodes[i] ?? n.previousNamedSibling));
+  let prev = before(statement, k);
+  let fromTree = false;
   // A comment right after `module X` / `class X {` can sit on the parent, before the body node starts.
   // Go's `type T struct` sits inside a `type_declaration` that carries the comment.
-  const parent = statement.parent;
-  if (!prev && parent && parent.parent && (parent.startIndex === statement.startIndex || parent.firstNamedChild?.equals(statement))) {
-    prev = parent.previousNamedSibling;
-    expectedRow = parent.startPosition.row;
+  if (!prev) {
+    const parent = statement.parent;
+    if (parent && parent.parent && (parent.startIndex === statement.startIndex || parent.firstNamedChild?.equals(statement))) {
+      prev = parent.previousNamedSibling;
+      expectedRow = parent.startPosition.row;
+      fromTree = true;
+    }
   }
   let top: Node | undefined;
+  let topAt = -1;
   while (prev && spec.comments.has(prev.type) && prev.endPosition.row >= expectedRow - 1 && prev.endPosition.row <= expectedRow) {
     top = prev;
+    topAt = k;
     expectedRow = prev.startPosition.row;
-    prev = prev.previousNamedSibling;
+    if (fromTree) prev = prev.previousNamedSibling;
+    else prev = before(prev, --k);
   }
   if (!top) return undefined;
   // Text of the whole run, from the top comment to the declaration.
   let text = '';
-  for (let n: Node | null = top; n && spec.comments.has(n.type) && n.startIndex < statement.startIndex; n = n.nextNamedSibling) {
+  const after = (n: Node, i: number): Node | null => (fromTree ? n.nextNamedSibling : i < nodes.length ? (nodes[i] ?? n.nextNamedSibling) : null);
+  for (let n: Node | null = top, i = topAt; n && spec.comments.has(n.type) && n.startIndex < statement.startIndex; n = after(n, ++i)) {
     text += n.text + '\n';
   }
   return firstDocLine(text);
@@ -220,9 +255,9 @@ export function firstDocLine(raw: string): string | undefined {
   return undefined;
 }
 
-function importText(n: Node): string | string[] | undefined {
+function importText(n: Node, type: string): string | string[] | undefined {
   const text = n.text;
-  if (n.type === 'call') {
+  if (type === 'call') {
     const m = /^(require|require_relative|load)\s*\(?\s*['"]([^'"]+)['"]/.exec(text);
     return m?.[2];
   }

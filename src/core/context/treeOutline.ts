@@ -3,7 +3,7 @@
  * extract. Pure: it is given its parsers. Run in-thread for small texts and on the outline worker for the rest
  * (node/outlinePool.ts), through the OutlineSource port.
  */
-import type { Parser, Tree } from '@vscode/tree-sitter-wasm';
+import type { Edit, Parser, Tree } from '@vscode/tree-sitter-wasm';
 import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './outlineLanguages';
 import { errorCount, repairedTypeScript } from './repair';
@@ -28,16 +28,94 @@ export function inThreadOutlines(parsers: ParserSource): OutlineSource {
 
 /** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
 export async function treeSitterOutline(text: string, languageId: string, parsers: ParserSource): Promise<Extracted | undefined> {
+  const parsed = await parseOutline(text, languageId, parsers);
+  parsed?.free();
+  return parsed?.outline;
+}
+
+/** An earlier tree of the same language and the edit (textEdit.ts) from its text to the new one. */
+export interface Base {
+  tree: Tree;
+  edit: Edit;
+}
+
+export interface Parsed {
+  outline: Extracted | undefined;
+  /** Frees the parser and the tree (unless kept). */
+  free(): void;
+  /** The tree, for the next parse's Base, when it parsed without errors; `free` then leaves it. */
+  keep(): Tree | undefined;
+}
+
+/**
+ * The outline and a `free` for the tree and parser behind it: the worker answers first and frees after (freeing a
+ * 4 MB file's tree takes ~40 ms). Undefined without a grammar; the outline is undefined when nothing parsed.
+ *
+ * With a `base` (edited here, so it is the caller's to free and never to use again) the text is parsed
+ * incrementally; the result is used only when it has no error, else the text is parsed whole, so that error
+ * recovery, and the outline, are a fresh parse's.
+ */
+export async function parseOutline(text: string, languageId: string, parsers: ParserSource, base?: Base): Promise<Parsed | undefined> {
   if (!hasGrammar(languageId)) return undefined;
   const spec = languageSpec(languageId)!;
   const parser = await parsers.parserFor(languageId);
   if (!parser) return undefined;
-  const tree = reparsed(parser, text, parser.parse(text), languageId);
-  try {
-    return tree && extractOutline(tree, spec);
-  } finally {
-    tree?.delete();
+  let tree: Tree | undefined;
+  let kept = false;
+  const free = () => {
+    if (!kept) tree?.delete();
     parser.delete();
+  };
+  try {
+    tree = base && incremental(parser, text, base);
+    // a tree of the repaired TypeScript is not one of `text`: never a base
+    let ofText = !!tree;
+    if (!tree) {
+      const first = parseInSlices(parser, text);
+      tree = reparsed(parser, text, first, languageId);
+      ofText = tree === first;
+    }
+    return {
+      outline: tree && extractOutline(tree, spec),
+      free,
+      keep: () => (tree && ofText && !tree.rootNode.hasError ? ((kept = true), tree) : undefined),
+    };
+  } catch (err) {
+    free();
+    throw err;
+  }
+}
+
+function incremental(parser: Parser, text: string, base: Base): Tree | undefined {
+  if (base.tree.rootNode.hasError) return undefined;
+  base.tree.edit(base.edit);
+  const tree = parser.parse(text, base.tree);
+  if (tree && !tree.rootNode.hasError) return tree;
+  tree?.delete();
+  parser.reset();
+  return undefined;
+}
+
+/** Bytes (the runtime counts UTF-16 bytes) parsed per call of the runtime's parse loop. */
+const SLICE_BYTES = 256 * 1024;
+
+/**
+ * `parser.parse(text)`, stopped by the progress callback every SLICE_BYTES and resumed where it stopped (the
+ * runtime's documented resume): the same tree. WebAssembly code moves to its optimizing tier only on a new call
+ * of a function, and one call of the parse loop over a whole 4 MB file ran on the baseline tier throughout.
+ */
+export function parseInSlices(parser: Parser, text: string): Tree | null {
+  let stopAt = SLICE_BYTES;
+  for (;;) {
+    let stopped = false;
+    const tree = parser.parse(text, null, {
+      progressCallback: ({ currentOffset }) => {
+        if (currentOffset < stopAt) return false;
+        stopAt = currentOffset + SLICE_BYTES;
+        return (stopped = true);
+      },
+    });
+    if (tree || !stopped) return tree;
   }
 }
 
@@ -45,7 +123,7 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 function reparsed(parser: Parser, text: string, tree: Tree | null, languageId: string): Tree | undefined {
   if (!tree || !tree.rootNode.hasError || !/^typescript(react)?$/.test(languageId)) return tree ?? undefined;
   const repaired = repairedTypeScript(text, tree);
-  const second = repaired === undefined ? null : parser.parse(repaired);
+  const second = repaired === undefined ? null : parseInSlices(parser, repaired);
   if (!second) return tree;
   if (errorCount(second.rootNode) < errorCount(tree.rootNode)) {
     tree.delete();

@@ -25,6 +25,20 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
+/** C tokens in a fixed pseudo-random order, `size` characters. */
+function garbage(size: number): string {
+  const tokens = ['(', ')', '{', '}', '[', ']', ';', ',', '*', 'a', 'int', '=', '\n', '"x"', '#if', '?', ':'];
+  let seed = 1;
+  const parts: string[] = [];
+  for (let n = 0; n < size; ) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const t = tokens[seed % tokens.length]!;
+    parts.push(t);
+    n += t.length + 1;
+  }
+  return parts.join(' ');
+}
+
 describe('core/context OutlinePool (tree-sitter on worker threads)', function () {
   this.timeout(120_000);
   const here = inThreadOutlines(new TreeSitterParsers(packagedGrammars));
@@ -95,13 +109,25 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     const slow = new OutlinePool({ grammarsDir: REPO, size: 1, timeoutMs: 2500 });
     try {
       await slow.outline('int w(void) { return 0; }\n', 'c'); // worker and grammar up: only the parse is timed
-      await assert.rejects(slow.outline(cSource(4_000_000) + cSource(4_000_000), 'c'), /took over 2500 ms/);
+      // tokens in no order: error recovery, 4 MB takes ~11 s of CPU here (well-formed C parses 10× faster)
+      await assert.rejects(slow.outline(garbage(4_000_000), 'c'), /took over 2500 ms/);
       assert.equal(slow.workers, 0);
       const ok = await slow.outline('int k(void) { return 4; }\n', 'c');
       assert.deepEqual(ok?.symbols.map((s) => s.name), ['k']);
     } finally {
       await slow.close();
     }
+  });
+
+  it('the same text again gets the same outline (kept in the worker), a copy the caller may change', async () => {
+    const big = cSource(300_000);
+    const first = (await pool.outline(big, 'c'))!;
+    const expected = structuredClone(first);
+    first.symbols.length = 0;
+    assert.deepEqual(await pool.outline(big, 'c'), expected);
+    assert.deepEqual(await pool.outline(big, 'c'), await here.outline(big, 'c'));
+    const changed = big.replace('Module 1:', 'Module one:');
+    assert.deepEqual(await pool.outline(changed, 'c'), await here.outline(changed, 'c'));
   });
 
   it('after close, outlines are refused with a clear error', async () => {

@@ -6,8 +6,8 @@
  *  - Sized for 2 cores: one worker per core but one (the event loop keeps a core), at most 2, at least 1.
  *  - Cancellable: a job whose signal aborts leaves the queue, or, already parsing, ends its worker (a parse
  *    cannot be interrupted otherwise); the next job starts a fresh one. A job over `timeoutMs` is ended the same way.
- *  - Texts under `inThreadBelow` characters are parsed in-thread when the grammar is loaded here already: a
- *    round trip costs more than their parse (test/core/context/outlinePool.test.ts measures both).
+ *  - Small texts go to a worker too: in-thread would save ~1 ms below 4 KB, but load each grammar on this thread.
+ *  - A worker keeps its last outlines and its last large tree (outlineWorker.ts); an ended worker's go with it.
  *  - Idle workers end after `idleMs` and keep no process alive.
  */
 import { availableParallelism } from 'node:os';

@@ -106,6 +106,11 @@ export class TreeSitterParsers implements ParserSource {
 
   constructor(private readonly grammars: GrammarLocator) {}
 
+  /** Loads the runtime ahead of the first parse (the outline worker does it as it starts). */
+  async runtimeReady(): Promise<void> {
+    await runtime(this.grammars);
+  }
+
   private language(g: GrammarFile): Promise<Language> {
     let p = this.languages.get(g.file);
     if (!p) {
