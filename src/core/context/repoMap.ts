@@ -30,6 +30,8 @@ export interface OverviewOptions {
   folder?: string;
   budget?: number;
   query?: string;
+  /** false: answer from the index as the last refresh left it (a second layout of the same call). */
+  refresh?: boolean;
 }
 
 export interface OverviewResult {
@@ -200,7 +202,7 @@ export class RepoMap {
   }
 
   private async overviewNow(opts: OverviewOptions): Promise<OverviewResult> {
-    await this.refreshNow();
+    if (opts.refresh !== false) await this.refreshNow();
     const budget = Math.max(CONTEXT_SETTINGS.overviewBudget.min, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
     const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
     // Nothing changed since the same question: the same answer.
