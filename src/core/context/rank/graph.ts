@@ -22,13 +22,18 @@ export interface GraphFile {
 export class Graph {
   private index = new Map<string, number>();
   private files: GraphFile[];
-  private defIndex = new Map<string, number[]>();
+  /** identifier → the file (or files) defining it: a number for one file, an array for more (most have one). */
+  private defIndex = new Map<string, Ids>();
   /** identifier → files that use it (to find whose edges a definition change affects). */
-  private refIndex = new Map<string, number[]>();
-  /** Each file's edges as two typed arrays (a Map per file took ~100 bytes an edge; 200,000 files have millions). */
-  private out: Edges[] = [];
+  private refIndex = new Map<string, Ids>();
+  /**
+   * Every file's edges in one flat layout (CSR: file i's edges are at start[i]..start[i+1]); `changed` holds the
+   * edges of files updated since, until the next ranking folds them in. Two typed arrays per file took ~370 bytes
+   * a file; a Map per file ~100 bytes an edge.
+   */
+  private flat: Flat = { start: new Int32Array(1), to: new Int32Array(0), w: new Float64Array(0), outW: new Float64Array(0) };
+  private changed = new Map<number, Edges>();
   private version = 0;
-  /** Ranks per restart vector (the plain one and the last queries'), valid while `version` holds. */
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
   private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
 
@@ -50,15 +55,15 @@ export class Graph {
     files.forEach((f, i) => this.index.set(f.rel, i));
     for (const [i, f] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
-      for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
-      for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
+      for (const d of f.tags?.defs ?? []) addId(this.defIndex, d, i);
+      for (const id of f.tags?.refs.keys() ?? []) addId(this.refIndex, id, i);
     }
-    const out: Edges[] = new Array(files.length);
+    const out = new FlatBuilder(files.length);
     for (let i = 0; i < files.length; i++) {
       if (i % STEP_ITEMS === 0) yield;
-      out[i] = this.edgesFrom(i);
+      out.add(this.edgesFrom(i));
     }
-    this.out = out;
+    this.flat = out.done();
   }
 
   has(rel: string): boolean {
@@ -81,20 +86,20 @@ export class Graph {
       const newDefs = new Set(r.tags?.defs ?? []);
       for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
       for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
-      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) remove(this.refIndex, id, i);
-      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) push(this.refIndex, id, i);
+      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) removeId(this.refIndex, id, i);
+      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) addId(this.refIndex, id, i);
       this.files[i] = r;
       affected.add(i);
     }
-    for (const i of affected) this.out[i] = this.edgesFrom(i);
+    for (const i of affected) this.changed.set(i, this.edgesFrom(i));
     this.version++;
   }
 
   /** A definition appeared or disappeared: every file using the name gets its edges recomputed. */
   private changeDef(name: string, i: number, added: boolean, affected: Set<number>): void {
-    if (added) push(this.defIndex, name, i);
-    else remove(this.defIndex, name, i);
-    for (const j of this.refIndex.get(name) ?? []) affected.add(j);
+    if (added) addId(this.defIndex, name, i);
+    else removeId(this.defIndex, name, i);
+    forIds(this.refIndex.get(name), (j) => affected.add(j));
   }
 
   private edgesFrom(i: number): Edges {
@@ -103,13 +108,17 @@ export class Graph {
     if (!f.tags) return NO_EDGES;
     for (const [id, count] of f.tags.refs) {
       const definers = this.defIndex.get(id);
-      if (!definers || definers.length > MAX_DEFINERS) continue;
+      if (definers === undefined) continue;
+      const many = typeof definers === 'number' ? 1 : definers.length;
+      if (many > MAX_DEFINERS) continue;
       let mul = 1;
       if (id.length >= 8 && /[a-z][A-Z]|_/.test(id)) mul *= 10;
       if (id.startsWith('_')) mul *= 0.1;
-      if (definers.length > 5) mul *= 0.1;
+      if (many > 5) mul *= 0.1;
       const w = mul * Math.sqrt(count);
-      for (const j of definers) if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+      forIds(definers, (j) => {
+        if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+      });
     }
     for (const spec of f.tags.imports) {
       const j = this.resolveImport(f.rel, spec);
@@ -133,6 +142,21 @@ export class Graph {
       if (j !== undefined) return j;
     }
     return undefined;
+  }
+
+  /** The flat edges with the updated files' edges folded in (as steps: 200,000 files). */
+  private *foldSteps(): Steps<Flat> {
+    if (!this.changed.size) return this.flat;
+    const { start, to, w } = this.flat;
+    const out = new FlatBuilder(this.files.length);
+    for (let i = 0; i < this.files.length; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      const c = this.changed.get(i);
+      if (c) out.add(c);
+      else out.addRange(to, w, start[i]!, start[i + 1]!);
+    }
+    this.changed.clear();
+    return (this.flat = out.done());
   }
 
   /**
@@ -161,26 +185,8 @@ export class Graph {
       ps += pers[i]!;
     }
     for (let i = 0; i < n; i++) pers[i]! /= ps;
-    // Flatten the edges once (CSR) so that the iterations run over typed arrays.
-    let m = 0;
-    for (const e of this.out) m += e.to.length;
     yield;
-    const from = new Int32Array(m);
-    const to = new Int32Array(m);
-    const w = new Float64Array(m);
-    const outW = new Float64Array(n);
-    let k = 0;
-    for (const [i, edges] of this.out.entries()) {
-      if (i % STEP_ITEMS === 0) yield;
-      for (let e = 0; e < edges.to.length; e++) {
-        const wt = edges.w[e]!;
-        from[k] = i;
-        to[k] = edges.to[e]!;
-        w[k] = wt;
-        outW[i]! += wt;
-        k++;
-      }
-    }
+    const { start, to, w, outW } = yield* this.foldSteps();
     let rank = Float64Array.from(pers);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
@@ -188,9 +194,10 @@ export class Graph {
       const next = new Float64Array(n);
       let dangling = 0;
       for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
-      for (let e = 0; e < m; e++) {
-        const i = from[e]!;
-        next[to[e]!]! += (d * rank[i]! * w[e]!) / outW[i]!;
+      for (let i = 0; i < n; i++) {
+        const ri = rank[i]!;
+        const oi = outW[i]!;
+        for (let e = start[i]!; e < start[i + 1]!; e++) next[to[e]!]! += (d * ri * w[e]!) / oi;
       }
       let delta = 0;
       for (let i = 0; i < n; i++) {
@@ -207,6 +214,58 @@ export class Graph {
   }
 }
 
+/** The flat edges (CSR) and each file's total out-weight. */
+interface Flat {
+  start: Int32Array;
+  to: Int32Array;
+  w: Float64Array;
+  outW: Float64Array;
+}
+
+/** Appends files' edges in file order into growing typed arrays. */
+class FlatBuilder {
+  private readonly start: Int32Array;
+  private readonly outW: Float64Array;
+  private to = new Int32Array(1024);
+  private w = new Float64Array(1024);
+  private m = 0;
+  private i = 0;
+
+  constructor(n: number) {
+    this.start = new Int32Array(n + 1);
+    this.outW = new Float64Array(n);
+  }
+
+  add(e: Edges): void {
+    this.addRange(e.to, e.w, 0, e.to.length);
+  }
+
+  addRange(to: Int32Array, w: Float64Array, from: number, end: number): void {
+    const need = this.m + end - from;
+    if (need > this.to.length) {
+      const cap = Math.max(need, this.to.length * 2);
+      const t = new Int32Array(cap);
+      t.set(this.to.subarray(0, this.m));
+      const ww = new Float64Array(cap);
+      ww.set(this.w.subarray(0, this.m));
+      this.to = t;
+      this.w = ww;
+    }
+    let sum = 0;
+    for (let k = from; k < end; k++) {
+      this.to[this.m] = to[k]!;
+      this.w[this.m++] = w[k]!;
+      sum += w[k]!;
+    }
+    this.outW[this.i] = sum;
+    this.start[++this.i] = this.m;
+  }
+
+  done(): Flat {
+    return { start: this.start, to: this.to.slice(0, this.m), w: this.w.slice(0, this.m), outW: this.outW };
+  }
+}
+
 /** A file's edges: the files it points to and the weights, in insertion order (the order a Map kept). */
 interface Edges {
   to: Int32Array;
@@ -215,17 +274,31 @@ interface Edges {
 
 const NO_EDGES: Edges = { to: new Int32Array(0), w: new Float64Array(0) };
 
-function push(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (list) list.push(i);
-  else map.set(key, [i]);
+/** The files of an identifier: one number, or an array when two or more (an array per name cost 56 bytes). */
+type Ids = number | number[];
+
+function addId(map: Map<string, Ids>, key: string, i: number): void {
+  const ids = map.get(key);
+  if (ids === undefined) map.set(key, i);
+  else if (typeof ids === 'number') map.set(key, [ids, i]);
+  else ids.push(i);
 }
 
-function remove(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  const at = list.indexOf(i);
-  if (at >= 0) list.splice(at, 1);
-  if (!list.length) map.delete(key);
+function removeId(map: Map<string, Ids>, key: string, i: number): void {
+  const ids = map.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'number') {
+    if (ids === i) map.delete(key);
+    return;
+  }
+  const at = ids.indexOf(i);
+  if (at >= 0) ids.splice(at, 1);
+  if (ids.length === 1) map.set(key, ids[0]!);
+  else if (!ids.length) map.delete(key);
 }
 
+function forIds(ids: Ids | undefined, fn: (i: number) => void): void {
+  if (ids === undefined) return;
+  if (typeof ids === 'number') fn(ids);
+  else for (const i of ids) fn(i);
+}
