@@ -8,6 +8,7 @@ import { languageIdFromPath } from '../text/languages';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary } from '../text/binary';
 import type { MapFileReader, WalkedFile } from './mapPorts';
+import { termsOf, type Terms } from './rank/bm25';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;
@@ -24,6 +25,8 @@ export interface FileRecord {
   tags?: FileTags;
   /** The defined names, sorted and joined: compares two records' definitions at once. */
   defsKey: string;
+  /** The words a query is matched against (rank/bm25.ts), made once with the record. */
+  terms: Terms | undefined;
 }
 
 /** A record that changed: `old` is undefined for a file new to the map. */
@@ -109,12 +112,13 @@ export class FileRecords {
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 function emptyRecord(f: WalkedFile): FileRecord {
-  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '' };
+  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '', terms: undefined };
 }
 
 function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
   rec.lines = Math.round(f.size / 40);
   rec.linesEstimated = true;
+  rec.terms = termsOf(rec);
   return rec;
 }
 
@@ -125,7 +129,10 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
     return rec;
   }
   rec.lines = countNewlines(bytes);
-  if (bytes.length > MAX_TAG_BYTES) return rec;
+  if (bytes.length > MAX_TAG_BYTES) {
+    rec.terms = termsOf(rec);
+    return rec;
+  }
   const tags = extractTags(bytes.toString('utf8'), rec.languageId);
   rec.summary = tags.summary;
   if (isCodeLanguage(rec.languageId)) {
@@ -134,6 +141,7 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
     rec.tags = tags;
     rec.defsKey = [...tags.defs].sort().join(',');
   }
+  rec.terms = termsOf(rec);
   return rec;
 }
 
