@@ -34,6 +34,8 @@ export class Ranking {
   private readonly totalRefs = new Map<string, number>();
   /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
   private scored: { key: string; scores: Map<string, number>; central: string | undefined } | undefined;
+  /** The central file of the last folder asked about, valid while the graph version holds. */
+  private central: { key: string; rel: string | undefined } | undefined;
   /** The last ranked list: the scores in order, with the records' current lines and summaries. */
   private ordered: { key: string; files: RankedFiles } | undefined;
   /** Each file's top symbols for one query, valid while the graph version holds. */
@@ -98,7 +100,10 @@ export class Ranking {
       yield;
       const scores = new Map(files.map((r, i) => [r.rel, ranks[i]!.score]));
       yield;
-      this.scored = { key: scoreKey, scores, central: yield* centralFileSteps(files, this.totalRefs) };
+      // the central file does not depend on the query: one search per graph version and folder
+      const centralKey = `${this.version}\0${folderRel}`;
+      if (this.central?.key !== centralKey) this.central = { key: centralKey, rel: yield* centralFileSteps(files, this.totalRefs) };
+      this.scored = { key: scoreKey, scores, central: this.central.rel };
     }
     const orderKey = `${scoreKey}\0${recordsVersion}`;
     if (this.ordered?.key === orderKey) return this.ordered.files;

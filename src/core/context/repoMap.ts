@@ -223,7 +223,8 @@ export class RepoMap {
     const ranking = await runSliced(this.ranking.rankSteps(files, folderRel, terms, this.records.version));
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
-    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated }));
+    const filesKey = `${this.list.version}\0${this.records.version}\0${folderRel}`;
+    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated, filesKey }));
     this.stats.lastMs.render = performance.now() - t;
     const ranked: OverviewFile[] = out.shown;
     return {
