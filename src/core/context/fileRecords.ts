@@ -23,8 +23,6 @@ export interface FileRecord {
   binary: boolean;
   summary: string;
   tags?: FileTags;
-  /** The defined names, sorted and joined: compares two records' definitions at once. */
-  defsKey: string;
   /** The words a query is matched against (rank/bm25.ts), made once with the record. */
   terms: Terms | undefined;
 }
@@ -112,7 +110,7 @@ export class FileRecords {
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 function emptyRecord(f: WalkedFile): FileRecord {
-  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '', terms: undefined };
+  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', terms: undefined };
 }
 
 function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
@@ -139,7 +137,6 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
     // the exported names only made the summary: not kept (one array less per file of the map)
     tags.exported = NO_NAMES;
     rec.tags = tags;
-    rec.defsKey = [...tags.defs].sort().join(',');
   }
   rec.terms = termsOf(rec);
   return rec;
@@ -150,7 +147,7 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
  * same imports: the file's edges in the graph and its symbols stay.
  */
 export function sameTags(a: FileRecord, b: FileRecord): boolean {
-  if (a.defsKey !== b.defsKey || a.binary !== b.binary) return false;
+  if (a.binary !== b.binary) return false;
   const ta = a.tags;
   const tb = b.tags;
   if (!ta || !tb) return !ta && !tb;

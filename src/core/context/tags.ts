@@ -79,7 +79,7 @@ export function extractTags(text: string, languageId: string): FileTags {
     if (id.length < 3 || KEYWORDS.has(id)) continue;
     refs.set(id, (refs.get(id) ?? 0) + 1);
   }
-  for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(flatCopy(m[1]!));
+  for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(internName(m[1]!));
   for (const m of text.matchAll(EXPORT_RE)) tags.exported.push(m[1]!);
   if (!tags.exported.length) {
     // Languages without `export`: public top-level names (capitalised in Go, `pub` in Rust, classes elsewhere).
