@@ -61,7 +61,7 @@ export class Graph {
     const out = new FlatBuilder(files.length);
     for (let i = 0; i < files.length; i++) {
       if (i % STEP_ITEMS === 0) yield;
-      out.add(this.edgesFrom(i));
+      out.addMap(this.edgeMap(i));
     }
     this.flat = out.done();
   }
@@ -102,10 +102,11 @@ export class Graph {
     forIds(this.refIndex.get(name), (j) => affected.add(j));
   }
 
-  private edgesFrom(i: number): Edges {
+  /** File i's edges: target file → weight, in the order they were found. */
+  private edgeMap(i: number): Map<number, number> {
     const edges = new Map<number, number>();
     const f = this.files[i]!;
-    if (!f.tags) return NO_EDGES;
+    if (!f.tags) return edges;
     for (const [id, count] of f.tags.refs) {
       const definers = this.defIndex.get(id);
       if (definers === undefined) continue;
@@ -124,6 +125,12 @@ export class Graph {
       const j = this.resolveImport(f.rel, spec);
       if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
     }
+    return edges;
+  }
+
+  /** edgeMap(i) as two typed arrays (an updated file's, kept until the next ranking folds them in). */
+  private edgesFrom(i: number): Edges {
+    const edges = this.edgeMap(i);
     if (!edges.size) return NO_EDGES;
     const to = new Int32Array(edges.size);
     const w = new Float64Array(edges.size);
@@ -240,17 +247,32 @@ class FlatBuilder {
     this.addRange(e.to, e.w, 0, e.to.length);
   }
 
-  addRange(to: Int32Array, w: Float64Array, from: number, end: number): void {
-    const need = this.m + end - from;
-    if (need > this.to.length) {
-      const cap = Math.max(need, this.to.length * 2);
-      const t = new Int32Array(cap);
-      t.set(this.to.subarray(0, this.m));
-      const ww = new Float64Array(cap);
-      ww.set(this.w.subarray(0, this.m));
-      this.to = t;
-      this.w = ww;
+  /** A file's edges straight from its map (the build makes no typed arrays per file). */
+  addMap(edges: Map<number, number>): void {
+    this.grow(this.m + edges.size);
+    let sum = 0;
+    for (const [j, wt] of edges) {
+      this.to[this.m] = j;
+      this.w[this.m++] = wt;
+      sum += wt;
     }
+    this.outW[this.i] = sum;
+    this.start[++this.i] = this.m;
+  }
+
+  private grow(need: number): void {
+    if (need <= this.to.length) return;
+    const cap = Math.max(need, this.to.length * 2);
+    const t = new Int32Array(cap);
+    t.set(this.to.subarray(0, this.m));
+    const ww = new Float64Array(cap);
+    ww.set(this.w.subarray(0, this.m));
+    this.to = t;
+    this.w = ww;
+  }
+
+  addRange(to: Int32Array, w: Float64Array, from: number, end: number): void {
+    this.grow(this.m + end - from);
     let sum = 0;
     for (let k = from; k < end; k++) {
       this.to[this.m] = to[k]!;
