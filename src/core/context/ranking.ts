@@ -24,6 +24,9 @@ export interface RankedFiles {
   central: string | undefined;
 }
 
+/** The symbols of a file beyond the first FILES_WITH_SYMBOLS: one shared empty list (200,000 files). */
+const NO_SYMBOLS: string[] = Object.freeze([]) as unknown as string[];
+
 /** The budget allows a few hundred files at most: symbols are looked up for these only. */
 const FILES_WITH_SYMBOLS = 400;
 
@@ -109,13 +112,18 @@ export class Ranking {
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
     yield;
-    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }));
+    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 }));
     yield;
     const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
     yield;
-    const byRel = new Map(files.map((r) => [r.rel, r]));
-    yield;
-    for (const f of ranked.slice(0, FILES_WITH_SYMBOLS)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
+    const top = ranked.slice(0, FILES_WITH_SYMBOLS);
+    const wanted = new Set(top.map((f) => f.path));
+    const byRel = new Map<string, FileRecord>();
+    for (const [i, r] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      if (wanted.has(r.rel)) byRel.set(r.rel, r);
+    }
+    for (const f of top) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
     this.ordered = { key: orderKey, files: { ranked, central } };
     return this.ordered.files;
   }
