@@ -101,7 +101,11 @@ export class Ranking {
     if (this.scored?.key !== scoreKey) {
       const ranks = yield* rankFilesSteps(files, this.graph!, terms);
       yield;
-      const scores = new Map(files.map((r, i) => [r.rel, ranks[i]!.score]));
+      const scores = new Map<string, number>();
+      for (const [i, r] of files.entries()) {
+        if (i % STEP_ITEMS === 0) yield;
+        scores.set(r.rel, ranks[i]!.score);
+      }
       yield;
       // the central file does not depend on the query: one search per graph version and folder
       const centralKey = `${this.version}\0${folderRel}`;
@@ -112,7 +116,11 @@ export class Ranking {
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
     yield;
-    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 }));
+    const unsorted: OverviewFile[] = new Array(files.length);
+    for (const [i, r] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      unsorted[i] = { path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 };
+    }
     yield;
     const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
     yield;
