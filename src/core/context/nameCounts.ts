@@ -17,7 +17,7 @@ export class NameCounts implements Iterable<[string, number]> {
   constructor(counts: ReadonlyMap<string, number> | Iterable<[string, number]>) {
     const flat: (string | number)[] = [];
     for (const [name, n] of counts) flat.push(internName(name), n);
-    this.flat = flat;
+    this.flat = flat.slice(); // exactly its length (a pushed array keeps spare room)
     const size = flat.length / 2;
     if (size > SCAN) {
       this.sorted = Array.from({ length: size }, (_, i) => i);

@@ -66,7 +66,7 @@ export function termsOf(doc: RankDoc): Terms {
   addBag(out, splitWords(doc.summary));
   out.push(names.length);
   for (const n of names) out.push(n.length, ...n);
-  return out;
+  return out.slice(); // exactly its length: a pushed array keeps up to half again as spare room
 }
 
 /**
@@ -78,6 +78,9 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
 }
 
 /** relevance() as steps (util/slices.ts): the first query over 200,000 files splits every name into words. */
+/** The matches of a stem no query stem matches: one shared empty list (most of a vocabulary of 400,000 stems). */
+const NO_MATCH: [number, number][] = Object.freeze([]) as unknown as [number, number][];
+
 export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[]): Steps<Map<string, number>> {
   const out = new Map<string, number>();
   if (!words.length || !docs.length) return out;
@@ -101,10 +104,10 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
       for (let e = 0; e < k; e++, at += 2) {
         const st = t[at] as string;
         if (matches.has(st)) continue;
-        const m: [number, number][] = [];
+        let m: [number, number][] = NO_MATCH;
         queryStems.forEach((qs, i) => {
           const strength = stemMatch(qs, st);
-          if (strength > 0) m.push([i, strength]);
+          if (strength > 0) (m === NO_MATCH ? (m = []) : m).push([i, strength]);
         });
         matches.set(st, m);
       }
