@@ -71,6 +71,14 @@ export class NameCounts implements Iterable<[string, number]> {
 
 export const NO_COUNTS = new NameCounts([]);
 
+/**
+ * Starts the pool over: the names given out stay shared, later ones share among themselves (the map calls it after
+ * each refresh, so that the pool's table of 600,000 names at 200,000 files is not kept between overviews).
+ */
+export function resetNamePool(): void {
+  pool = new Map();
+}
+
 /** The pool's size at which it starts over (a cap for a long-lived server; a new pool only shares less). */
 const POOL_MAX = 1_000_000;
 let pool = new Map<string, string>();

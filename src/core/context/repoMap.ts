@@ -19,6 +19,7 @@ import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
 import { runSliced, Slices } from '../util/slices';
 import { Mutex } from '../util/mutex';
+import { resetNamePool } from './nameCounts';
 import { CONTEXT_SETTINGS } from './settingsTable';
 
 export type { OverviewFile } from './ranking';
@@ -174,6 +175,7 @@ export class RepoMap {
       if (due) await due;
     }
     const graph = await this.ranking.updateSliced(removed, changes, () => [...this.records.values()]);
+    resetNamePool();
     if (graph === 'built') this.stats.fullGraphBuilds++;
     if (graph === 'updated') this.stats.partialGraphUpdates++;
     this.stats.lastMs.graph = performance.now() - t;
