@@ -24,13 +24,6 @@ import { loopProbe } from '../../bench/context/loopProbe';
 
 const MB = 1_000_000;
 const BLOCK_GOAL_MS = 100;
-/**
- * The cold overviews do not meet the goal yet: their slices leave blocks of 230 ms (1M lines) and 730-990 ms
- * (20,000 files) on a loaded 2-core machine (README, "At scale"). Until they do, these rows print their figure
- * against the goal and fail only above this bound, which guards what the slices won (they blocked 0.5-1.2 s and
- * 18.8 s at 200,000 files before).
- */
-const OVERVIEW_BOUND_MS = 1500;
 const TICK_MS = 5;
 
 async function measured(c: Connected, name: string, args: Record<string, unknown>) {
@@ -110,8 +103,7 @@ describe('reliability: the event loop while big reads and overviews run (in-proc
       assert.ok(Number(m.body.files) >= big.files * 0.9, `files ${String(m.body.files)} of ${big.files}`);
       const row = `be-overview cold ${Math.round(big.lines / 1000)}k lines / ${big.files} files`;
       report(row, m);
-      if (m.block > BLOCK_GOAL_MS) console.log(`      GOAL NOT MET: ${row} blocked ${m.block.toFixed(0)} ms (goal ${BLOCK_GOAL_MS} ms)`);
-      assert.ok(m.block <= OVERVIEW_BOUND_MS, `${row}: blocked ${m.block.toFixed(0)} ms, over the regression bound ${OVERVIEW_BOUND_MS} ms`);
+      assert.ok(m.block <= BLOCK_GOAL_MS, `${row}: blocked ${m.block.toFixed(0)} ms`);
     } finally {
       rmSync(big.root, { recursive: true, force: true });
     }
@@ -125,8 +117,7 @@ describe('reliability: the event loop while big reads and overviews run (in-proc
       assert.equal(m.body.files, many.files);
       const row = `be-overview cold ${many.files} files`;
       report(row, m);
-      if (m.block > BLOCK_GOAL_MS) console.log(`      GOAL NOT MET: ${row} blocked ${m.block.toFixed(0)} ms (goal ${BLOCK_GOAL_MS} ms)`);
-      assert.ok(m.block <= OVERVIEW_BOUND_MS, `${row}: blocked ${m.block.toFixed(0)} ms, over the regression bound ${OVERVIEW_BOUND_MS} ms`);
+      assert.ok(m.block <= BLOCK_GOAL_MS, `${row}: blocked ${m.block.toFixed(0)} ms`);
     } finally {
       rmSync(many.root, { recursive: true, force: true });
     }

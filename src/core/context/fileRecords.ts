@@ -8,6 +8,7 @@ import { languageIdFromPath } from '../text/languages';
 import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary } from '../text/binary';
 import type { MapFileReader, WalkedFile } from './mapPorts';
+import { termsOf, type Terms } from './rank/bm25';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;
@@ -22,8 +23,8 @@ export interface FileRecord {
   binary: boolean;
   summary: string;
   tags?: FileTags;
-  /** The defined names, sorted and joined: compares two records' definitions at once. */
-  defsKey: string;
+  /** The words a query is matched against (rank/bm25.ts), made once with the record. */
+  terms: Terms | undefined;
 }
 
 /** A record that changed: `old` is undefined for a file new to the map. */
@@ -109,12 +110,13 @@ export class FileRecords {
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 function emptyRecord(f: WalkedFile): FileRecord {
-  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', defsKey: '' };
+  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', terms: undefined };
 }
 
 function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
   rec.lines = Math.round(f.size / 40);
   rec.linesEstimated = true;
+  rec.terms = termsOf(rec);
   return rec;
 }
 
@@ -125,15 +127,18 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
     return rec;
   }
   rec.lines = countNewlines(bytes);
-  if (bytes.length > MAX_TAG_BYTES) return rec;
+  if (bytes.length > MAX_TAG_BYTES) {
+    rec.terms = termsOf(rec);
+    return rec;
+  }
   const tags = extractTags(bytes.toString('utf8'), rec.languageId);
   rec.summary = tags.summary;
   if (isCodeLanguage(rec.languageId)) {
     // the exported names only made the summary: not kept (one array less per file of the map)
     tags.exported = NO_NAMES;
     rec.tags = tags;
-    rec.defsKey = [...tags.defs].sort().join(',');
   }
+  rec.terms = termsOf(rec);
   return rec;
 }
 
@@ -142,7 +147,7 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
  * same imports: the file's edges in the graph and its symbols stay.
  */
 export function sameTags(a: FileRecord, b: FileRecord): boolean {
-  if (a.defsKey !== b.defsKey || a.binary !== b.binary) return false;
+  if (a.binary !== b.binary) return false;
   const ta = a.tags;
   const tb = b.tags;
   if (!ta || !tb) return !ta && !tb;

@@ -17,6 +17,8 @@ export interface LayoutInput {
   hasTerms: boolean;
   ranking: RankedFiles;
   truncated: boolean;
+  /** Names the files' state (records version, folder): the sums and trees of the last call with it are reused. */
+  filesKey?: string;
 }
 
 export interface Layout {
@@ -41,6 +43,8 @@ const LAYOUTS: [depth: number, symbols: boolean][] = [
 export class OverviewLayout {
   /** Token counts of rendered overview lines, kept across calls (most lines survive an edit). */
   private readonly lineTokens = new Map<string, number>();
+  /** The line count, language breakdown and folder trees of the last files asked about (200,000 files: ~1 s). */
+  private sums: { key: string; totalLines: number; langs: string; trees: Map<number, string[]> } | undefined;
 
   constructor(private readonly tokenizer: TokenCounter) {}
 
@@ -52,17 +56,24 @@ export class OverviewLayout {
   *renderSteps(input: LayoutInput): Steps<Layout> {
     const { files: all, folderRel, budget, query, truncated } = input;
     const { ranked, central } = input.ranking;
-    let totalLines = 0;
-    for (const [i, r] of all.entries()) {
-      if (i % STEP_ITEMS === 0) yield;
-      totalLines += r.lines;
+    if (input.filesKey === undefined || this.sums?.key !== input.filesKey) {
+      let totalLines = 0;
+      for (const [i, r] of all.entries()) {
+        if (i % STEP_ITEMS === 0) yield;
+        totalLines += r.lines;
+      }
+      const langs = yield* languageBreakdown(all);
+      const trees = new Map<number, string[]>();
+      const deepest = Math.max(...LAYOUTS.map(([depth]) => depth));
+      const dirs = yield* folderCounts(all, folderRel, deepest);
+      for (const [depth] of LAYOUTS) if (!trees.has(depth)) trees.set(depth, moduleTree(dirs, depth));
+      this.sums = { key: input.filesKey ?? '', totalLines, langs, trees };
     }
+    const { totalLines, langs, trees } = this.sums;
+    if (input.filesKey === undefined) this.sums = undefined;
     const notes: string[] = [];
     if (truncated) notes.push('the folder has more files than the map indexes; narrow the path');
-    const langs = yield* languageBreakdown(all);
     const header = `overview of ${folderRel || '.'} · ${all.length.toLocaleString('en-US')} files · ${totalLines.toLocaleString('en-US')} lines${langs ? ` · ${langs}` : ''}`;
-    const trees = new Map<number, string[]>();
-    for (const [depth] of LAYOUTS) if (!trees.has(depth)) trees.set(depth, yield* moduleTree(all, folderRel, depth));
     const tree = (depth: number) => trees.get(depth)!;
     const top = ranked[0]?.path;
     const hint = top
@@ -156,21 +167,25 @@ function* languageBreakdown(recs: readonly FileRecord[]): Steps<string> {
     .join(', ');
 }
 
-/** Folders under `base`, biggest first, `depth` levels deep (0 = no tree), at most 8 per level. */
-function* moduleTree(recs: readonly FileRecord[], base: string, depth: number): Steps<string[]> {
-  if (depth <= 0) return [];
-  interface Dir {
-    files: number;
-    lines: number;
-    kids: Map<string, Dir>;
-  }
+interface Dir {
+  files: number;
+  lines: number;
+  kids: Map<string, Dir>;
+}
+
+/** Files and lines of the folders under `base`, `depth` levels deep: one pass over the files for every tree. */
+function* folderCounts(recs: readonly FileRecord[], base: string, depth: number): Steps<Dir> {
   const root: Dir = { files: 0, lines: 0, kids: new Map() };
   for (const [i, r] of recs.entries()) {
     if (i % STEP_ITEMS === 0) yield;
     const rel = base ? r.rel.slice(base.length + 1) : r.rel;
-    const parts = rel.split('/').slice(0, -1);
     let d = root;
-    for (const p of parts.slice(0, depth)) {
+    // the folders of the path, at most `depth` of them (the last part is the file's name)
+    for (let from = 0, level = 0; level < depth; level++) {
+      const slash = rel.indexOf('/', from);
+      if (slash < 0) break;
+      const p = rel.slice(from, slash);
+      from = slash + 1;
       let k = d.kids.get(p);
       if (!k) d.kids.set(p, (k = { files: 0, lines: 0, kids: new Map() }));
       k.files++;
@@ -178,8 +193,15 @@ function* moduleTree(recs: readonly FileRecord[], base: string, depth: number): 
       d = k;
     }
   }
+  return root;
+}
+
+/** Folders, biggest first, `depth` levels deep (0 = no tree), at most 8 per level. */
+function moduleTree(root: Dir, depth: number): string[] {
+  if (depth <= 0) return [];
   const out: string[] = [];
   const emit = (d: Dir, indent: number) => {
+    if (indent > depth) return;
     const kids = [...d.kids.entries()].sort((a, b) => b[1].lines - a[1].lines);
     for (const [name, k] of kids.slice(0, 8)) {
       out.push(`${'  '.repeat(indent)}${name}/ ${k.files} files, ${k.lines.toLocaleString('en-US')} lines`);

@@ -24,6 +24,9 @@ export interface RankedFiles {
   central: string | undefined;
 }
 
+/** The symbols of a file beyond the first FILES_WITH_SYMBOLS: one shared empty list (200,000 files). */
+const NO_SYMBOLS: string[] = Object.freeze([]) as unknown as string[];
+
 /** The budget allows a few hundred files at most: symbols are looked up for these only. */
 const FILES_WITH_SYMBOLS = 400;
 
@@ -34,6 +37,8 @@ export class Ranking {
   private readonly totalRefs = new Map<string, number>();
   /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
   private scored: { key: string; scores: Map<string, number>; central: string | undefined } | undefined;
+  /** The central file of the last folder asked about, valid while the graph version holds. */
+  private central: { key: string; rel: string | undefined } | undefined;
   /** The last ranked list: the scores in order, with the records' current lines and summaries. */
   private ordered: { key: string; files: RankedFiles } | undefined;
   /** Each file's top symbols for one query, valid while the graph version holds. */
@@ -96,21 +101,37 @@ export class Ranking {
     if (this.scored?.key !== scoreKey) {
       const ranks = yield* rankFilesSteps(files, this.graph!, terms);
       yield;
-      const scores = new Map(files.map((r, i) => [r.rel, ranks[i]!.score]));
+      const scores = new Map<string, number>();
+      for (const [i, r] of files.entries()) {
+        if (i % STEP_ITEMS === 0) yield;
+        scores.set(r.rel, ranks[i]!.score);
+      }
       yield;
-      this.scored = { key: scoreKey, scores, central: yield* centralFileSteps(files, this.totalRefs) };
+      // the central file does not depend on the query: one search per graph version and folder
+      const centralKey = `${this.version}\0${folderRel}`;
+      if (this.central?.key !== centralKey) this.central = { key: centralKey, rel: yield* centralFileSteps(files, this.totalRefs) };
+      this.scored = { key: scoreKey, scores, central: this.central.rel };
     }
     const orderKey = `${scoreKey}\0${recordsVersion}`;
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
     yield;
-    const unsorted: OverviewFile[] = files.map((r) => ({ path: r.rel, lines: r.lines, summary: r.summary, symbols: [] as string[], score: scores.get(r.rel) ?? 0 }));
+    const unsorted: OverviewFile[] = new Array(files.length);
+    for (const [i, r] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      unsorted[i] = { path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 };
+    }
     yield;
     const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
     yield;
-    const byRel = new Map(files.map((r) => [r.rel, r]));
-    yield;
-    for (const f of ranked.slice(0, FILES_WITH_SYMBOLS)) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
+    const top = ranked.slice(0, FILES_WITH_SYMBOLS);
+    const wanted = new Set(top.map((f) => f.path));
+    const byRel = new Map<string, FileRecord>();
+    for (const [i, r] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      if (wanted.has(r.rel)) byRel.set(r.rel, r);
+    }
+    for (const f of top) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
     this.ordered = { key: orderKey, files: { ranked, central } };
     return this.ordered.files;
   }

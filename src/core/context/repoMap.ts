@@ -19,6 +19,7 @@ import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
 import { runSliced, Slices } from '../util/slices';
 import { Mutex } from '../util/mutex';
+import { resetNamePool } from './nameCounts';
 import { CONTEXT_SETTINGS } from './settingsTable';
 
 export type { OverviewFile } from './ranking';
@@ -30,6 +31,8 @@ export interface OverviewOptions {
   folder?: string;
   budget?: number;
   query?: string;
+  /** false: answer from the index as the last refresh left it (a second layout of the same call). */
+  refresh?: boolean;
 }
 
 export interface OverviewResult {
@@ -172,6 +175,7 @@ export class RepoMap {
       if (due) await due;
     }
     const graph = await this.ranking.updateSliced(removed, changes, () => [...this.records.values()]);
+    resetNamePool();
     if (graph === 'built') this.stats.fullGraphBuilds++;
     if (graph === 'updated') this.stats.partialGraphUpdates++;
     this.stats.lastMs.graph = performance.now() - t;
@@ -200,7 +204,7 @@ export class RepoMap {
   }
 
   private async overviewNow(opts: OverviewOptions): Promise<OverviewResult> {
-    await this.refreshNow();
+    if (opts.refresh !== false) await this.refreshNow();
     const budget = Math.max(CONTEXT_SETTINGS.overviewBudget.min, opts.budget ?? DEFAULT_OVERVIEW_BUDGET);
     const folderRel = opts.folder ? toRel(this.root, opts.folder) : '';
     // Nothing changed since the same question: the same answer.
@@ -221,7 +225,8 @@ export class RepoMap {
     const ranking = await runSliced(this.ranking.rankSteps(files, folderRel, terms, this.records.version));
     this.stats.lastMs.rank = performance.now() - t;
     t = performance.now();
-    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated }));
+    const filesKey = `${this.list.version}\0${this.records.version}\0${folderRel}`;
+    const out = await runSliced(this.layout.renderSteps({ files, folderRel, budget, query, hasTerms: terms.length > 0, ranking, truncated: this.list.truncated, filesKey }));
     this.stats.lastMs.render = performance.now() - t;
     const ranked: OverviewFile[] = out.shown;
     return {

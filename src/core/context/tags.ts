@@ -6,11 +6,12 @@
 import { isCodeLanguage, tagRules } from '../text/languages';
 import { clip } from './extract';
 import { blankComments } from './comments';
+import { flatCopy, internName, NameCounts, NO_COUNTS } from './nameCounts';
 
 export interface FileTags {
   defs: string[];
   /** Identifier → number of occurrences (only identifiers of 3+ characters that are not keywords). */
-  refs: Map<string, number>;
+  refs: NameCounts;
   /** Relative import specifiers (`./price`, `../lib/money`), resolved later against the file list. */
   imports: string[];
   summary: string;
@@ -44,9 +45,10 @@ const IMPORT_RE = /(?:from\s+|import\s+|require\s*\(\s*|import\s*\(\s*)['"](\.{1
 const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|interface|enum|type|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
 
 export function extractTags(text: string, languageId: string): FileTags {
-  const tags: FileTags = { defs: [], refs: new Map(), imports: [], summary: summarize(text, languageId), exported: [] };
+  const summary = flatCopy(summarize(text, languageId));
   const rules = tagRules(languageId);
-  if (!rules) return tags;
+  if (!rules) return { defs: [], refs: NO_COUNTS, imports: [], summary, exported: [] };
+  const tags = { defs: [] as string[], refs: new Map<string, number>(), imports: [] as string[], summary, exported: [] as string[] };
   text = blankComments(text, languageId); // a word in a comment or docstring is neither a definition nor a use
 
   const defs = new Set<string>();
@@ -69,7 +71,7 @@ export function extractTags(text: string, languageId: string): FileTags {
       if (!KEYWORDS.has(name)) defs.add(name);
     }
   }
-  tags.defs = [...defs];
+  tags.defs = [...defs].map(internName);
 
   const refs = tags.refs;
   for (const m of text.matchAll(IDENT_RE)) {
@@ -77,7 +79,7 @@ export function extractTags(text: string, languageId: string): FileTags {
     if (id.length < 3 || KEYWORDS.has(id)) continue;
     refs.set(id, (refs.get(id) ?? 0) + 1);
   }
-  for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(m[1]!);
+  for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(internName(m[1]!));
   for (const m of text.matchAll(EXPORT_RE)) tags.exported.push(m[1]!);
   if (!tags.exported.length) {
     // Languages without `export`: public top-level names (capitalised in Go, `pub` in Rust, classes elsewhere).
@@ -85,8 +87,8 @@ export function extractTags(text: string, languageId: string): FileTags {
       if (!m[1]!.startsWith('_')) tags.exported.push(m[1]!);
     }
   }
-  if (!tags.summary && tags.exported.length) tags.summary = clip(tags.exported.slice(0, 4).join(', '), 30);
-  return tags;
+  if (!tags.summary && tags.exported.length) tags.summary = flatCopy(clip(tags.exported.slice(0, 4).join(', '), 30));
+  return { ...tags, refs: new NameCounts(refs) };
 }
 
 const NOISE_COMMENT = /^(copyright|\(c\)|spdx|license|eslint|@ts-|prettier|jshint|tslint|-\*-|noqa|pylint|type:|vim:|#!|use strict|generated|@flow|@jsx|nolint|go:build|\+build)/i;

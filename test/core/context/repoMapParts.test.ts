@@ -146,6 +146,41 @@ describe('context/repoMap parts: one version per part', () => {
     assert.equal(map.stats.walks, 1);
   });
 
+  it('a warm overview shows a changed, an added and a deleted file (the layout reuses its sums and trees only while no file changed)', async () => {
+    for (const watched of [false, true]) {
+      const map = new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker });
+      const cold = await map.overview({ budget: 2000 });
+      map.setWatched(watched);
+      const fresh = async () => {
+        const cold2 = await new RepoMap(root, { tokenizer: tk, reader: diskReader, walker: diskWalker }).overview({ budget: 2000 });
+        const warm = await map.overview({ budget: 2000 });
+        assert.equal(warm.text, cold2.text, `watched ${watched}`);
+        return warm;
+      };
+      // changed: two more lines in util/, one query word in its summary
+      const changed = writeAt(root, 'src/util/strings.ts', '// String helpers for ledgers.\nexport function padLeft(s: string): string {\n  return s;\n}\n\n\n', 2_000_000_000);
+      map.invalidate(changed);
+      const a = await fresh();
+      assert.equal(a.lines, cold.lines + 2);
+      assert.match(a.text, /util\/ 1 files, 6 lines/);
+      assert.equal((await map.overview({ budget: 2000, query: 'ledgers strings' })).ranked[0]!.path, 'src/util/strings.ts');
+      // added: a new folder in the tree, a new file in the count
+      const added = write(root, 'src/report/summary.ts', '// Report.\nexport function reportTotal(): number {\n  return 1;\n}\n');
+      map.invalidate(added);
+      const b = await fresh();
+      assert.equal(b.files, cold.files + 1);
+      assert.match(b.text, /report\/ 1 files, 4 lines/);
+      // deleted: out of the tree and the count
+      rmSync(added);
+      map.invalidate(added);
+      const c = await fresh();
+      assert.equal(c.files, cold.files);
+      assert.doesNotMatch(c.text, /report\//);
+      rmSync(root, { recursive: true, force: true });
+      root = makeRepo();
+    }
+  });
+
   it('property: after any sequence of edits, additions, removals and touches a warm map answers as a cold one', async function () {
     this.timeout(60_000);
     const names = ['alpha', 'beta', 'gamma'];

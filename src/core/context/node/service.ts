@@ -218,9 +218,10 @@ export class ContextService {
     // files are what was asked for, not the tree; the setting still scales it.
     const budget = args.budget ?? (args.query ? Math.max(128, Math.round(this.settings.overviewBudget / 2)) : this.settings.overviewBudget);
     let res = await map.overview({ folder, budget, query: args.query });
-    // The budget covers the whole reply an agent receives, JSON fields included: shrink the map by the overhead.
+    // The budget covers the whole reply an agent receives, JSON fields included: shrink the map by the overhead
+    // (laid out again from the index just refreshed: a second walk of 200,000 files would find nothing new).
     const overhead = this.tokenizer.count(JSON.stringify({ ...this.overviewReply(folder, res), overview: '' }));
-    if (res.tokens + overhead > budget) res = await map.overview({ folder, budget: Math.max(128, budget - overhead), query: args.query });
+    if (res.tokens + overhead > budget) res = await map.overview({ folder, budget: Math.max(128, budget - overhead), query: args.query, refresh: false });
     return this.overviewReply(folder, res);
   }
 

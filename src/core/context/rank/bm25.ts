@@ -5,12 +5,15 @@
  */
 import { pathWords, splitWords, stemMatch, stemOf } from './words';
 import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
+import { internName } from '../nameCounts';
 
 /** What relevance reads of a file (a FileRecord of the repository map has these). */
 export interface RankDoc {
   rel: string;
   summary: string;
   tags?: { defs: readonly string[] };
+  /** termsOf(this), kept by the record when it was made (a query over 200,000 files then splits no name). */
+  terms?: Terms;
 }
 
 type Field = 'path' | 'defs' | 'summary';
@@ -20,12 +23,13 @@ export const FIELD_WEIGHT: Record<Field, number> = { path: 3, defs: 1.5, summary
 const K1 = 1.2;
 const B = 0.75;
 
-/** Stems and their counts, in first-seen order: two arrays, not a Map (three per file, 200,000 files). */
-interface Bag {
-  stems: string[];
-  counts: number[];
-}
-type DocWords = Record<Field, { bag: Bag; length: number }> & { names: string[][] };
+/**
+ * A file's stemmed words, flat (one array per file, 200,000 files): for each field in FIELDS order its length
+ * (words counted), its number of distinct stems k, then k pairs stem, count in first-seen order; then the
+ * defined names of two or more words: their number, and for each its word count and stems.
+ */
+export type Terms = readonly (string | number)[];
+
 /**
  * A defined name made of several query words (`mergePath` for "merging paths", `get_environment_proxies` for
  * "proxy environment") is what the request describes: such a name adds the idf of each word it shares with the
@@ -34,35 +38,35 @@ type DocWords = Record<Field, { bag: Bag; length: number }> & { names: string[][
  */
 export const NAME_PHRASE_WEIGHT = 1;
 
-/** Per-file stemmed words; a re-read file is a new record, so the entry goes with the old one. */
-const cache = new WeakMap<RankDoc, DocWords>();
-
-function bagOf(words: string[]): { bag: Bag; length: number } {
+function addBag(out: (string | number)[], words: string[]): void {
   const counts = new Map<string, number>();
   for (const w of words) {
     if (w.length < 2) continue;
-    const s = stemOf(w);
+    const s = internName(stemOf(w));
     counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   let length = 0;
   for (const n of counts.values()) length += n;
-  return { bag: { stems: [...counts.keys()], counts: [...counts.values()] }, length };
+  out.push(length, counts.size);
+  for (const [st, n] of counts) out.push(st, n);
 }
 
-export function docWords(doc: RankDoc): DocWords {
-  let d = cache.get(doc);
-  if (!d) {
-    const defWords: string[] = [];
-    const names: string[][] = [];
-    for (const name of doc.tags?.defs ?? []) {
-      const words = splitWords(name).filter((w) => w.length >= 2);
-      defWords.push(...words);
-      if (words.length >= 2) names.push(words.map(stemOf));
-    }
-    d = { path: bagOf(pathWords(doc.rel)), defs: bagOf(defWords), summary: bagOf(splitWords(doc.summary)), names };
-    cache.set(doc, d);
+/** The terms of a file (see Terms). */
+export function termsOf(doc: RankDoc): Terms {
+  const defWords: string[] = [];
+  const names: string[][] = [];
+  for (const name of doc.tags?.defs ?? []) {
+    const words = splitWords(name).filter((w) => w.length >= 2);
+    defWords.push(...words);
+    if (words.length >= 2) names.push(words.map((w) => internName(stemOf(w))));
   }
-  return d;
+  const out: (string | number)[] = [];
+  addBag(out, pathWords(doc.rel));
+  addBag(out, defWords);
+  addBag(out, splitWords(doc.summary));
+  out.push(names.length);
+  for (const n of names) out.push(n.length, ...n);
+  return out.slice(); // exactly its length: a pushed array keeps up to half again as spare room
 }
 
 /**
@@ -74,61 +78,71 @@ export function relevance(docs: readonly RankDoc[], words: readonly string[]): M
 }
 
 /** relevance() as steps (util/slices.ts): the first query over 200,000 files splits every name into words. */
+/** The matches of a stem no query stem matches: one shared empty list (most of a vocabulary of 400,000 stems). */
+const NO_MATCH: [number, number][] = Object.freeze([]) as unknown as [number, number][];
+
 export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[]): Steps<Map<string, number>> {
   const out = new Map<string, number>();
   if (!words.length || !docs.length) return out;
   const queryStems = [...new Set(words.map(stemOf))];
-  const all: DocWords[] = new Array(docs.length);
+  const q = queryStems.length;
+  const all: Terms[] = new Array(docs.length);
   for (let j = 0; j < docs.length; j++) {
-    all[j] = docWords(docs[j]!);
+    all[j] = docs[j]!.terms ?? termsOf(docs[j]!);
     if (j % STEP_ITEMS === 0) yield;
   }
   // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
   const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
-  const avg: Record<Field, number> = { path: 0, defs: 0, summary: 0 };
-  for (const [j, d] of all.entries()) {
+  const avg = [0, 0, 0];
+  for (const [j, t] of all.entries()) {
     if (j % STEP_ITEMS === 0) yield;
-    for (const f of FIELDS) {
-      avg[f] += d[f].length;
-      for (const s of d[f].bag.stems) {
-        if (matches.has(s)) continue;
-        const m: [number, number][] = [];
-        queryStems.forEach((q, i) => {
-          const strength = stemMatch(q, s);
-          if (strength > 0) m.push([i, strength]);
+    let at = 0;
+    for (let f = 0; f < 3; f++) {
+      avg[f]! += t[at] as number;
+      const k = t[at + 1] as number;
+      at += 2;
+      for (let e = 0; e < k; e++, at += 2) {
+        const st = t[at] as string;
+        if (matches.has(st)) continue;
+        let m: [number, number][] = NO_MATCH;
+        queryStems.forEach((qs, i) => {
+          const strength = stemMatch(qs, st);
+          if (strength > 0) (m === NO_MATCH ? (m = []) : m).push([i, strength]);
         });
-        matches.set(s, m);
+        matches.set(st, m);
       }
     }
   }
-  for (const f of FIELDS) avg[f] = avg[f] / all.length || 1;
+  for (let f = 0; f < 3; f++) avg[f] = avg[f]! / all.length || 1;
+  const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
 
-  // Weighted, length-normalised term frequency of each query stem in each file.
-  const tf = all.map(() => new Float64Array(queryStems.length));
-  const df = new Float64Array(queryStems.length);
-  for (const [j, d] of all.entries()) {
+  // Weighted, length-normalised term frequency of each query stem in each file (file j's at j * q).
+  const tf = new Float64Array(all.length * q);
+  const df = new Float64Array(q);
+  for (const [j, t] of all.entries()) {
     if (j % STEP_ITEMS === 0) yield;
-    for (const f of FIELDS) {
-      const norm = 1 - B + (B * d[f].length) / avg[f];
-      const { stems, counts } = d[f].bag;
-      for (let k = 0; k < stems.length; k++) {
-        const s = stems[k]!;
-        const n = counts[k]!;
-        for (const [i, strength] of matches.get(s)!) tf[j]![i]! += (FIELD_WEIGHT[f] * strength * n) / norm;
+    let at = 0;
+    for (let f = 0; f < 3; f++) {
+      const norm = 1 - B + (B * (t[at] as number)) / avg[f]!;
+      const k = t[at + 1] as number;
+      at += 2;
+      for (let e = 0; e < k; e++, at += 2) {
+        const n = t[at + 1] as number;
+        for (const [i, strength] of matches.get(t[at] as string)!) tf[j * q + i]! += (weight[f]! * strength * n) / norm;
       }
     }
-    for (let i = 0; i < queryStems.length; i++) if (tf[j]![i]! > 0) df[i]!++;
+    for (let i = 0; i < q; i++) if (tf[j * q + i]! > 0) df[i]!++;
   }
   const n = all.length;
   const idf = Array.from(df, (x) => Math.log(1 + (n - x + 0.5) / (x + 0.5)));
   for (const [j, doc] of docs.entries()) {
     if (j % STEP_ITEMS === 0) yield;
     let score = 0;
-    for (let i = 0; i < queryStems.length; i++) {
-      const t = tf[j]![i]!;
+    for (let i = 0; i < q; i++) {
+      const t = tf[j * q + i]!;
       if (t > 0) score += (idf[i]! * t * (K1 + 1)) / (t + K1);
     }
-    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!.names, matches, idf);
+    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!, matches, idf);
     if (score > 0) out.set(doc.rel, score);
   }
   return out;
@@ -142,11 +156,16 @@ export function nameMatches(name: string, words: readonly string[]): boolean {
 }
 
 /** The best defined name's phrase bonus: the idf of the query words it matches fully, the rarest one left out. */
-function namePhrase(names: readonly string[][], matches: ReadonlyMap<string, [number, number][]>, idf: readonly number[]): number {
+function namePhrase(t: Terms, matches: ReadonlyMap<string, [number, number][]>, idf: readonly number[]): number {
+  let at = 0;
+  for (let f = 0; f < 3; f++) at += 2 + 2 * (t[at + 1] as number);
+  const count = t[at++] as number;
   let best = 0;
-  for (const stems of names) {
+  for (let k = 0; k < count; k++) {
+    const len = t[at++] as number;
     const hit = new Set<number>();
-    for (const st of stems) for (const [i, strength] of matches.get(st) ?? []) if (strength === 1) hit.add(i);
+    for (let e = 0; e < len; e++) for (const [i, strength] of matches.get(t[at + e] as string) ?? []) if (strength === 1) hit.add(i);
+    at += len;
     if (hit.size < 2) continue;
     const weights = [...hit].map((i) => idf[i]!).sort((a, b) => b - a);
     best = Math.max(best, weights.slice(1).reduce((n, w) => n + w, 0));

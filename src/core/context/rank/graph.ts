@@ -22,13 +22,18 @@ export interface GraphFile {
 export class Graph {
   private index = new Map<string, number>();
   private files: GraphFile[];
-  private defIndex = new Map<string, number[]>();
+  /** identifier → the file (or files) defining it: a number for one file, an array for more (most have one). */
+  private defIndex = new Map<string, Ids>();
   /** identifier → files that use it (to find whose edges a definition change affects). */
-  private refIndex = new Map<string, number[]>();
-  /** Each file's edges as two typed arrays (a Map per file took ~100 bytes an edge; 200,000 files have millions). */
-  private out: Edges[] = [];
+  private refIndex = new Map<string, Ids>();
+  /**
+   * Every file's edges in one flat layout (CSR: file i's edges are at start[i]..start[i+1]); `changed` holds the
+   * edges of files updated since, until the next ranking folds them in. Two typed arrays per file took ~370 bytes
+   * a file; a Map per file ~100 bytes an edge.
+   */
+  private flat: Flat = { start: new Int32Array(1), to: new Int32Array(0), w: new Float64Array(0), outW: new Float64Array(0) };
+  private changed = new Map<number, Edges>();
   private version = 0;
-  /** Ranks per restart vector (the plain one and the last queries'), valid while `version` holds. */
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
   private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
 
@@ -50,15 +55,15 @@ export class Graph {
     files.forEach((f, i) => this.index.set(f.rel, i));
     for (const [i, f] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
-      for (const d of f.tags?.defs ?? []) push(this.defIndex, d, i);
-      for (const id of f.tags?.refs.keys() ?? []) push(this.refIndex, id, i);
+      for (const d of f.tags?.defs ?? []) addId(this.defIndex, d, i);
+      for (const id of f.tags?.refs.keys() ?? []) addId(this.refIndex, id, i);
     }
-    const out: Edges[] = new Array(files.length);
+    const out = new FlatBuilder(files.length);
     for (let i = 0; i < files.length; i++) {
       if (i % STEP_ITEMS === 0) yield;
-      out[i] = this.edgesFrom(i);
+      out.addMap(this.edgeMap(i));
     }
-    this.out = out;
+    this.flat = out.done();
   }
 
   has(rel: string): boolean {
@@ -81,40 +86,51 @@ export class Graph {
       const newDefs = new Set(r.tags?.defs ?? []);
       for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
       for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
-      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) remove(this.refIndex, id, i);
-      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) push(this.refIndex, id, i);
+      for (const id of old.tags?.refs.keys() ?? []) if (!r.tags?.refs.has(id)) removeId(this.refIndex, id, i);
+      for (const id of r.tags?.refs.keys() ?? []) if (!old.tags?.refs.has(id)) addId(this.refIndex, id, i);
       this.files[i] = r;
       affected.add(i);
     }
-    for (const i of affected) this.out[i] = this.edgesFrom(i);
+    for (const i of affected) this.changed.set(i, this.edgesFrom(i));
     this.version++;
   }
 
   /** A definition appeared or disappeared: every file using the name gets its edges recomputed. */
   private changeDef(name: string, i: number, added: boolean, affected: Set<number>): void {
-    if (added) push(this.defIndex, name, i);
-    else remove(this.defIndex, name, i);
-    for (const j of this.refIndex.get(name) ?? []) affected.add(j);
+    if (added) addId(this.defIndex, name, i);
+    else removeId(this.defIndex, name, i);
+    forIds(this.refIndex.get(name), (j) => affected.add(j));
   }
 
-  private edgesFrom(i: number): Edges {
+  /** File i's edges: target file → weight, in the order they were found. */
+  private edgeMap(i: number): Map<number, number> {
     const edges = new Map<number, number>();
     const f = this.files[i]!;
-    if (!f.tags) return NO_EDGES;
+    if (!f.tags) return edges;
     for (const [id, count] of f.tags.refs) {
       const definers = this.defIndex.get(id);
-      if (!definers || definers.length > MAX_DEFINERS) continue;
+      if (definers === undefined) continue;
+      const many = typeof definers === 'number' ? 1 : definers.length;
+      if (many > MAX_DEFINERS) continue;
       let mul = 1;
       if (id.length >= 8 && /[a-z][A-Z]|_/.test(id)) mul *= 10;
       if (id.startsWith('_')) mul *= 0.1;
-      if (definers.length > 5) mul *= 0.1;
+      if (many > 5) mul *= 0.1;
       const w = mul * Math.sqrt(count);
-      for (const j of definers) if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+      forIds(definers, (j) => {
+        if (j !== i) edges.set(j, (edges.get(j) ?? 0) + w);
+      });
     }
     for (const spec of f.tags.imports) {
       const j = this.resolveImport(f.rel, spec);
       if (j !== undefined && j !== i) edges.set(j, (edges.get(j) ?? 0) + 2);
     }
+    return edges;
+  }
+
+  /** edgeMap(i) as two typed arrays (an updated file's, kept until the next ranking folds them in). */
+  private edgesFrom(i: number): Edges {
+    const edges = this.edgeMap(i);
     if (!edges.size) return NO_EDGES;
     const to = new Int32Array(edges.size);
     const w = new Float64Array(edges.size);
@@ -135,6 +151,21 @@ export class Graph {
     return undefined;
   }
 
+  /** The flat edges with the updated files' edges folded in (as steps: 200,000 files). */
+  private *foldSteps(): Steps<Flat> {
+    if (!this.changed.size) return this.flat;
+    const { start, to, w } = this.flat;
+    const out = new FlatBuilder(this.files.length);
+    for (let i = 0; i < this.files.length; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      const c = this.changed.get(i);
+      if (c) out.add(c);
+      else out.addRange(to, w, start[i]!, start[i + 1]!);
+    }
+    this.changed.clear();
+    return (this.flat = out.done());
+  }
+
   /**
    * Personalised PageRank: `restart` (rel → 0..1) gives a file up to 101× the restart weight of others, so rank
    * flows from the files a query matched to what they use. `key` names the restart vector for the cache.
@@ -148,7 +179,7 @@ export class Graph {
   *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Map<string, number>> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
-    const restartKey = restart.size ? [...restart].map(([f, r]) => `${f}\0${r}`).join('\n') : '';
+    const restartKey = yield* fingerprintSteps(restart);
     if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
     const version = this.version; // the ranks are of the graph as it is now (a sliced run may see it change)
     const n = this.files.length;
@@ -157,30 +188,13 @@ export class Graph {
     const pers = new Float64Array(n);
     let ps = 0;
     for (let i = 0; i < n; i++) {
+      if (i % STEP_ITEMS === 0) yield;
       pers[i] = 1 + 100 * (restart.get(this.files[i]!.rel) ?? 0);
       ps += pers[i]!;
     }
     for (let i = 0; i < n; i++) pers[i]! /= ps;
-    // Flatten the edges once (CSR) so that the iterations run over typed arrays.
-    let m = 0;
-    for (const e of this.out) m += e.to.length;
     yield;
-    const from = new Int32Array(m);
-    const to = new Int32Array(m);
-    const w = new Float64Array(m);
-    const outW = new Float64Array(n);
-    let k = 0;
-    for (const [i, edges] of this.out.entries()) {
-      if (i % STEP_ITEMS === 0) yield;
-      for (let e = 0; e < edges.to.length; e++) {
-        const wt = edges.w[e]!;
-        from[k] = i;
-        to[k] = edges.to[e]!;
-        w[k] = wt;
-        outW[i]! += wt;
-        k++;
-      }
-    }
+    const { start, to, w, outW } = yield* this.foldSteps();
     let rank = Float64Array.from(pers);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
@@ -188,9 +202,10 @@ export class Graph {
       const next = new Float64Array(n);
       let dangling = 0;
       for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
-      for (let e = 0; e < m; e++) {
-        const i = from[e]!;
-        next[to[e]!]! += (d * rank[i]! * w[e]!) / outW[i]!;
+      for (let i = 0; i < n; i++) {
+        const ri = rank[i]!;
+        const oi = outW[i]!;
+        for (let e = start[i]!; e < start[i + 1]!; e++) next[to[e]!]! += (d * ri * w[e]!) / oi;
       }
       let delta = 0;
       for (let i = 0; i < n; i++) {
@@ -200,10 +215,106 @@ export class Graph {
       rank = next;
       if (delta < 1e-9) break;
     }
-    for (let i = 0; i < n; i++) result.set(this.files[i]!.rel, rank[i]! * n);
+    for (let i = 0; i < n; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      result.set(this.files[i]!.rel, rank[i]! * n);
+    }
     if (this.rankCache.size >= 4) this.rankCache.clear();
     this.rankCache.set(key, { version, restart: restartKey, ranks: result });
     return result;
+  }
+}
+
+/**
+ * A restart vector's fingerprint, as steps: its size and two independent 32-bit hashes of its entries (all of them
+ * joined into one string held the loop ~100 ms at 200,000 files and took megabytes per cached query).
+ */
+function* fingerprintSteps(restart: ReadonlyMap<string, number>): Steps<string> {
+  if (!restart.size) return '';
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  let k = 0;
+  for (const [f, r] of restart) {
+    if (++k % STEP_ITEMS === 0) yield;
+    for (let i = 0; i < f.length; i++) {
+      const c = f.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    bits[0] = r;
+    a = Math.imul(a ^ words[0]!, 0x01000193) ^ Math.imul(a ^ words[1]!, 0x01000193);
+    b = Math.imul(b ^ words[1]!, 0x5bd1e995) ^ (b >>> 13) ^ words[0]!;
+    a = Math.imul(a ^ 0xff, 0x01000193); // the end of an entry
+  }
+  return `${restart.size}:${a >>> 0}:${b >>> 0}`;
+}
+
+/** The flat edges (CSR) and each file's total out-weight. */
+interface Flat {
+  start: Int32Array;
+  to: Int32Array;
+  w: Float64Array;
+  outW: Float64Array;
+}
+
+/** Appends files' edges in file order into growing typed arrays. */
+class FlatBuilder {
+  private readonly start: Int32Array;
+  private readonly outW: Float64Array;
+  private to = new Int32Array(1024);
+  private w = new Float64Array(1024);
+  private m = 0;
+  private i = 0;
+
+  constructor(n: number) {
+    this.start = new Int32Array(n + 1);
+    this.outW = new Float64Array(n);
+  }
+
+  add(e: Edges): void {
+    this.addRange(e.to, e.w, 0, e.to.length);
+  }
+
+  /** A file's edges straight from its map (the build makes no typed arrays per file). */
+  addMap(edges: Map<number, number>): void {
+    this.grow(this.m + edges.size);
+    let sum = 0;
+    for (const [j, wt] of edges) {
+      this.to[this.m] = j;
+      this.w[this.m++] = wt;
+      sum += wt;
+    }
+    this.outW[this.i] = sum;
+    this.start[++this.i] = this.m;
+  }
+
+  private grow(need: number): void {
+    if (need <= this.to.length) return;
+    const cap = Math.max(need, this.to.length * 2);
+    const t = new Int32Array(cap);
+    t.set(this.to.subarray(0, this.m));
+    const ww = new Float64Array(cap);
+    ww.set(this.w.subarray(0, this.m));
+    this.to = t;
+    this.w = ww;
+  }
+
+  addRange(to: Int32Array, w: Float64Array, from: number, end: number): void {
+    this.grow(this.m + end - from);
+    let sum = 0;
+    for (let k = from; k < end; k++) {
+      this.to[this.m] = to[k]!;
+      this.w[this.m++] = w[k]!;
+      sum += w[k]!;
+    }
+    this.outW[this.i] = sum;
+    this.start[++this.i] = this.m;
+  }
+
+  done(): Flat {
+    return { start: this.start, to: this.to.slice(0, this.m), w: this.w.slice(0, this.m), outW: this.outW };
   }
 }
 
@@ -215,17 +326,31 @@ interface Edges {
 
 const NO_EDGES: Edges = { to: new Int32Array(0), w: new Float64Array(0) };
 
-function push(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (list) list.push(i);
-  else map.set(key, [i]);
+/** The files of an identifier: one number, or an array when two or more (an array per name cost 56 bytes). */
+type Ids = number | number[];
+
+function addId(map: Map<string, Ids>, key: string, i: number): void {
+  const ids = map.get(key);
+  if (ids === undefined) map.set(key, i);
+  else if (typeof ids === 'number') map.set(key, [ids, i]);
+  else ids.push(i);
 }
 
-function remove(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  const at = list.indexOf(i);
-  if (at >= 0) list.splice(at, 1);
-  if (!list.length) map.delete(key);
+function removeId(map: Map<string, Ids>, key: string, i: number): void {
+  const ids = map.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'number') {
+    if (ids === i) map.delete(key);
+    return;
+  }
+  const at = ids.indexOf(i);
+  if (at >= 0) ids.splice(at, 1);
+  if (ids.length === 1) map.set(key, ids[0]!);
+  else if (!ids.length) map.delete(key);
 }
 
+function forIds(ids: Ids | undefined, fn: (i: number) => void): void {
+  if (ids === undefined) return;
+  if (typeof ids === 'number') fn(ids);
+  else for (const i of ids) fn(i);
+}

@@ -29,18 +29,36 @@ export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: 
   let maxRel = 0;
   for (const r of rel.values()) maxRel = Math.max(maxRel, r);
   const restart = new Map<string, number>();
-  if (maxRel > 0) for (const [f, r] of rel) restart.set(f, r / maxRel);
+  let k = 0;
+  if (maxRel > 0) {
+    for (const [f, r] of rel) {
+      if (++k % STEP_ITEMS === 0) yield;
+      restart.set(f, r / maxRel);
+    }
+  }
   const ranks = yield* graph.rankSteps(restart, words.join(' '));
-  if (!words.length) return files.map((f) => ({ rel: f.rel, score: ranks.get(f.rel) ?? 0, relevance: 0 }));
+  const out: Ranked[] = new Array(files.length);
+  if (!words.length) {
+    for (const [i, f] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      out[i] = { rel: f.rel, score: ranks.get(f.rel) ?? 0, relevance: 0 };
+    }
+    return out;
+  }
   let maxRank = 0;
-  for (const f of files) maxRank = Math.max(maxRank, ranks.get(f.rel) ?? 0);
+  for (const [i, f] of files.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
+    maxRank = Math.max(maxRank, ranks.get(f.rel) ?? 0);
+  }
   const centrality = (f: string) => (maxRank > 0 ? Math.log1p(ranks.get(f) ?? 0) / Math.log1p(maxRank) : 0);
-  return files.map((f) => {
+  for (const [i, f] of files.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
     const r = rel.get(f.rel) ?? 0;
     const c = centrality(f.rel);
     // Files no query word matched follow all that matched, in reference order (c ≤ 1 < any match's share).
-    return { rel: f.rel, relevance: r, score: r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2 };
-  });
+    out[i] = { rel: f.rel, relevance: r, score: r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2 };
+  }
+  return out;
 }
 
 /**
