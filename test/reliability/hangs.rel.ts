@@ -292,9 +292,12 @@ describe('reliability: hangs (stdio) and abandoned sessions (HTTP)', function ()
           done += batch.length;
         }
         const createMs = performance.now() - started;
-        await settle(1000); // the debounced memory writes land
+        // the debounced memory writes land: records wait for a quiet moment (no call for a while), then the save's
+        // debounce; polled, at most 10 s
+        await settle(1000);
+        let filesAtPeak = await memoryFiles();
+        for (const until = Date.now() + 10_000; filesAtPeak === 0 && Date.now() < until; filesAtPeak = await memoryFiles()) await settle(250);
         const peak = await rss();
-        const filesAtPeak = await memoryFiles();
 
         // wait for the idle timeout, then for V8 to hand the memory back: its memory reducer collects once the
         // allocation rate stays low, which took ~45 s in a measured run
