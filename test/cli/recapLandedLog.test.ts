@@ -91,6 +91,9 @@ describe('cli/recapHistory: the landed-edit log', () => {
     const key = workspaceKey([ws.root]);
     const good = { ws: key, id: 'good01', seq: 1, file: ws.file('a.ts'), tool: 'be-insert', session: 'agent-b', t: 1 };
     const lines = [
+      'y'.repeat(2 * 1024 * 1024), // past the read bound: only the log's end is read
+      JSON.stringify({ ...good, id: 'cut001' }),
+      'z'.repeat(1100 * 1024),
       'not json',
       '{"ws":',
       'null',
@@ -101,7 +104,6 @@ describe('cli/recapHistory: the landed-edit log', () => {
       JSON.stringify({ ...good, id: 'rel001', file: 'a.ts' }),
       JSON.stringify({ ...good, id: 'nan001', t: 'soon' }),
       JSON.stringify({ ...good, id: 'huge01', tool: 'x'.repeat(10_000) }),
-      'y'.repeat(2 * 1024 * 1024),
       JSON.stringify(good),
     ];
     await fs.mkdir(ws.historyDir, { recursive: true });
