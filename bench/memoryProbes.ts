@@ -12,15 +12,15 @@
  * Probes: files A modified, files another session modified, A's last failing command, every pinned constraint,
  * the file a symbol read early lives in, the be-apply batches still open. Every 20 turns A lands a be-apply batch of
  * two files; every third one is rolled back the next turn, and a be-trx commit every 100 turns closes all that is
- * open (the workspace's history, B's edits included: what the recap knows of B's edits before it is gone too).
+ * open (the workspace's history, B's edits included; the landed-edit log keeps what landed).
  * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
- * the be-trx history keeps its last 30 steps, so another session's older edits can be gone from it.
+ * the be-trx history keeps its last 30 steps, so another session's older edits are only in its landed-edit log.
  * BENCH_PROBES_DUMP=1 prints each recap and the symbols it did not place.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openSteps, readLandedEdits } from '../src/cli/recapHistory';
+import { openSteps, readKnownEdits, readLandedEdits } from '../src/cli/recapHistory';
 import { RecallStore } from '../src/core/memory/node/recallStore';
 import { MemoryRegistry } from '../src/core/memory/node/registry';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
@@ -129,7 +129,7 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       sessionId: 'agent-a',
       lastActivity: Date.now(),
       trail: await recall.trail('agent-a'),
-      otherEdits: landed.filter((e) => e.session !== 'agent-a'),
+      otherEdits: (await readKnownEdits(historyDir, [root], landed)).filter((e) => e.session !== 'agent-a'),
       openSteps: openSteps(landed),
       count: (x) => tok.count(x),
     });

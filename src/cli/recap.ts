@@ -13,7 +13,7 @@ import { readTrail, recallFileName } from '../core/memory/node/recallStore';
 import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRecap } from '../core/memory/sessionRecap';
 import { getTokenizer } from '../core/memory/node/tokenizer';
 import { defaultHistoryDir } from '../mcp/services';
-import { openSteps, readLandedEdits } from './recapHistory';
+import { openSteps, readKnownEdits, readLandedEdits } from './recapHistory';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
 import { intOption } from './args';
@@ -25,7 +25,7 @@ export const RECAP_USAGE = `Usage: better-edit-tools recap [--root DIR]... [--me
 
 Prints the recap of the workspace's most recent chat-memory session: pinned constraints, its edit calls (landed,
 refused, unknown), the be-trx steps still open, the files its edits changed, edits other sessions landed (from
-the be-trx history), the summary of what left the window, with the ids be-memory recall gives back in full.
+the be-trx history and its landed-edit log, which a commit keeps), the summary of what left the window, with the ids be-memory recall gives back in full.
 At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, from ${MIN_SESSION_RECAP_TOKENS} to ${MAX_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
 --root and --memory-dir select the directory exactly as the server does.`;
 
@@ -87,8 +87,9 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
   const tokenizer = getTokenizer(session.memory.options.encoding);
   const trail = await readTrail(path.join(memoryDir, 'recall', recallFileName(session.sessionId)));
   const landed = history ? await readLandedEdits(history.dir, history.roots) : [];
-  const client = landed.find((e) => e.session === session.sessionId && e.client !== undefined)?.client;
-  const otherEdits = landed.filter((e) => e.session !== session.sessionId);
+  const known = history ? await readKnownEdits(history.dir, history.roots, landed) : [];
+  const client = known.find((e) => e.session === session.sessionId && e.client !== undefined)?.client;
+  const otherEdits = known.filter((e) => e.session !== session.sessionId);
   io.out(
     renderSessionRecap(session.memory, {
       sessionId: session.sessionId,

@@ -3,6 +3,7 @@
  * (no lock, no prune, no write: a hook must not change the state it reports). Every record is parsed and checked
  * like the store's own restore (parseSnapshot); a corrupt, foreign-workspace or non-regular file is skipped.
  * What the history holds is what is still open: a commit forgets every record, a rollback or keep the ones it closes.
+ * The landed-edit log next to it (landedLog.ts) remembers past those which edits landed, for "who changed what".
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -10,6 +11,7 @@ import { workspaceKey } from '../core/files/workspaceKey';
 import { readRegularFile } from '../core/files/regularFile';
 import { isInside } from '../core/files/ports';
 import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
+import { readLandedLog } from '../core/history/node/landedLog';
 import type { OpenStep } from '../core/memory/sessionRecap';
 
 export interface LandedEdit {
@@ -82,4 +84,19 @@ export function openSteps(landed: readonly LandedEdit[]): OpenStep[] {
     steps.push(step);
   }
   return steps;
+}
+
+/**
+ * Every landed edit still known, oldest first: the history's records (`landed`, from readLandedEdits) and the
+ * landed-edit log's, which outlive a commit and the step cap. Edits a rollback or revert undid are left out.
+ */
+export async function readKnownEdits(dir: string, roots: readonly string[], landed: readonly LandedEdit[]): Promise<LandedEdit[]> {
+  const open = new Set(landed.map((e) => e.id));
+  const logged: LandedEdit[] = (await readLandedLog(dir, workspaceKey(roots), roots))
+    .filter((e) => !open.has(e.id))
+    .map((e) => {
+      const root = roots.find((r) => isInside(r, e.file))!;
+      return { ...e, file: path.relative(root, e.file).split(path.sep).join('/') };
+    });
+  return [...logged, ...landed].sort((a, b) => a.time - b.time).slice(-MAX_RECORDS);
 }

@@ -42,6 +42,6 @@ export interface QueueAccess {
   /** the session whose call is running, if any */
   readonly author?: EditAuthor;
   record(input: EditRecordInput): Promise<RecordResult>;
-  /** forgets one snapshot (its files are deleted); false when it was not in the queue */
-  drop(id: string): Promise<boolean>;
+  /** forgets one snapshot (its files are deleted); false when it was not in the queue. `undone`: a revert undid it */
+  drop(id: string, undone?: boolean): Promise<boolean>;
 }

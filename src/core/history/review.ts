@@ -103,7 +103,7 @@ export async function revertEdit(q: QueueAccess, id: string): Promise<RevertResu
     const now = await q.targets.confirm(entry.file, label);
     if (!sameTarget(now, cur.target)) throw new ToolError('conflict', `Cannot revert ${label}: ${entry.file} was replaced meanwhile; nothing was removed.`);
     await q.targets.remove(entry.file, now, label);
-    await q.drop(entry.id);
+    await q.drop(entry.id, true);
     return { status: 'ok', reverted: entry.id, file: entry.file, action: 'deleted' };
   }
   const removed = await entry.loadRemoved();
@@ -125,7 +125,7 @@ export async function revertEdit(q: QueueAccess, id: string): Promise<RevertResu
     afterHash: sha256Hex(next),
     afterSize: next.length,
   });
-  await q.drop(entry.id);
+  await q.drop(entry.id, true);
   return { status: 'ok', reverted: entry.id, file: entry.file, action: 'restored', event_id: rec.id };
 }
 

@@ -268,8 +268,18 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     ...trxChanges(memory, input.trail),
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
-  const others = [...(input.otherEdits ?? [])].reverse().map((e) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString()}`);
-  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} older edits by other sessions)`);
+  // one line per file and author, its newest edit first: more files fit the budget than one line per edit
+  const byFile = new Map<string, { e: OtherSessionEdit; n: number }>();
+  for (const e of [...(input.otherEdits ?? [])].reverse()) {
+    const key = `${e.file}\0${e.session ?? ''}`;
+    const seen = byFile.get(key);
+    if (seen) seen.n++;
+    else byFile.set(key, { e, n: 1 });
+  }
+  const others = [...byFile.values()].map(
+    ({ e, n }) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString().replace(/\.\d{3}Z$/, 'Z')}${n > 1 ? ` (×${n} edits)` : ''}`,
+  );
+  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} more files edited by other sessions)`);
   const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
   section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.

@@ -115,9 +115,18 @@ describe('core/memory/sessionRecap: only what happened', () => {
     assert.match(text, /Files changed by claude-code, this session \(edits that landed\):\nsrc\/mine\.ts \(×1\)\n/);
     assert.match(
       text,
-      /Edits other sessions landed in this workspace \(newest first\):\n- src\/theirs2\.ts be-replace by session other-2 at 1970-01-01T00:00:02\.000Z\n- src\/theirs\.ts be-write by codex \(session other-1\) at 1970/,
+      /Edits other sessions landed in this workspace \(newest first\):\n- src\/theirs2\.ts be-replace by session other-2 at 1970-01-01T00:00:02Z\n- src\/theirs\.ts be-write by codex \(session other-1\) at 1970/,
     );
     assert.doesNotMatch(text, /Files changed by[^\n]*\n[^\n]*theirs/);
+    // one line per file and author, at its newest edit
+    const again = renderSessionRecap(m, {
+      sessionId: 'me',
+      lastActivity: 0,
+      count,
+      otherEdits: [1, 2, 3].map((i) => ({ file: 'src/theirs.ts', tool: 'be-insert', session: 'other-1', time: i * 1_000 })),
+    });
+    assert.match(again, /\n- src\/theirs\.ts be-insert by session other-1 at 1970-01-01T00:00:03Z \(×3 edits\)\n/);
+    assert.equal(again.match(/src\/theirs\.ts/g)?.length, 1);
   });
 });
 

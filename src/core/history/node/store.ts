@@ -33,6 +33,7 @@ import { rollbackTargets } from './rollbackTarget';
 import { rollbackEntries } from '../rollback';
 import { FILE_PATTERN, INLINE_REMOVED_MAX, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from '../snapshotFile';
 import { loadRemoved } from './snapshotBytes';
+import { appendLanded } from './landedLog';
 import { countSteps, oldestStepLength, snapshotsInSteps } from '../steps';
 import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from '../types';
 import { describeAuthor, type EditAuthors } from '../author';
@@ -139,6 +140,7 @@ export class HistoryStore implements EditHistory {
         throw e instanceof BoundedFailure ? e.error : e;
       } finally {
         for (const entry of written) if (entry) this.entries.push(entry);
+        await this.logLanded(written.filter((e): e is Entry => e !== undefined));
       }
       const ids = written.map((e) => e!.meta.id);
       const queue_full = await this.evict();
@@ -150,6 +152,7 @@ export class HistoryStore implements EditHistory {
     await this.scan();
     const entry = await this.writeSnapshot(input);
     this.entries.push(entry);
+    await this.logLanded([entry]);
     const id = entry.meta.id;
     const queue_full = await this.evict();
     return queue_full ? { id, queue_full } : { id };
@@ -212,6 +215,26 @@ export class HistoryStore implements EditHistory {
     return { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) };
   }
 
+  /** The landed-edit log (landedLog.ts) outlives commit and eviction; a failure to write it never fails the edit. */
+  private logLanded(entries: readonly Entry[]): Promise<void> {
+    const lines = entries.map(({ meta: m }) => ({
+      ws: this.workspace,
+      id: m.id,
+      seq: m.seq,
+      file: m.file,
+      tool: m.tool,
+      ...(m.session !== undefined ? { session: m.session } : {}),
+      ...(m.client !== undefined ? { client: m.client } : {}),
+      ...(m.group !== undefined ? { group: m.group } : {}),
+      t: m.created_ms ?? m.created_at * 1000,
+    }));
+    return appendLanded(this.dir, lines).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
+  }
+
+  private logUndone(id: string): Promise<void> {
+    return appendLanded(this.dir, [{ ws: this.workspace, undone: id, t: this.clock.now() }]).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
+  }
+
   explainConflict(err: unknown, file: string): Promise<unknown> {
     return explainConflict((fn) => this.withQueue(fn), err, file);
   }
@@ -235,10 +258,11 @@ export class HistoryStore implements EditHistory {
         targets: this.targets,
         author: this.authors?.current(),
         record: (input) => this.recordUnlocked(input),
-        drop: async (id) => {
+        drop: async (id, undone) => {
           const i = this.entries.findIndex((e) => e.meta.id === id);
           if (i < 0) return false;
           const [gone] = this.entries.splice(i, 1);
+          if (undone) await this.logUndone(id);
           await this.deleteFiles(gone!);
           return true;
         },
@@ -258,6 +282,7 @@ export class HistoryStore implements EditHistory {
           loadRemoved: (entry) => this.loadRemoved(entry),
           forget: async (entry) => {
             this.entries.splice(this.entries.indexOf(entry), 1);
+            await this.logUndone(entry.meta.id);
             await this.deleteFiles(entry).catch((err) => this.log(`rolled back snapshot ${entry.meta.id}, but ${errorText(err)}`));
           },
         },

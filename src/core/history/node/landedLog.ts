@@ -1,0 +1,128 @@
+/**
+ * The landed-edit log: one JSON line per edit that landed (file, tool, author, time, seq; never file contents)
+ * and one per edit a rollback or revert undid, in `landed.jsonl` next to the snapshots. Unlike the snapshots it
+ * outlives be-trx commit and the step cap, so `recap` can still say which files other sessions changed.
+ * Writing is one append without fsync: the edit itself is durable and this log is a hint, so a crash may lose
+ * its last lines. Past MAX_LOG_BYTES the file is rewritten with its last MAX_ENTRIES lines (a concurrent
+ * append from another process during that rewrite may be lost: best effort). Read as untrusted input.
+ */
+import { constants, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { READ_FLAGS } from '../../files/regularFile';
+import { isInside } from '../../files/ports';
+
+export const LANDED_LOG = 'landed.jsonl';
+/** Entries kept when the log is trimmed. */
+export const MAX_ENTRIES = 500;
+/** The log is trimmed once it grows past this (≈ 2 × MAX_ENTRIES lines of metadata). */
+const MAX_LOG_BYTES = 256 * 1024;
+/** At most this much of the log's end is read; a longer line is skipped as planted. */
+const MAX_READ_BYTES = 1024 * 1024;
+const MAX_LINE = 4096;
+
+export type LandedLine =
+  | { ws: string; id: string; seq: number; file: string; tool: string; session?: string; client?: string; group?: string; t: number }
+  | { ws: string; undone: string; t: number };
+
+/** The log's path, when it exists, must be a regular file: O_NOFOLLOW refuses a link, fstat a FIFO or device. */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export async function appendLanded(dir: string, lines: readonly LandedLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  const p = path.join(dir, LANDED_LOG);
+  const fh = await fs.open(p, APPEND_FLAGS, 0o600);
+  let size: number;
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Error(`${LANDED_LOG} is not a regular file`);
+    await fh.write(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    size = st.size;
+  } finally {
+    await fh.close();
+  }
+  if (size > MAX_LOG_BYTES) await trim(p);
+}
+
+async function trim(p: string): Promise<void> {
+  const text = (await readTail(p)).split('\n').filter((l) => l !== '' && l.length <= MAX_LINE);
+  await writeFileAtomic(p, `${text.slice(-MAX_ENTRIES).join('\n')}\n`, { mode: 0o600, fsync: false });
+}
+
+/** The last MAX_READ_BYTES of the log, as text; '' when it is missing or not a regular file. */
+async function readTail(p: string): Promise<string> {
+  const before = await fs.lstat(p).catch(() => undefined);
+  if (!before?.isFile()) return '';
+  const fh = await fs.open(p, READ_FLAGS).catch(() => undefined);
+  if (!fh) return '';
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return '';
+    const len = Math.min(st.size, MAX_READ_BYTES);
+    const buf = Buffer.alloc(len);
+    let off = 0;
+    while (off < len) {
+      const { bytesRead } = await fh.read(buf, off, len - off, st.size - len + off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    const text = buf.subarray(0, off).toString('utf8');
+    // a cut first line is dropped whole
+    return len < st.size ? text.slice(text.indexOf('\n') + 1) : text;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+export interface LoggedEdit {
+  id: string;
+  seq: number;
+  group?: string;
+  /** Absolute, inside one of the roots. */
+  file: string;
+  tool: string;
+  session?: string;
+  client?: string;
+  time: number;
+}
+
+const str = (v: unknown, max = 1024): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * The landed edits the log holds for workspace `key` (files inside `roots` only), oldest first, without the
+ * ones a later line says were undone. Malformed, foreign or outside lines are skipped.
+ */
+export async function readLandedLog(dir: string, key: string, roots: readonly string[]): Promise<LoggedEdit[]> {
+  const text = await readTail(path.join(dir, LANDED_LOG));
+  const edits: LoggedEdit[] = [];
+  const undone = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.length > MAX_LINE) continue;
+    let v: Record<string, unknown>;
+    try {
+      v = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (typeof v !== 'object' || v === null || v.ws !== key || !num(v.t)) continue;
+    if (str(v.undone, 64)) {
+      undone.add(v.undone);
+      continue;
+    }
+    if (!str(v.id, 64) || !num(v.seq) || !str(v.tool, 64) || !str(v.file, 4096)) continue;
+    const file = v.file;
+    if (!path.isAbsolute(file) || !roots.some((r) => isInside(r, file))) continue;
+    edits.push({
+      id: v.id,
+      seq: v.seq,
+      ...(str(v.group, 64) ? { group: v.group } : {}),
+      file,
+      tool: v.tool,
+      ...(str(v.session, 256) ? { session: v.session } : {}),
+      ...(str(v.client, 256) ? { client: v.client } : {}),
+      time: v.t,
+    });
+  }
+  return edits.filter((e) => !undone.has(e.id));
+}
