@@ -147,7 +147,7 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
     const editedRecap = sectionPaths(recap, /Files changed by [^\n]*this session \(edits that landed\):/);
     scores.push({ probe: 'files this agent modified (F1)', truth: `${truth.editedA.size} files`, recap: f1(truth.editedA, union(editedRecap, editedRaw)), raw: f1(truth.editedA, editedRaw) });
     // files another session modified (A's own turns never show them)
-    const othersRecap = new Set([...recap.matchAll(/^- (\S+) be-\S+ by .*session agent-b/gm)].map((m) => m[1]!));
+    const othersRecap = new Set([...recap.matchAll(/^- (.+) — by .*session agent-b/gm)].flatMap((m) => m[1]!.split(', ').map((f) => f.replace(/ \(×\d+\)$/, ''))));
     scores.push({ probe: 'files another session modified (F1)', truth: `${truth.editedB.size} files`, recap: f1(truth.editedB, othersRecap), raw: f1(truth.editedB, new Set()) });
     // the last failing command: in the last N turns if one failed there, else the recap's failing item with the highest id
     const fails = [...recap.matchAll(/\[m(\d+)(?:,m\d+)?\] (be-[\w-]+) (\S+?)(?::\d[\d-]*)?(?:,[^\n]*?)? → (?:REFUSED|error)/g)].map((m) => ({ id: Number(m[1]), what: `${m[2]} ${m[3]}` }));

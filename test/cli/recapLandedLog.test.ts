@@ -51,7 +51,7 @@ describe('cli/recapHistory: the landed-edit log', () => {
     const landed = await readLandedEdits(ws.historyDir, [ws.root]);
     const otherEdits = (await readKnownEdits(ws.historyDir, [ws.root], landed)).filter((e) => e.session !== 'agent-a');
     const text = renderSessionRecap(registry.get('agent-a'), { sessionId: 'agent-a', lastActivity: 0, count, otherEdits });
-    return [...text.matchAll(/^- (\S+) be-\S+ by .*session agent-b/gm)].map((m) => m[1]!);
+    return [...text.matchAll(/^- (.+) — by .*session agent-b/gm)].flatMap((m) => m[1]!.split(', ').map((f) => f.replace(/ \(×\d+\)$/, '')));
   };
   const logPath = () => path.join(ws.historyDir, LANDED_LOG);
 

@@ -155,7 +155,7 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
       assert.match(refusedLine, /secret\.txt \(×1\)/);
       assert.match(out, /→ REFUSED, nothing written/);
       // the other session's edit: listed apart, with who made it
-      assert.match(out, /Edits other sessions landed in this workspace \(newest first\):\n- src\/from-other\.ts be-write by test \(session stdio-[^)]+\) at \d{4}-/);
+      assert.match(out, /Edits other sessions landed in this workspace \(files newest first, by author\):\n- src\/from-other\.ts — by test \(session stdio-[^)]+\), newest at \d{4}-/);
       assert.doesNotMatch(out, /Files changed by[^\n]*\n[^\n]*from-other/, "another session's edit is not this session's");
     } finally {
       await outside.dispose();

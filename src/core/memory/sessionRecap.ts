@@ -15,6 +15,8 @@ import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, symbolLine,
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
+/** Files on one line of the other sessions' section: short lines, so the budget cuts between them. */
+const OTHER_FILES_PER_LINE = 6;
 const EDIT_TOOLS = new Set(['be-replace', 'be-insert', 'be-delete', 'be-write', 'be-insert-chip', 'be-apply', 'be-trx']);
 
 export interface EditEvent {
@@ -268,18 +270,23 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     ...trxChanges(memory, input.trail),
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
-  // one line per file and author, its newest edit first: more files fit the budget than one line per edit
-  const byFile = new Map<string, { e: OtherSessionEdit; n: number }>();
+  // grouped by author, files newest first, a few to a line: more files fit the budget than one line per edit
+  const byAuthor = new Map<string, { time: number; files: Map<string, number> }>();
   for (const e of [...(input.otherEdits ?? [])].reverse()) {
-    const key = `${e.file}\0${e.session ?? ''}`;
-    const seen = byFile.get(key);
-    if (seen) seen.n++;
-    else byFile.set(key, { e, n: 1 });
+    const who = describeAuthor(e);
+    let a = byAuthor.get(who);
+    if (!a) byAuthor.set(who, (a = { time: e.time, files: new Map() }));
+    a.files.set(e.file, (a.files.get(e.file) ?? 0) + 1);
   }
-  const others = [...byFile.values()].map(
-    ({ e, n }) => `- ${e.file} ${e.tool} by ${describeAuthor(e)} at ${new Date(e.time).toISOString().replace(/\.\d{3}Z$/, 'Z')}${n > 1 ? ` (×${n} edits)` : ''}`,
-  );
-  section('Edits other sessions landed in this workspace (newest first):', others, 0.4, (n) => `(${n} more files edited by other sessions)`);
+  const others: string[] = [];
+  for (const [who, a] of byAuthor) {
+    const files = [...a.files].map(([f, n]) => (n > 1 ? `${f} (×${n})` : f));
+    for (let i = 0; i < files.length; i += OTHER_FILES_PER_LINE) {
+      const when = i === 0 ? `, newest at ${new Date(a.time).toISOString().replace(/\.\d{3}Z$/, 'Z')}` : ', older';
+      others.push(`- ${files.slice(i, i + OTHER_FILES_PER_LINE).join(', ')} — by ${who}${when}`);
+    }
+  }
+  section('Edits other sessions landed in this workspace (files newest first, by author):', others, 0.4, (n) => `(${n} more lines of files edited by other sessions)`);
   const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
   section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.

@@ -115,17 +115,20 @@ describe('core/memory/sessionRecap: only what happened', () => {
     assert.match(text, /Files changed by claude-code, this session \(edits that landed\):\nsrc\/mine\.ts \(×1\)\n/);
     assert.match(
       text,
-      /Edits other sessions landed in this workspace \(newest first\):\n- src\/theirs2\.ts be-replace by session other-2 at 1970-01-01T00:00:02Z\n- src\/theirs\.ts be-write by codex \(session other-1\) at 1970/,
+      /Edits other sessions landed in this workspace \(files newest first, by author\):\n- src\/theirs2\.ts — by session other-2, newest at 1970-01-01T00:00:02Z\n- src\/theirs\.ts — by codex \(session other-1\), newest at 1970/,
     );
     assert.doesNotMatch(text, /Files changed by[^\n]*\n[^\n]*theirs/);
-    // one line per file and author, at its newest edit
+    // grouped by author: a file once with its count, newest first, a few files to a line
     const again = renderSessionRecap(m, {
       sessionId: 'me',
       lastActivity: 0,
       count,
-      otherEdits: [1, 2, 3].map((i) => ({ file: 'src/theirs.ts', tool: 'be-insert', session: 'other-1', time: i * 1_000 })),
+      otherEdits: [
+        ...[1, 2, 3].map((i) => ({ file: 'src/theirs.ts', tool: 'be-insert', session: 'other-1', time: i * 1_000 })),
+        ...[4, 5, 6, 7, 8, 9, 10].map((i) => ({ file: `src/f${i}.ts`, tool: 'be-write', session: 'other-1', time: i * 1_000 })),
+      ],
     });
-    assert.match(again, /\n- src\/theirs\.ts be-insert by session other-1 at 1970-01-01T00:00:03Z \(×3 edits\)\n/);
+    assert.match(again, /\n- src\/f10\.ts, src\/f9\.ts, src\/f8\.ts, src\/f7\.ts, src\/f6\.ts, src\/f5\.ts — by session other-1, newest at 1970-01-01T00:00:10Z\n- src\/f4\.ts, src\/theirs\.ts \(×3\) — by session other-1, older\n/);
     assert.equal(again.match(/src\/theirs\.ts/g)?.length, 1);
   });
 });
