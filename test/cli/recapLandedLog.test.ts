@@ -6,41 +6,30 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MemoryRegistry } from '../../src/core/memory/node/registry';
+import type { MemoryRegistry } from '../../src/core/memory/node/registry';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { renderSessionRecap } from '../../src/core/memory/sessionRecap';
 import { readKnownEdits, readLandedEdits } from '../../src/cli/recapHistory';
 import { appendLanded, LANDED_LOG, MAX_ENTRIES, readLandedLog } from '../../src/core/history/node/landedLog';
 import { workspaceKey } from '../../src/core/files/workspaceKey';
-import { createServices, type Services } from '../../src/mcp/services';
-import { openToolSession, type ToolSession } from '../../src/mcp/toolSession';
-import { memoryDeps } from '../core/memory/memoryDeps';
-import { tmpWorkspace, type Workspace } from '../mcp/helpers';
+import type { ToolSession } from '../../src/mcp/toolSession';
+import type { Workspace } from '../mcp/helpers';
+import { twoSessions, type TwoSessions } from './twoSessions';
 
 const tok = getTokenizer();
 const count = (t: string) => tok.count(t);
 
 describe('cli/recapHistory: the landed-edit log', () => {
   let ws: Workspace;
-  let services: Services;
   let registry: MemoryRegistry;
   let a: ToolSession;
   let b: ToolSession;
+  let env: TwoSessions;
   beforeEach(async () => {
-    ws = await tmpWorkspace();
-    for (const f of ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']) await ws.write(f, `// ${f}\nexport const x = 1;\n`);
-    registry = new MemoryRegistry({ deps: memoryDeps });
-    services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, memory: registry });
-    a = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-a' });
-    b = openToolSession({ deps: services.deps, memory: (id) => registry.get(id), sessionId: 'agent-b' });
+    env = await twoSessions(['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
+    ({ ws, registry, a, b } = env);
   });
-  afterEach(async () => {
-    await a.close();
-    await b.close();
-    await services.close();
-    await registry.dispose();
-    await ws.dispose();
-  });
+  afterEach(() => env.close());
 
   const insert = async (s: ToolSession, f: string): Promise<string> => {
     const r = await s.call('be-insert', { file: `${ws.file(f)}:1`, content: `// ${f}\n` });
