@@ -11,21 +11,14 @@ import { workspaceKey } from '../core/files/workspaceKey';
 import { readRegularFile } from '../core/files/regularFile';
 import { isInside } from '../core/files/ports';
 import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
-import { readLandedLog } from '../core/history/node/landedLog';
+import { readLandedLog, type LoggedEdit } from '../core/history/node/landedLog';
 import type { OpenStep } from '../core/memory/sessionRecap';
 
-export interface LandedEdit {
-  /** The snapshot's event id (be-trx keep/revert take it). */
-  id: string;
-  /** One be-apply batch: its snapshots share it and are one be-trx step. */
-  group?: string;
-  /** Relative to the root it lies in (absolute when outside every root). */
-  file: string;
-  tool: string;
-  session?: string;
-  client?: string;
-  time: number;
-}
+/**
+ * A landed edit as the recap shows it: the log's record (landedLog.ts) without its sequence number, its `file`
+ * relative to the root it lies in (absolute when outside every root).
+ */
+export type LandedEdit = Omit<LoggedEdit, 'seq'>;
 
 /** At most this many records are read (the store keeps 30 steps by default; a batch step can hold more). */
 const MAX_RECORDS = 500;
@@ -94,7 +87,7 @@ export async function readKnownEdits(dir: string, roots: readonly string[], land
   const open = new Set(landed.map((e) => e.id));
   const logged: LandedEdit[] = (await readLandedLog(dir, workspaceKey(roots), roots))
     .filter((e) => !open.has(e.id))
-    .map((e) => {
+    .map(({ seq: _seq, ...e }) => {
       const root = roots.find((r) => isInside(r, e.file))!;
       return { ...e, file: path.relative(root, e.file).split(path.sep).join('/') };
     });

@@ -75,8 +75,10 @@ async function readTail(p: string): Promise<string> {
 }
 
 export interface LoggedEdit {
+  /** The snapshot's event id (be-trx keep/revert take it). */
   id: string;
   seq: number;
+  /** One be-apply batch: its snapshots share it and are one be-trx step. */
   group?: string;
   /** Absolute, inside one of the roots. */
   file: string;
