@@ -130,17 +130,20 @@ async function applyLineEdit(ctx: EditContext, ld: LoadedText, options: EditOpti
       chipId,
     }, warnings);
   // the history records the edit as soon as it is in place, beside the folder's sync and the read-back
+  // (told with no history too: whether the rename happened decides whether the chip stays)
   let recorded: Promise<void> | undefined;
-  const onRenamed = ctx.history
-    ? (w: { sha256: string; ofGiven: boolean }) => (recorded = (async () => record(w.ofGiven ? w.sha256 : await sha256Parts(...parts)))())
-    : undefined;
+  let renamed = false;
+  const onRenamed = async (w: { sha256: string; ofGiven: boolean }) => {
+    renamed = true;
+    if (ctx.history) await (recorded = (async () => record(w.ofGiven ? w.sha256 : await sha256Parts(...parts)))());
+  };
   let written: Written;
   try {
     // under the lock, the file must still hold the bytes this edit was computed from
     written = await commitWrite(ctx, ld.abs, parts, newSize, { expectedMtimeMs: ld.stat.mtimeMs, expectedContent: doc.bytes, onRenamed }, saveChip);
   } catch (e) {
     // a deletion that is in place keeps its chip (the read-back refused it, but the file is changed)
-    if (chipId && ctx.chips && !recorded) await ctx.chips.delete(chipId).catch(() => undefined);
+    if (chipId && ctx.chips && !renamed) await ctx.chips.delete(chipId).catch(() => undefined);
     await recorded;
     throw e;
   }

@@ -119,10 +119,14 @@ export async function stageIn(
     fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
-    // the bytes and the mode go in together (neither depends on the other), both before the sync
-    await Promise.all([writeParts(file, parts, size), existing ? copyOwnerAndMode(file, existing) : undefined]);
-    // hashed while the data is on its way to the disk; the inode is the same before and after the sync
-    const [sha256, , { ino }] = await Promise.all([sha256Parts(...parts), file.sync(), file.stat()]);
+    // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
+    // made before it. Hashed meanwhile; the inode is the same before and after the sync.
+    const written = (async () => {
+      await writeParts(file, parts, size);
+      if (existing) await copyOwnerAndMode(file, existing);
+    })();
+    const [sha256] = await Promise.all([sha256Parts(...parts), written]);
+    const [, { ino }] = await Promise.all([file.sync(), file.stat()]);
     await fh.close();
     fh = undefined;
     return { tempName, sha256, size, ino };

@@ -59,6 +59,7 @@ describe('core/context incremental outline (an earlier tree re-parsed after an e
     it(`after any line edits, the outline of ${path.relative(FIXTURES, file)} is a fresh parse's`, async () => {
       const lang = languageIdFromPath(file);
       const original = readFileSync(file, 'utf8');
+      let incremental = 0; // parses given a kept tree: the property is about them, not about fresh parses
       await fc.assert(
         fc.asyncProperty(fc.array(lineEdit, { minLength: 1, maxLength: 3 }), async (edits) => {
           let text = original;
@@ -68,6 +69,7 @@ describe('core/context incremental outline (an earlier tree re-parsed after an e
           for (const e of edits) {
             const next = apply(text, e);
             const edit = textEdit(text, next);
+            if (tree && edit) incremental++;
             const p = (await parseOutline(next, lang, parsers, tree && edit && { tree, edit }))!;
             tree?.delete();
             assert.deepEqual(p.outline, await treeSitterOutline(next, lang, parsers));
@@ -79,6 +81,14 @@ describe('core/context incremental outline (an earlier tree re-parsed after an e
         }),
         { numRuns: 15 },
       );
+      // a fixture whose own parse has errors keeps no base; every other one must have exercised the incremental path
+      const base = (await parseOutline(original, lang, parsers))!;
+      const keeps = base.keep();
+      base.free();
+      if (keeps) {
+        keeps.delete();
+        assert.ok(incremental > 0, 'some parse was given a kept tree');
+      }
     });
   }
 

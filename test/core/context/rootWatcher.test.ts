@@ -146,6 +146,62 @@ describe('context/rootWatcher', () => {
     assert.equal(w.watchedCount(), 0);
   });
 
+  /** Waits until the watcher's folders satisfy `ok`. */
+  const until = async (ok: () => boolean, what: string) => {
+    for (let i = 0; i < 150 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(ok(), what);
+  };
+
+  it('a folder deleted and made again under the same name is watched again (the old watch went with the old folder)', async () => {
+    const target = new Recorder();
+    const w = new RootWatcher([root], target);
+    try {
+      assert.equal(await w.ready, true);
+      const dir = path.join(root, 'src');
+      await fs.rm(dir, { recursive: true });
+      await fs.mkdir(dir);
+      await target.waitFor(dir);
+      await new Promise((r) => setTimeout(r, 200)); // the re-made folder's watch is set up
+      target.paths.length = 0;
+      const file = await write(root, 'src/again.ts');
+      await target.waitFor(file);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('a .gitignore edit that stops ignoring a folder watches it; one that starts ignoring a folder drops its watch', async () => {
+    const target = new Recorder();
+    const w = new RootWatcher([root], target);
+    try {
+      assert.equal(await w.ready, true);
+      assert.ok(!watchedPaths(w, root).includes('generated'));
+      await fs.writeFile(path.join(root, '.gitignore'), '*.log\nlib/\n');
+      await until(() => watchedPaths(w, root).includes('generated'), `generated watched: ${watchedPaths(w, root).join(', ')}`);
+      await until(() => !watchedPaths(w, root).some((p) => p.startsWith('lib')), `lib unwatched: ${watchedPaths(w, root).join(', ')}`);
+      target.paths.length = 0;
+      const file = await write(root, 'generated/new.ts');
+      await target.waitFor(file);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('a FIFO named .gitignore is not opened: the scan finishes and the rest is watched', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { execFileSync } = await import('node:child_process');
+    await fs.rm(path.join(root, 'lib/.gitignore'));
+    execFileSync('mkfifo', [path.join(root, 'lib/.gitignore')]);
+    const target = new Recorder();
+    const w = new RootWatcher([root], target);
+    try {
+      assert.equal(await Promise.race([w.ready, new Promise((r) => setTimeout(() => r('hung'), 3000))]), true);
+      assert.ok(watchedPaths(w, root).includes('lib/private'), 'no rules read from the FIFO');
+    } finally {
+      await w.close();
+    }
+  });
+
   it('close() before ready (stat or scan still running) resolves ready with false and leaves the target unwatched', async () => {
     // a tree big enough that the scan is still running when the first folders are watched, even on a loaded machine
     for (let i = 0; i < 600; i++) await write(root, `src/d${i}/f.ts`);

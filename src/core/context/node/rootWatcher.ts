@@ -10,11 +10,12 @@
  * native package: the .vsix that bundles the CLI stays one platform-independent package. The service trusts the
  * watcher only from `ready` on, after one catch-up walk.
  */
-import { promises as fsp, readFileSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { promises as fsp, watch, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 import { isInside } from '../../files/ports';
 import { isOwnTransientName } from '../../files/ownNames';
+import { readRegularFileSync } from '../../files/regularFile';
 import { ignoredBy, isSkippedFileName, SKIP_DIRS, toPosix, type Scope } from './walk';
 import { Slices } from '../../util/slices';
 
@@ -42,7 +43,8 @@ export function walkIgnoreMatcher(root: string): { ignored: (abs: string, stats?
     let scope = gitignores.get(dirRel);
     if (scope === undefined) {
       try {
-        scope = { dirRel, ig: ignore().add(readFileSync(join(root, dirRel, '.gitignore'), 'utf8')) };
+        // a FIFO or link named .gitignore is never opened (readRegularFileSync): no rules from it
+        scope = { dirRel, ig: ignore().add(readRegularFileSync(join(root, dirRel, '.gitignore')).toString('utf8')) };
       } catch {
         scope = null; // no (readable) .gitignore in this folder
       }
@@ -75,8 +77,8 @@ export function walkIgnoreMatcher(root: string): { ignored: (abs: string, stats?
 }
 
 export class RootWatcher {
-  /** Each watched folder's fs.watch handle, by absolute path. */
-  private readonly folders = new Map<string, FSWatcher>();
+  /** Each watched folder's fs.watch handle and the folder it was opened on (a folder re-made at the path is another), by absolute path. */
+  private readonly folders = new Map<string, { w: FSWatcher; dev: number; ino: number }>();
   private failed = false;
   private closed = false;
   private isReady = false;
@@ -145,7 +147,9 @@ export class RootWatcher {
     const stack = [top];
     while (stack.length && !this.failed && !this.closed) {
       const dir = stack.pop()!;
-      if (!this.watchFolder(root, rules, dir)) continue;
+      // looked at right before its watch: a folder swapped for a link since its parent was listed is not followed
+      const st = await fsp.lstat(dir).catch(() => undefined);
+      if (!st?.isDirectory() || !this.watchFolder(root, rules, dir, st)) continue;
       let entries: Dirent[];
       try {
         entries = await fsp.readdir(dir, { withFileTypes: true });
@@ -160,8 +164,11 @@ export class RootWatcher {
   }
 
   /** One folder's watch; false when the folder cannot be watched (gone, not a folder, no access). */
-  private watchFolder(root: string, rules: Rules, dir: string): boolean {
-    if (this.folders.has(dir)) return true;
+  private watchFolder(root: string, rules: Rules, dir: string, st: Stats): boolean {
+    const had = this.folders.get(dir);
+    if (had && had.dev === st.dev && had.ino === st.ino) return true;
+    // deleted and made again under the same name: the old watch went with the old folder
+    if (had) this.unwatchUnder(dir);
     let w: FSWatcher;
     try {
       w = watch(dir, { persistent: false }, (_event, name) => this.onEvent(root, rules, dir, name));
@@ -170,9 +177,15 @@ export class RootWatcher {
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES' && code !== 'EPERM') this.fail(e);
       return false;
     }
-    // a watched folder deleted (Windows reports EPERM): its parent's watch reports the deletion
-    w.on('error', () => this.unwatchUnder(dir));
-    this.folders.set(dir, w);
+    // a watched folder deleted (Windows reports EPERM): its parent's watch reports the deletion. Any other error on a
+    // folder still there (or on a root) means changes would go unseen: watching is off, the overview checks times.
+    w.on('error', (e) => {
+      void fsp.lstat(dir).then(
+        (now) => (this.roots.includes(dir) || now.isDirectory() ? this.fail(e) : this.unwatchUnder(dir)),
+        () => (this.roots.includes(dir) ? this.fail(e) : this.unwatchUnder(dir)),
+      );
+    });
+    this.folders.set(dir, { w, dev: st.dev, ino: st.ino });
     return true;
   }
 
@@ -191,22 +204,38 @@ export class RootWatcher {
     void fsp.lstat(abs).then(
       (st) => {
         if (this.closed || this.failed || rules.ignored(abs, st)) return;
-        if (basename(abs) === '.gitignore') rules.forget(dir);
+        if (basename(abs) === '.gitignore') this.rulesChanged(root, rules, dir);
         this.target.invalidate(abs);
-        if (st.isDirectory() && !this.folders.has(abs)) void this.watchTree(root, rules, abs).then(() => this.closed || this.target.invalidate(abs));
+        const had = this.folders.get(abs);
+        if (st.isDirectory() && (!had || had.dev !== st.dev || had.ino !== st.ino)) {
+          void this.watchTree(root, rules, abs).then(() => this.closed || this.target.invalidate(abs));
+        }
       },
       () => {
         if (this.closed || this.failed) return;
-        if (basename(abs) === '.gitignore') rules.forget(dir);
+        if (basename(abs) === '.gitignore') this.rulesChanged(root, rules, dir);
         this.unwatchUnder(abs);
         this.target.invalidate(abs);
       },
     );
   }
 
+  /**
+   * `dir`'s .gitignore changed: its rules are read again, folders under it that are ignored now lose their watches,
+   * and folders no longer ignored get theirs (watchTree skips what it watches already).
+   */
+  private rulesChanged(root: string, rules: Rules, dir: string): void {
+    rules.forget(dir);
+    const prefix = dir + sep;
+    for (const watched of [...this.folders.keys()]) {
+      if (watched.startsWith(prefix) && this.folders.has(watched) && rules.ignored(watched, FOLDER)) this.unwatchUnder(watched);
+    }
+    void this.watchTree(root, rules, dir);
+  }
+
   private unwatchUnder(abs: string): void {
     const prefix = abs + sep;
-    for (const [dir, w] of this.folders) {
+    for (const [dir, { w }] of this.folders) {
       if (dir !== abs && !dir.startsWith(prefix)) continue;
       w.close();
       this.folders.delete(dir);
@@ -214,7 +243,7 @@ export class RootWatcher {
   }
 
   private unwatchAll(): void {
-    for (const w of this.folders.values()) w.close();
+    for (const { w } of this.folders.values()) w.close();
     this.folders.clear();
   }
 

@@ -45,8 +45,12 @@ export async function appendLanded(dir: string, lines: readonly LandedLine[]): P
 }
 
 async function trim(p: string): Promise<void> {
-  const text = (await readTail(p)).split('\n').filter((l) => l !== '' && l.length <= MAX_LINE);
-  await writeFileAtomic(p, `${text.slice(-MAX_ENTRIES).join('\n')}\n`, { mode: 0o600, fsync: false });
+  const lines = (await readTail(p)).split('\n').filter((l) => l !== '' && l.length <= MAX_LINE).slice(-MAX_ENTRIES);
+  // at most half the trigger size too, so long lines cannot make every later append a rewrite
+  let bytes = 0;
+  let from = lines.length;
+  while (from > 0 && bytes + lines[from - 1]!.length + 1 <= MAX_LOG_BYTES / 2) bytes += lines[--from]!.length + 1;
+  await writeFileAtomic(p, `${lines.slice(from).join('\n')}\n`, { mode: 0o600, fsync: false });
 }
 
 /** The last MAX_READ_BYTES of the log, as text; '' when it is missing or not a regular file. */

@@ -267,7 +267,8 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
     else if (r.kind === 'tool_result' && r.pairId) {
       // a call is written before its result (they leave the window together)
       const ok = r.status !== 'error';
-      const wrote = ok ? written.get(r.pairId) : undefined;
+      // symbols an edit wrote count only for an edit known to have landed (as in the window)
+      const wrote = r.status === 'ok' ? written.get(r.pairId) : undefined;
       const read = ok && r.tool === 'be-read' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
       const symbols = wrote ? { declared: wrote, full: false } : read;
       const restored = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? filesChangedByTrx(r.content) : [];
