@@ -12,7 +12,9 @@
  * Probes: files A modified, files another session modified, A's last failing command, every pinned constraint,
  * the file a symbol read early lives in, the be-apply batches still open. Every 20 turns A lands a be-apply batch of
  * two files; every third one is rolled back the next turn, and a be-trx commit every 100 turns closes all that is
- * open (the workspace's history, B's edits included; the landed-edit log keeps what landed).
+ * open (the workspace's history, B's edits included; the landed-edit log keeps what landed). A rolled-back edit is
+ * no modification in the ground truth (a file only a rolled-back batch touched was not modified), nor in the replay
+ * of the raw turns.
  * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
  * the be-trx history keeps its last 30 steps, so another session's older edits are only in its landed-edit log.
  * BENCH_PROBES_DUMP=1 prints each recap and the symbols it did not place.
