@@ -1,8 +1,10 @@
 /**
  * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
- * pinned constraints, the running summary, the edit calls (landed, refused or unknown: a refusal is never shown as
- * an edit), the be-trx steps still open, the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
- * however many pins: each section takes what fits in its share, and says how much it left out.
+ * pinned constraints, the running summary, the edit calls (landed, refused, rolled back since or unknown: a refusal
+ * or an undone edit is never shown as a change that landed, recapUndo.ts), the be-trx steps still open, the files
+ * changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token
+ * budget however long the session or however many pins: each section takes what fits in its share, and says how
+ * much it left out.
  */
 import type { ChatMemory } from './chatMemory';
 import { headOf } from './fingerprint';
