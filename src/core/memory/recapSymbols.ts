@@ -103,15 +103,20 @@ export interface UndoneByTrx {
   file: string;
 }
 
-/** The edits a be-trx rollback or revert reply says it undid (their files changed, though the call named none). */
-export function undoneByTrx(reply: string): UndoneByTrx[] {
+/**
+ * The edits a be-trx rollback or revert reply says it undid (their files changed, though the call named none);
+ * undefined for a reply that is neither (a commit's, a refusal's text).
+ */
+export function undoneByTrx(reply: string): UndoneByTrx[] | undefined {
   let r: { restored?: { id?: unknown; file?: unknown }[]; reverted?: unknown; file?: unknown };
   try {
     r = JSON.parse(reply) as typeof r;
   } catch {
-    return [];
+    return undefined;
   }
-  const undone = Array.isArray(r.restored) ? r.restored.map((x) => ({ id: x?.id, file: x?.file })) : r.reverted !== undefined ? [{ id: r.reverted, file: r.file }] : [];
+  if (typeof r !== 'object' || r === null) return undefined;
+  const undone = Array.isArray(r.restored) ? r.restored.map((x) => ({ id: x?.id, file: x?.file })) : r.reverted !== undefined ? [{ id: r.reverted, file: r.file }] : undefined;
+  if (!undone) return undefined;
   return undone.filter((u): u is UndoneByTrx => typeof u.id === 'string' && typeof u.file === 'string');
 }
 

@@ -46,6 +46,15 @@ export interface Undos {
   putBack: Map<string, string[]>;
 }
 
+/** A landed edit of this session the history or the log still holds, not undone. */
+export interface KeptEdit {
+  id: string;
+  file: string;
+  time: number;
+  tool?: string;
+  group?: string;
+}
+
 interface Fact {
   /** a landed edit of this session not undone: it only takes its call, so that an undone one takes the next */
   kept?: true;
@@ -68,10 +77,13 @@ export function undosOf(
   calls: readonly UndoCall[],
   sessionId: string,
   undone: readonly UndoneEdit[] | undefined,
-  kept: readonly { id: string; file: string; time: number; tool?: string }[] = [],
+  kept: readonly KeptEdit[] = [],
 ): Undos {
   // a revert's own snapshot (tool be-trx) is no edit call's
-  const facts: Fact[] = [...kept.filter((k) => k.tool !== 'be-trx').map((k) => ({ id: k.id, file: k.file, session: sessionId, time: k.time, undoneAt: Infinity, kept: true as const })), ...(undone ?? []).map((u) => ({ ...u }))];
+  const facts: Fact[] = [
+    ...kept.filter((k) => k.tool !== 'be-trx').map((k) => ({ ...k, session: sessionId, undoneAt: Infinity, kept: true as const })),
+    ...(undone ?? []).map((u) => ({ ...u })),
+  ];
   const byId = new Map(facts.map((f) => [f.id, f]));
   for (const c of calls) {
     for (const u of c.tool === 'be-trx' && c.status === 'ok' ? (c.undid ?? []) : []) {
@@ -84,7 +96,17 @@ export function undosOf(
       }
     }
   }
-  const landed = calls.filter((c) => c.status === 'ok' && c.tool !== 'be-trx');
+  const order = new Map(calls.map((c, i) => [c.id, i]));
+  // a call before the undo: before this session's be-trx call that undid it (the calls' order, whatever their
+  // times). An undo only the log knows is not compared with the calls' times: a call is recorded once its reply
+  // is counted (the first, while the tokenizer loads, can be recorded after another session's undo of it).
+  const precedes = (c: UndoCall, f: Fact) => f.by === undefined || order.get(c.id)! < order.get(f.by)!;
+  // landed calls by the file names they edit (oldest first): an undo is matched among those of its file only
+  const landed = new Map<string, UndoCall[]>();
+  for (const c of calls) {
+    if (c.status !== 'ok' || c.tool === 'be-trx') continue;
+    for (const name of new Set(c.files.map((r) => baseName(r.path)))) landed.set(name, [...(landed.get(name) ?? []), c]);
+  }
   const groups = new Map<string, string>();
   for (const f of facts) if (f.group !== undefined) groups.set(f.id, f.group);
   const byCall = new Map<string, Set<string>>();
@@ -96,9 +118,11 @@ export function undosOf(
     let call: UndoCall | undefined;
     if (f.session === undefined || f.session === sessionId) {
       // a batch by its event id (its first snapshot's, which names the group); a single edit by file and time
-      call = landed.find((c) => c.eventId !== undefined && (c.eventId === f.id || (f.group !== undefined && groups.get(c.eventId) === f.group)) && free(c, f.file));
-      const before = landed.filter((c) => c.time <= f.undoneAt && free(c, f.file));
-      // without the log's time (its line was trimmed, or the log not read): the newest such call before the undo
+      const mine = landed.get(baseName(f.file)) ?? [];
+      call = mine.find((c) => c.eventId !== undefined && (c.eventId === f.id || (f.group !== undefined && groups.get(c.eventId) === f.group)) && free(c, f.file));
+      const before = mine.filter((c) => precedes(c, f) && free(c, f.file));
+      // the first call recorded at or after the snapshot (the log's edits take theirs oldest first); without the
+      // log's time (its line was trimmed, or the log not read): the newest such call before the undo
       call ??= f.time !== undefined ? before.find((c) => c.time >= f.time!) : before.at(-1);
     }
     const path = call ? free(call, f.file)! : f.file;
@@ -111,6 +135,8 @@ export function undosOf(
   }
   return { byCall, changes, putBack };
 }
+
+const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 function take(map: Map<string, Set<string>>, id: string, path: string): void {
   const set = map.get(id) ?? new Set<string>();

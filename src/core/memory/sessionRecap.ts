@@ -14,7 +14,7 @@ import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
 import { declaredIn, declaredInEdit, declaresSymbols, eventIdIn, PREVIEW_ARG, symbolLine, symbolLocations, undoneByTrx, type FileChange, type ReadSighting, type UndoneByTrx } from './recapSymbols';
-import { allUndone, undosOf, type UndoneEdit, type Undos } from './recapUndo';
+import { allUndone, undosOf, type KeptEdit, type UndoneEdit, type Undos } from './recapUndo';
 
 export type { UndoneEdit } from './recapUndo';
 
@@ -37,7 +37,7 @@ export interface EditEvent {
   time: number;
   /** be-trx: what it did (rollback, commit, keep, revert). */
   action?: string;
-  /** be-trx rollback / revert: the edits it undid. */
+  /** be-trx rollback / revert: the edits its reply says it undid ([]: none; absent: the reply is not known). */
   undid?: UndoneByTrx[];
   /** be-apply: its batch's event id. */
   eventId?: string;
@@ -78,13 +78,13 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
     const action = trxAction(m.tool, m.content);
     if (action === 'status') continue;
     const result = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
-    const undid = result?.status === 'ok' && m.tool === 'be-trx' ? undoneByTrx(result.content) : [];
+    const undid = result?.status === 'ok' && m.tool === 'be-trx' ? undoneByTrx(result.content) : undefined;
     const eventId = result?.status === 'ok' && m.tool === 'be-apply' ? eventIdIn(result.content) : undefined;
     out.push({
       id: m.id,
       tool: m.tool,
       ...(action ? { action } : {}),
-      ...(undid.length > 0 ? { undid } : {}),
+      ...(undid ? { undid } : {}),
       ...(eventId ? { eventId } : {}),
       files: m.references,
       status: PREVIEW_ARG.test(m.content) ? 'preview' : result?.status ?? 'unknown',
@@ -210,7 +210,7 @@ export interface SessionRecapInput {
   /** Edits (any session's) a rollback or revert undid, from the landed-edit log (absent: it was not read). */
   undone?: readonly UndoneEdit[];
   /** This session's landed edits the history and log still hold, not undone (they tell its calls apart from the undone ones). */
-  kept?: readonly { id: string; file: string; time: number; tool?: string }[];
+  kept?: readonly KeptEdit[];
   count(text: string): number;
 }
 

@@ -152,6 +152,8 @@ describe('core/memory/sessionRecap: rolled back is not landed', () => {
     assert.equal(changed(text), 'src/b.ts (×1)');
     assert.match(text, /Edits rolled back \(no edit of this session is left in these\):\nsrc\/a\.ts \(×1\)\n/);
     assert.doesNotMatch(text, /Files read, not edited/);
+    call(m, 'be-trx', '{"action":"rollback","step":1}', [], '{"status":"ok","rolled_back":0,"restored":[]}');
+    assert.match(renderSessionRecap(m, { sessionId: 's', lastActivity: 0, count }), /- \[m9\] be-trx rollback → nothing undone\n/);
   });
 
   it("another session's rollback, known from the landed-edit log, undoes this session's edit (by file and time); an edit of theirs undone is not ours", () => {
@@ -174,6 +176,41 @@ describe('core/memory/sessionRecap: rolled back is not landed', () => {
     assert.match(text, new RegExp(`- \\[${first.id}\\] be-replace src/a\\.ts → landed\\n`));
     assert.match(text, /be-replace src\/c\.ts → landed/);
     assert.equal(changed(text), 'src/a.ts (×1), src/c.ts (×1)');
+  });
+
+  it('property: the files changed are the edits no rollback undid, however edits and rollbacks interleave', () => {
+    const files = ['src/a.ts', 'src/b.ts', 'src/c.ts'];
+    const step = fc.oneof(fc.record({ edit: fc.integer({ min: 0, max: 2 }) }), fc.record({ rollback: fc.integer({ min: 1, max: 3 }) }));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const m = new ChatMemory({ maxTokens: 1_000_000, reserveRatio: 0 }, memoryDeps);
+        // the model: the history's stack of snapshots (a rollback undoes the newest first), and each call's fate
+        const stack: { id: string; file: string; call: string }[] = [];
+        const undone = new Set<string>();
+        let n = 0;
+        for (const st of steps) {
+          if ('edit' in st) {
+            const file = files[st.edit]!;
+            const c = call(m, 'be-insert', `{"file":"${file}:1"}`, [file], `${file}: lines 2-2`);
+            stack.push({ id: `e${++n}`, file, call: c.id });
+          } else {
+            const back = stack.splice(Math.max(0, stack.length - st.rollback)).reverse();
+            for (const b of back) undone.add(b.call);
+            const restored = back.map((b) => ({ id: b.id, file: `/ws/${b.file}`, action: 'restored' }));
+            call(m, 'be-trx', `{"action":"rollback","step":${st.rollback}}`, [], JSON.stringify({ status: 'ok', rolled_back: back.length, restored }));
+          }
+        }
+        const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 100_000, count });
+        const want = new Map<string, number>();
+        for (const e of stack) want.set(e.file, (want.get(e.file) ?? 0) + 1);
+        const got = new Map((changed(text)?.split(', ') ?? []).map((x) => /^(\S+) \(×(\d+)\)$/.exec(x)!).map((x) => [x[1]!, Number(x[2])]));
+        assert.deepEqual(got, want, text);
+        for (const [, id, outcome] of text.matchAll(/^- \[(m\d+)\] be-insert \S+ → (.*)$/gm)) {
+          assert.equal(outcome, undone.has(id!) ? 'rolled back (landed, undone since)' : 'landed', `${id}\n${text}`);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a preview-only write of a new file is neither read nor edited', () => {

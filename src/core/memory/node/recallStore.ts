@@ -273,9 +273,9 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
       const wrote = r.status === 'ok' ? written.get(r.pairId) : undefined;
       const read = ok && r.tool === 'be-read' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
       const symbols = wrote ? { declared: wrote, full: false } : read;
-      const undid = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? undoneByTrx(r.content) : [];
+      const undid = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? undoneByTrx(r.content) : undefined;
       const eventId = ok && r.tool === 'be-apply' && typeof r.content === 'string' ? eventIdIn(r.content) : undefined;
-      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(undid.length > 0 ? { undid } : {}), ...(eventId ? { eventId } : {}) });
+      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(undid ? { undid } : {}), ...(eventId ? { eventId } : {}) });
     }
   }
   return [...calls.values()].map((c) => {
