@@ -105,7 +105,11 @@ export function undosOf(
   const landed = new Map<string, UndoCall[]>();
   for (const c of calls) {
     if (c.status !== 'ok' || c.tool === 'be-trx') continue;
-    for (const name of new Set(c.files.map((r) => baseName(r.path)))) landed.set(name, [...(landed.get(name) ?? []), c]);
+    for (const name of new Set(c.files.map((r) => baseName(r.path)))) {
+      const list = landed.get(name);
+      if (list) list.push(c);
+      else landed.set(name, [c]);
+    }
   }
   const groups = new Map<string, string>();
   for (const f of facts) if (f.group !== undefined) groups.set(f.id, f.group);
@@ -120,10 +124,10 @@ export function undosOf(
       // a batch by its event id (its first snapshot's, which names the group); a single edit by file and time
       const mine = landed.get(baseName(f.file)) ?? [];
       call = mine.find((c) => c.eventId !== undefined && (c.eventId === f.id || (f.group !== undefined && groups.get(c.eventId) === f.group)) && free(c, f.file));
-      const before = mine.filter((c) => precedes(c, f) && free(c, f.file));
+      const fits = (c: UndoCall) => precedes(c, f) && free(c, f.file) !== undefined;
       // the first call recorded at or after the snapshot (the log's edits take theirs oldest first); without the
       // log's time (its line was trimmed, or the log not read): the newest such call before the undo
-      call ??= f.time !== undefined ? before.find((c) => c.time >= f.time!) : before.at(-1);
+      call ??= f.time !== undefined ? mine.find((c) => c.time >= f.time! && fits(c)) : mine.findLast(fits);
     }
     const path = call ? free(call, f.file)! : f.file;
     if (call) take(taken, call.id, path);
@@ -131,7 +135,11 @@ export function undosOf(
     if (call) take(byCall, call.id, path);
     const time = f.time ?? call?.time;
     changes.push({ file: f.file, ...(time !== undefined ? { time } : {}), undoneAt: f.undoneAt });
-    if (f.by !== undefined) putBack.set(f.by, [...(putBack.get(f.by) ?? []), path]);
+    if (f.by !== undefined) {
+      const list = putBack.get(f.by);
+      if (list) list.push(path);
+      else putBack.set(f.by, [path]);
+    }
   }
   return { byCall, changes, putBack };
 }
