@@ -12,7 +12,9 @@
  * Probes: files A modified, files another session modified, A's last failing command, every pinned constraint,
  * the file a symbol read early lives in, the be-apply batches still open. Every 20 turns A lands a be-apply batch of
  * two files; every third one is rolled back the next turn, and a be-trx commit every 100 turns closes all that is
- * open (the workspace's history, B's edits included; the landed-edit log keeps what landed).
+ * open (the workspace's history, B's edits included; the landed-edit log keeps what landed). A rolled-back edit is
+ * no modification in the ground truth (a file only a rolled-back batch touched was not modified), nor in the replay
+ * of the raw turns.
  * The script fails every 10th turn, so the last failure is always among the last few turns (both sides see it);
  * the be-trx history keeps its last 30 steps, so another session's older edits are only in its landed-edit log.
  * BENCH_PROBES_DUMP=1 prints each recap and the symbols it did not place.
@@ -21,6 +23,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openSteps, readKnownEdits, readLandedEdits } from '../src/cli/recapHistory';
+import { readUndoneEdits } from '../src/cli/recapUndone';
 import { RecallStore } from '../src/core/memory/node/recallStore';
 import { MemoryRegistry } from '../src/core/memory/node/registry';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
@@ -77,13 +80,16 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
     const symbolFile = new Map<string, string>();
     for (const f of files) for (const m of (await fs.readFile(path.join(root, f), 'utf8')).matchAll(/export (?:async )?function (\w+)/g)) symbolFile.set(m[1]!, f);
     const calls: Call[] = [];
-    const truth = { editedA: new Set<string>(), editedB: new Set<string>(), pins: [] as string[], lastFail: '', symbols: new Map<string, string>(), openBatches: [] as string[], batches: 0 };
+    // A's landed edits per file, less those a rollback undid: a file only a rolled-back batch touched is not modified
+    const landedA = new Map<string, number>();
+    let lastBatch: string[] = [];
+    const truth = { editedB: new Set<string>(), pins: [] as string[], lastFail: '', symbols: new Map<string, string>(), openBatches: [] as string[], batches: 0 };
     const run = async (turn: number, tool: string, file: string, args: Record<string, unknown>, edited = [file]) => {
       const r = await a.call(tool, args);
       // a raw turn as the host kept it: the call with its arguments, and the result
       calls.push({ turn, tool, file, text: `${tool} ${JSON.stringify(args)}\n${r.text}`, isError: r.isError });
       if (r.isError) truth.lastFail = `${tool} ${file}`;
-      else if (tool !== 'be-read' && tool !== 'be-memory' && tool !== 'be-trx') for (const f of edited) truth.editedA.add(f);
+      else if (tool !== 'be-read' && tool !== 'be-memory' && tool !== 'be-trx') for (const f of edited) landedA.set(f, (landedA.get(f) ?? 0) + 1);
       return r;
     };
     for (let t = 1; t <= turns; t++) {
@@ -94,11 +100,13 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
         const r = await run(t, 'be-apply', pair.join(','), { edits: pair.map((f) => ({ file: `${f}:1`, op: 'insert', content: `// batch of turn ${t}\n` })) }, pair);
         if (r.isError) throw new Error(`the batch of turn ${t} did not land: ${r.text}`);
         truth.openBatches.push((JSON.parse(r.text) as { event_id: string }).event_id);
+        lastBatch = pair;
         truth.batches++;
       } else if (t % 20 === 6 && Math.floor(t / 20) % 3 === 1) {
         // the newest step is the batch of the turn before (B never lands an edit in between: see below)
         await run(t, 'be-trx', '', { action: 'rollback', step: 1 });
         truth.openBatches.pop();
+        for (const f of lastBatch) landedA.set(f, landedA.get(f)! - 1);
       } else if (t % 100 === 48) {
         await run(t, 'be-trx', '', { action: 'commit' });
         truth.openBatches = [];
@@ -120,17 +128,21 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
       }
     }
     await recall.flush();
+    const editedA = new Set([...landedA].filter(([, n]) => n > 0).map(([f]) => f));
 
     // What survives: our recap (as `recap` prints it) and A's last N raw turns.
     const memory = registry.get('agent-a');
     const tok = getTokenizer();
     const landed = await readLandedEdits(historyDir, [root]);
+    const known = await readKnownEdits(historyDir, [root], landed);
     const recap = renderSessionRecap(memory, {
       sessionId: 'agent-a',
       lastActivity: Date.now(),
       trail: await recall.trail('agent-a'),
-      otherEdits: (await readKnownEdits(historyDir, [root], landed)).filter((e) => e.session !== 'agent-a'),
+      otherEdits: known.filter((e) => e.session !== 'agent-a'),
+      kept: known.filter((e) => e.session === 'agent-a'),
       openSteps: openSteps(landed),
+      undone: await readUndoneEdits(historyDir, [root]),
       count: (x) => tok.count(x),
     });
     // the script's account of what is open must be the history's (no batch fell out of its last 30 steps unseen)
@@ -142,10 +154,19 @@ export async function probeBench(turns = 200, lastN = 6): Promise<ProbeScore[]> 
 
     const scores: ProbeScore[] = [];
     const union = <T>(x: Set<T>, y: Set<T>) => new Set([...x, ...y]);
-    // files A modified
-    const editedRaw = new Set(raw.filter((c) => !c.isError && c.tool !== 'be-read' && c.tool !== 'be-memory').map((c) => c.file));
+    // files A modified: the raw turns replayed (an edit adds its files, a rollback's restored files take theirs back)
+    const rawLanded = new Map<string, number>();
+    for (const c of raw) {
+      if (c.isError || c.tool === 'be-read' || c.tool === 'be-memory') continue;
+      if (c.tool !== 'be-trx') for (const f of c.file.split(',')) rawLanded.set(f, (rawLanded.get(f) ?? 0) + 1);
+      else for (const r of (JSON.parse(c.text.slice(c.text.indexOf('\n') + 1)) as { restored?: { file: string }[] }).restored ?? []) {
+        const f = path.relative(root, r.file);
+        if (rawLanded.has(f)) rawLanded.set(f, rawLanded.get(f)! - 1);
+      }
+    }
+    const editedRaw = new Set([...rawLanded].filter(([, n]) => n > 0).map(([f]) => f));
     const editedRecap = sectionPaths(recap, /Files changed by [^\n]*this session \(edits that landed\):/);
-    scores.push({ probe: 'files this agent modified (F1)', truth: `${truth.editedA.size} files`, recap: f1(truth.editedA, union(editedRecap, editedRaw)), raw: f1(truth.editedA, editedRaw) });
+    scores.push({ probe: 'files this agent modified (F1)', truth: `${editedA.size} files`, recap: f1(editedA, union(editedRecap, editedRaw)), raw: f1(editedA, editedRaw) });
     // files another session modified (A's own turns never show them)
     const othersRecap = new Set([...recap.matchAll(/^- (.+) — by .*session agent-b/gm)].flatMap((m) => m[1]!.split(', ').map((f) => f.replace(/ \(×\d+\)$/, ''))));
     scores.push({ probe: 'files another session modified (F1)', truth: `${truth.editedB.size} files`, recap: f1(truth.editedB, othersRecap), raw: f1(truth.editedB, new Set()) });

@@ -14,6 +14,7 @@ import { DEFAULT_SESSION_RECAP_TOKENS, MIN_SESSION_RECAP_TOKENS, renderSessionRe
 import { getTokenizer } from '../core/memory/node/tokenizer';
 import { defaultHistoryDir } from '../mcp/services';
 import { openSteps, readKnownEdits, readLandedEdits } from './recapHistory';
+import { readUndoneEdits } from './recapUndone';
 import { resolveRoots } from './roots';
 import { WORKSPACE_OPTIONS } from './workspaceOptions';
 import { intOption } from './args';
@@ -88,6 +89,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
   const trail = await readTrail(path.join(memoryDir, 'recall', recallFileName(session.sessionId)));
   const landed = history ? await readLandedEdits(history.dir, history.roots) : [];
   const known = history ? await readKnownEdits(history.dir, history.roots, landed) : [];
+  const undone = history ? await readUndoneEdits(history.dir, history.roots) : undefined;
   const client = known.find((e) => e.session === session.sessionId && e.client !== undefined)?.client;
   const otherEdits = known.filter((e) => e.session !== session.sessionId);
   io.out(
@@ -99,6 +101,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
       ...(client !== undefined ? { client } : {}),
       otherEdits,
       ...(history ? { openSteps: openSteps(landed) } : {}),
+      ...(undone ? { undone, kept: known.filter((e) => e.session === session.sessionId) } : {}),
       count: (t) => tokenizer.count(t),
     }),
   );

@@ -3,6 +3,7 @@
  * batches committed, rolled back and left open), as `better-edit-tools recap` reads it.
  */
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { MemoryRegistry } from '../../src/core/memory/node/registry';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { renderSessionRecap } from '../../src/core/memory/sessionRecap';
@@ -55,11 +56,15 @@ describe('cli/recapHistory: open be-trx steps in the recap', () => {
     assert.match(section, /^- [0-9a-f]{6} be-insert d\.ts by better-edit-participant \(session agent-b\)\n/);
     assert.match(section, new RegExp(`\\n- ${open} be-apply a\\.ts, c\\.ts\\n$`));
     for (const closed of [committed, rolledBack]) assert.doesNotMatch(text, new RegExp(`- ${closed} `), `${closed} is closed`);
-    // the batches are still this session's edit calls, as they happened, and their files are files it changed
-    assert.equal((text.match(/be-apply [^\n]*→ landed/g) ?? []).length, 3, text);
+    // the batches are still this session's edit calls, as they happened: the rolled-back one as rolled back, and
+    // only the files of the others are files it changed (d.ts had no edit of its own left)
+    assert.equal((text.match(/be-apply [^\n]*→ landed/g) ?? []).length, 2, text);
+    assert.match(text, /\] be-apply [^\n]*c\.ts:1, [^\n]*d\.ts:1 → rolled back \(landed, undone since\)\n/);
+    assert.match(text, /\] be-trx rollback → undid 2 edits: [^\n]*d\.ts, [^\n]*c\.ts\n/);
     const changed = /Files changed by this session \(edits that landed\):\n(.*)\n/.exec(text)?.[1] ?? '';
-    for (const f of ['a', 'c']) assert.match(changed, new RegExp(`${f}\\.ts \\(×2\\)`), changed);
-    assert.doesNotMatch(text, /Files read, not edited:\n[^\n]*a\.ts/);
+    assert.deepEqual(changed.split(', ').map((f) => path.basename(f)).sort(), ['a.ts (×2)', 'b.ts (×1)', 'c.ts (×1)'], changed);
+    assert.match(text, /Edits rolled back \(no edit of this session is left in these\):\n[^\n]*d\.ts \(×1\)\n/);
+    assert.doesNotMatch(text, /Files read, not edited:\n[^\n]*(a|d)\.ts/);
   });
 
   it('says none are open after a commit, and nothing when the history was not read', async () => {

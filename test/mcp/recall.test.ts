@@ -161,4 +161,29 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
       await outside.dispose();
     }
   });
+
+  it("recap: this session's edit that another session rolled back is shown as rolled back, its file not as changed", async () => {
+    await ws.write('src/a.ts', 'export const a = 1;\n');
+    await ws.write('src/b.ts', 'export const b = 1;\n');
+    const c = await stdioClient(ws);
+    try {
+      await call(c.client, 'be-replace', { file: 'src/b.ts:1', content: 'export const b = 2;' });
+      await call(c.client, 'be-replace', { file: 'src/a.ts:1', content: 'export const a = 2;' });
+      const other = await stdioClient(ws);
+      try {
+        await call(other.client, 'be-trx', { action: 'rollback', step: 1 });
+      } finally {
+        await other.close();
+      }
+      await new Promise((r) => setTimeout(r, 50)); // this session is the newest: the recap reads it
+      await call(c.client, 'be-read', { file: 'src/a.ts:ALL' });
+    } finally {
+      await c.close();
+    }
+    assert.equal(await ws.read('src/a.ts').then(String), 'export const a = 1;\n');
+    const r = await runCli(ws, ['recap', '--root', ws.root, '--history-dir', ws.historyDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\] be-replace src\/a\.ts:1 → rolled back \(landed, undone since\)\n- \[m\d+\] be-replace src\/b\.ts:1 → landed\n/);
+    assert.match(r.stdout, /Files changed by test, this session \(edits that landed\):\nsrc\/b\.ts \(×1\)\n/);
+  });
 });

@@ -111,14 +111,14 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
     assert.match(await recap(), /\n- src\/config\.ts: parseConfig:8 loadConfig:13 Config:4\n|\n- src\/config\.ts: Config:4 parseConfig:8 loadConfig:13\n/);
   });
 
-  it('a failed or refused edit marks nothing; a symbol moved to another file is shown where it was read last', async () => {
+  it('a failed or refused edit marks nothing; one name declared in two files is shown in both', async () => {
     await read({ file: 'src/config.ts:ALL' });
     const bad = await a.call('be-replace', { file: 'src/config.ts:900-901', content: 'x\n' });
     assert.equal(bad.isError, true);
     await ws.write('src/parse.ts', 'export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n');
     await read({ file: 'src/parse.ts:ALL' });
     const text = await recap();
-    assert.match(text, /\n- src\/parse\.ts: parseConfig:1\n- src\/config\.ts: Config:3 loadConfig:12\n/);
+    assert.match(text, /\n- src\/parse\.ts: parseConfig:1\n- src\/config\.ts: Config:3 parseConfig:7 loadConfig:12\n/);
   });
 
   for (const evicted of [false, true]) {
@@ -156,6 +156,35 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
       const text = await recap();
       assert.match(text, /\n- src\/config\.ts \(changed since: lines may have moved\): Config:4 parseConfig:8 loadConfig:13\n/);
       assert.match(text, /\n- src\/money\.ts: CENTS:1 Money:3\n/, 'a file the rollback did not touch is not marked');
+    });
+  }
+
+  for (const evicted of [false, true]) {
+    it(`an edit a rollback undid: a file read before it is not marked, and what it wrote is not listed${evicted ? ' (after it left the window)' : ''}`, async () => {
+      await read({ file: 'src/config.ts:ALL' });
+      assert.equal((await a.call('be-insert', { file: 'src/config.ts:0', content: '// first\n' })).isError, false);
+      assert.equal((await a.call('be-write', { file: 'src/gone.ts', content: 'export function undoneFn() {}\n' })).isError, false);
+      const back = await a.call('be-trx', { action: 'rollback', step: 2 });
+      assert.equal(back.isError, false, back.text);
+      if (evicted) await filler(12);
+      const text = await recap();
+      assert.match(text, /\n- src\/config\.ts: Config:3 parseConfig:7 loadConfig:12\n/, 'the file is back as it was read');
+      assert.doesNotMatch(/Symbols read or written[^\n]*\n((?:- .*\n)*)/.exec(text)?.[1] ?? '', /undoneFn|gone\.ts/);
+      assert.match(text, /\] be-write src\/gone\.ts → rolled back \(landed, undone since\)\n/);
+      assert.doesNotMatch(text, /Files changed by/);
+    });
+  }
+
+  for (const evicted of [false, true]) {
+    it(`prose files declare nothing, whatever their lines look like${evicted ? ' (after the reads left the window)' : ''}`, async () => {
+      await ws.write('docs/notes.md', '# Notes\nclass of 2020 reunion\nfunction of the team: review\n');
+      await ws.write('docs/readme.txt', 'type of change: fix\nconst values are kept\n');
+      await ws.write('docs/guide.rst', 'module overview\nenum values below\n');
+      for (const f of ['docs/notes.md', 'docs/readme.txt', 'docs/guide.rst', 'src/money.ts']) await read({ file: `${f}:ALL` });
+      if (evicted) await filler(12);
+      const text = await recap();
+      const section = /Symbols read or written[^\n]*\n((?:- .*\n)*)/.exec(text)?.[1];
+      assert.equal(section, '- src/money.ts: CENTS:1 Money:3\n');
     });
   }
 

@@ -5,6 +5,7 @@
  * is marked, since its lines may have moved; a symbol a later whole-file read of its file no longer showed is
  * marked too.
  */
+import { hasGrammar, isCodeLanguage, languageIdFromPath } from '../text/languages';
 
 export interface Declared {
   name: string;
@@ -17,6 +18,8 @@ export interface ReadSighting {
   time: number;
   declared: readonly Declared[];
   full: boolean;
+  /** The call that showed them (an edit undone later shows nothing). */
+  id?: string;
 }
 
 export interface FileSymbols {
@@ -25,7 +28,7 @@ export interface FileSymbols {
   symbols: { name: string; line: number; uses: number; gone: boolean }[];
   /** Newest sighting of any of its symbols. */
   lastSeen: number;
-  /** The file changed after the oldest of these sightings: its lines may have moved. */
+  /** The file changed after one of these sightings: its lines may have moved. */
   changedSince: boolean;
 }
 
@@ -94,41 +97,85 @@ export function declaredInEdit(tool: string, callContent: string): Declared[] | 
   return declared;
 }
 
-/** The files a be-trx rollback or revert reply says it put back (they changed, though the call named none). */
-export function filesChangedByTrx(reply: string): string[] {
-  let r: { restored?: { file?: unknown }[]; reverted?: unknown; file?: unknown };
+/** One edit a be-trx rollback or revert undid: its event id and the file it put back (absolute, as the reply says). */
+export interface UndoneByTrx {
+  id: string;
+  file: string;
+}
+
+/**
+ * The edits a be-trx rollback or revert reply says it undid (their files changed, though the call named none);
+ * undefined for a reply that is neither (a commit's, a refusal's text).
+ */
+export function undoneByTrx(reply: string): UndoneByTrx[] | undefined {
+  let r: { restored?: { id?: unknown; file?: unknown }[]; reverted?: unknown; file?: unknown };
   try {
     r = JSON.parse(reply) as typeof r;
   } catch {
-    return [];
+    return undefined;
   }
-  const files = Array.isArray(r.restored) ? r.restored.map((x) => x?.file) : r.reverted !== undefined ? [r.file] : [];
-  return files.filter((f): f is string => typeof f === 'string');
+  if (typeof r !== 'object' || r === null) return undefined;
+  const undone = Array.isArray(r.restored) ? r.restored.map((x) => ({ id: x?.id, file: x?.file })) : r.reverted !== undefined ? [{ id: r.reverted, file: r.file }] : undefined;
+  if (!undone) return undefined;
+  return undone.filter((u): u is UndoneByTrx => typeof u.id === 'string' && typeof u.file === 'string');
 }
 
-const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+/** The event id a be-apply reply ends with (its batch's first snapshot); single edits' replies name none. */
+export function eventIdIn(reply: string): string | undefined {
+  return /"event_id":"(\w+)"\}\s*$/.exec(reply)?.[1];
+}
 
 /**
- * Per file, the symbols whose latest sighting was in it, files newest first. `changes` are the times edits landed
- * in each file (this session's and others'), to mark files changed after their symbols were read.
+ * Whether a file's language has declarations worth listing: code the repository map reads tags from, or one a
+ * tree-sitter grammar parses. Prose (.md, .txt, .rst, …) and data files have none, whatever their lines look like.
  */
-export function symbolLocations(sightings: readonly ReadSighting[], changes: readonly { file: string; time: number }[]): FileSymbols[] {
-  const latest = new Map<string, { file: string; line: number; time: number; uses: number }>();
+export function declaresSymbols(file: string): boolean {
+  const lang = languageIdFromPath(file);
+  return isCodeLanguage(lang) || hasGrammar(lang);
+}
+
+export const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+
+/**
+ * A change to a file: an edit that landed at `time`, or one a rollback or revert undid at `undoneAt` (`time`:
+ * when it had landed, when known). An undone edit moved the lines only for what was read between the two: read
+ * before it landed, the file is back as it was; read after the undo, the lines are today's.
+ */
+export interface FileChange {
+  file: string;
+  time?: number;
+  undoneAt?: number;
+}
+
+/** Whether `c` changed the lines a read at `read` showed. */
+function changedAfter(c: FileChange, read: number): boolean {
+  if (c.undoneAt === undefined) return c.time !== undefined && c.time >= read;
+  return c.undoneAt >= read && (c.time === undefined || c.time < read);
+}
+
+/**
+ * Per file, the symbols whose latest sighting was in it, files newest first. `changes` are the edits that landed
+ * or were undone in each file (this session's and others'), to mark files changed after their symbols were read.
+ * A symbol is one name in one file: two files declaring the same name keep both.
+ */
+export function symbolLocations(sightings: readonly ReadSighting[], changes: readonly FileChange[]): FileSymbols[] {
+  const latest = new Map<string, { name: string; file: string; line: number; time: number; uses: number }>();
   for (const s of [...sightings].sort((a, b) => a.time - b.time)) {
     for (const d of s.declared) {
-      const was = latest.get(d.name);
-      latest.set(d.name, { file: s.file, line: d.line, time: s.time, uses: (was?.uses ?? 0) + 1 });
+      const key = `${s.file}\0${d.name}`;
+      const was = latest.get(key);
+      latest.set(key, { name: d.name, file: s.file, line: d.line, time: s.time, uses: (was?.uses ?? 0) + 1 });
     }
   }
   const byFile = new Map<string, { name: string; line: number; uses: number; time: number }[]>();
-  for (const [name, at] of latest) {
+  for (const at of latest.values()) {
     const list = byFile.get(at.file) ?? [];
-    list.push({ name, line: at.line, uses: at.uses, time: at.time });
+    list.push({ name: at.name, line: at.line, uses: at.uses, time: at.time });
     byFile.set(at.file, list);
   }
   const out: FileSymbols[] = [];
   for (const [file, list] of byFile) {
-    const oldest = Math.min(...list.map((x) => x.time));
+    const mine = changes.filter((c) => samePath(c.file, file));
     // a later read of the whole file that did not show a symbol: it is not there any more (or not at the top level)
     const fullLater = sightings.filter((s) => s.full && s.file === file);
     const gone = (x: { name: string; time: number }) => fullLater.some((s) => s.time > x.time && !s.declared.some((d) => d.name === x.name));
@@ -136,7 +183,7 @@ export function symbolLocations(sightings: readonly ReadSighting[], changes: rea
       file,
       symbols: list.map((x) => ({ name: x.name, line: x.line, uses: x.uses, gone: gone(x) })).sort((a, b) => b.uses - a.uses || a.line - b.line),
       lastSeen: Math.max(...list.map((x) => x.time)),
-      changedSince: changes.some((c) => samePath(c.file, file) && c.time >= oldest),
+      changedSince: list.some((x) => mine.some((c) => changedAfter(c, x.time))),
     });
   }
   return out.sort((a, b) => b.lastSeen - a.lastSeen || (a.file < b.file ? -1 : 1));

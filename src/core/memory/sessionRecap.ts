@@ -1,8 +1,10 @@
 /**
  * The recap a host hook puts back into an agent's context after a compaction (`better-edit-tools recap`):
- * pinned constraints, the running summary, the edit calls (landed, refused or unknown: a refusal is never shown as
- * an edit), the be-trx steps still open, the files changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token budget however long the session or
- * however many pins: each section takes what fits in its share, and says how much it left out.
+ * pinned constraints, the running summary, the edit calls (landed, refused, rolled back since or unknown: a refusal
+ * or an undone edit is never shown as a change that landed, recapUndo.ts), the be-trx steps still open, the files
+ * changed, edits other sessions landed, and how to recall any id in full. Plain text for a model, bounded by a token
+ * budget however long the session or however many pins: each section takes what fits in its share, and says how
+ * much it left out.
  */
 import type { ChatMemory } from './chatMemory';
 import { headOf } from './fingerprint';
@@ -11,7 +13,10 @@ import { pinnedInOrder } from './recap';
 import { formatReference } from './references';
 import type { FileReference } from './types';
 import type { TrailEntry } from './node/recallStore';
-import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, symbolLine, symbolLocations, type ReadSighting } from './recapSymbols';
+import { declaredIn, declaredInEdit, declaresSymbols, eventIdIn, PREVIEW_ARG, symbolLine, symbolLocations, undoneByTrx, type FileChange, type ReadSighting, type UndoneByTrx } from './recapSymbols';
+import { allUndone, undosOf, type KeptEdit, type UndoneEdit, type Undos } from './recapUndo';
+
+export type { UndoneEdit } from './recapUndo';
 
 export const DEFAULT_SESSION_RECAP_TOKENS = 2000;
 export const MIN_SESSION_RECAP_TOKENS = 200;
@@ -32,6 +37,10 @@ export interface EditEvent {
   time: number;
   /** be-trx: what it did (rollback, commit, keep, revert). */
   action?: string;
+  /** be-trx rollback / revert: the edits its reply says it undid ([]: none; absent: the reply is not known). */
+  undid?: UndoneByTrx[];
+  /** be-apply: its batch's event id. */
+  eventId?: string;
 }
 
 /** A be-trx call's action, from its recorded arguments; `status` only reads and is no edit call. */
@@ -47,7 +56,8 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   for (const t of trail) {
     if (!EDIT_TOOLS.has(t.tool) || seen.has(t.id) || t.action === 'status') continue;
     seen.add(t.id);
-    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time, ...(t.action ? { action: t.action } : {}) });
+    const extra = { ...(t.action ? { action: t.action } : {}), ...(t.undid ? { undid: t.undid } : {}), ...(t.eventId ? { eventId: t.eventId } : {}) };
+    out.push({ id: t.id, tool: t.tool, files: t.references, status: t.preview ? 'preview' : t.status, evicted: true, time: t.time, ...extra });
   }
   const prints = memory.fingerprints();
   prints.forEach((f, i) => {
@@ -68,10 +78,14 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
     const action = trxAction(m.tool, m.content);
     if (action === 'status') continue;
     const result = m.pairId !== undefined ? memory.get(m.pairId) : undefined;
+    const undid = result?.status === 'ok' && m.tool === 'be-trx' ? undoneByTrx(result.content) : undefined;
+    const eventId = result?.status === 'ok' && m.tool === 'be-apply' ? eventIdIn(result.content) : undefined;
     out.push({
       id: m.id,
       tool: m.tool,
       ...(action ? { action } : {}),
+      ...(undid ? { undid } : {}),
+      ...(eventId ? { eventId } : {}),
       files: m.references,
       status: PREVIEW_ARG.test(m.content) ? 'preview' : result?.status ?? 'unknown',
       ...(result?.status === 'error' ? { error: headOf(result.content, 120) } : {}),
@@ -82,31 +96,47 @@ export function editEvents(memory: ChatMemory, trail: readonly TrailEntry[] = []
   return out;
 }
 
+export interface FileTouched {
+  path: string;
+  refs: number;
+  /** edit calls that landed in it and were not undone since */
+  edits: number;
+  refused: number;
+  unknown: number;
+  /** edit calls that landed in it and a rollback or revert undid since */
+  rolledBack: number;
+  previews: number;
+  /** calls of other tools (reads, searches) that named it */
+  reads: number;
+}
+
 /**
- * Paths referenced by the session's calls, most edited first: `edits` counts edit calls that landed (result ok),
- * `refused` those refused (result error: nothing was written), `unknown` those whose outcome left no record.
- * A refused edit or a preview is never counted as an edit: a model re-grounding from the recap must not believe it happened.
+ * Paths referenced by the session's calls, most edited first: `edits` counts edit calls that landed (result ok)
+ * and were not undone since (`undos`), `rolledBack` those undone, `refused` those refused (result error: nothing
+ * was written), `unknown` those whose outcome left no record. A refused, undone or preview-only edit is never
+ * counted as an edit: a model re-grounding from the recap must not believe it happened.
  */
-export function filesTouched(
-  memory: ChatMemory,
-  trail: readonly TrailEntry[] = [],
-): { path: string; refs: number; edits: number; refused: number; unknown: number }[] {
-  const files = new Map<string, { refs: number; edits: number; refused: number; unknown: number }>();
-  const note = (refs: readonly FileReference[], edit: EditEvent['status'] | undefined) => {
+export function filesTouched(memory: ChatMemory, trail: readonly TrailEntry[] = [], events = editEvents(memory, trail), undos?: Undos): FileTouched[] {
+  const files = new Map<string, Omit<FileTouched, 'path'>>();
+  const edits = new Map(events.map((e) => [e.id, e.status]));
+  const note = (id: string, refs: readonly FileReference[]) => {
+    const edit = edits.get(id);
     for (const r of refs) {
-      const e = files.get(r.path) ?? { refs: 0, edits: 0, refused: 0, unknown: 0 };
+      const e = files.get(r.path) ?? { refs: 0, edits: 0, refused: 0, unknown: 0, rolledBack: 0, previews: 0, reads: 0 };
       e.refs++;
-      if (edit === 'ok') e.edits++;
+      if (edit === 'ok' && undos?.byCall.get(id)?.has(r.path)) e.rolledBack++;
+      else if (edit === 'ok') e.edits++;
       else if (edit === 'error') e.refused++;
       else if (edit === 'unknown') e.unknown++;
+      else if (edit === 'preview') e.previews++;
+      else e.reads++;
       files.set(r.path, e);
     }
   };
-  const edits = new Map(editEvents(memory, trail).map((e) => [e.id, e.status]));
   const inTrail = new Set(trail.map((t) => t.id));
-  for (const t of trail) note(t.references, edits.get(t.id));
-  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.files, edits.get(f.id));
-  for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.references, edits.get(m.id));
+  for (const t of trail) note(t.id, t.references);
+  for (const f of memory.fingerprints()) if (f.kind === 'tool_call' && !inTrail.has(f.id)) note(f.id, f.files);
+  for (const m of memory.visibleMessages()) if (m.kind === 'tool_call') note(m.id, m.references);
   return [...files.entries()]
     .map(([p, e]) => ({ path: p, ...e }))
     .sort((a, b) => b.edits - a.edits || b.refused - a.refused || b.refs - a.refs || (a.path < b.path ? -1 : 1));
@@ -125,31 +155,22 @@ export function readSightings(memory: ChatMemory, trail: readonly TrailEntry[] =
   for (const t of trail) {
     seen.add(t.id);
     const after = t.tool === 'be-read' ? 0 : AFTER_THE_EDIT;
-    if (t.symbols && t.symbols.declared.length > 0) out.push({ file: t.references[0]!.path, time: t.time + after, ...t.symbols });
+    const file = t.references[0]?.path;
+    if (file !== undefined && declaresSymbols(file) && t.symbols && t.symbols.declared.length > 0) out.push({ file, time: t.time + after, id: t.id, ...t.symbols });
   }
   for (const m of memory.visibleMessages()) {
     if (m.kind !== 'tool_call' || !m.tool || m.references.length === 0 || seen.has(m.id) || m.pairId === undefined) continue;
     const result = memory.get(m.pairId);
     if (result?.status !== 'ok') continue;
     const file = m.references[0]!.path;
+    if (!declaresSymbols(file)) continue; // prose and data: lines that look like declarations are not
     if (m.tool === 'be-read') {
       const read = declaredIn(result.content, m.references[0]!.all === true);
-      if (read.declared.length > 0) out.push({ file, time: m.time, ...read });
+      if (read.declared.length > 0) out.push({ file, time: m.time, id: m.id, ...read });
     } else {
       const declared = declaredInEdit(m.tool, m.content);
-      if (declared?.length) out.push({ file, time: m.time + AFTER_THE_EDIT, declared, full: false });
+      if (declared?.length) out.push({ file, time: m.time + AFTER_THE_EDIT, id: m.id, declared, full: false });
     }
-  }
-  return out;
-}
-
-/** Files this session's be-trx rollbacks and reverts put back, with when (their calls name no file). */
-function trxChanges(memory: ChatMemory, trail: readonly TrailEntry[] = []): { file: string; time: number }[] {
-  const out = trail.flatMap((t) => (t.restored ?? []).map((file) => ({ file, time: t.time })));
-  for (const m of memory.visibleMessages()) {
-    if (m.kind !== 'tool_call' || m.tool !== 'be-trx' || m.pairId === undefined) continue;
-    const result = memory.get(m.pairId);
-    if (result?.status === 'ok') out.push(...filesChangedByTrx(result.content).map((file) => ({ file, time: m.time })));
   }
   return out;
 }
@@ -186,7 +207,29 @@ export interface SessionRecapInput {
   otherEdits?: readonly OtherSessionEdit[];
   /** The workspace's open be-trx steps, oldest first ([]: none open; absent: the history was not read). */
   openSteps?: readonly OpenStep[];
+  /** Edits (any session's) a rollback or revert undid, from the landed-edit log (absent: it was not read). */
+  undone?: readonly UndoneEdit[];
+  /** This session's landed edits the history and log still hold, not undone (they tell its calls apart from the undone ones). */
+  kept?: readonly KeptEdit[];
   count(text: string): number;
+}
+
+/** An edit call's outcome as the recap says it: a landed edit undone since is rolled back, not landed. */
+function outcome(e: EditEvent, undos: Undos): string {
+  if (e.status === 'error') return `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}`;
+  if (e.status === 'preview') return 'preview only, nothing written';
+  if (e.status === 'unknown') return 'outcome unknown';
+  if (e.tool === 'be-trx') {
+    const back = undos.putBack.get(e.id) ?? [];
+    if (e.action !== 'rollback' && e.action !== 'revert') return 'done';
+    if (back.length === 0) return e.undid ? 'nothing undone' : 'done';
+    const files = [...new Set(back)];
+    return `undid ${back.length} edit${back.length > 1 ? 's' : ''}: ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` +${files.length - 3} more` : ''}`;
+  }
+  const undone = undos.byCall.get(e.id);
+  if (!undone) return 'landed';
+  if (allUndone(e, undos)) return 'rolled back (landed, undone since)';
+  return `landed; rolled back since: ${[...undone].join(', ')}`;
 }
 
 /** Lines taken while they fit in `budget`; the first line that does not fit ends the section. */
@@ -226,12 +269,12 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   };
   const pins = pinnedInOrder(memory).map((m) => `- [${m.id}] ${headOf(m.content, 300)}`);
   section('Pinned constraints (always apply):', pins, 0.45, (n) => `(${n} more pinned: be-memory {"action":"pins","offset":${pins.length - n}})`);
-  const edits = editEvents(memory, input.trail).reverse(); // newest first
+  const events = editEvents(memory, input.trail);
+  const undos = undosOf(events, input.sessionId, input.undone, input.kept);
+  const edits = [...events].reverse(); // newest first
   const editLines = edits.map((e) => {
     const files = e.files.slice(0, 2).map(formatReference).join(', ');
-    const status =
-      e.status === 'ok' ? 'landed' : e.status === 'error' ? `REFUSED, nothing written${e.error ? `: ${e.error}` : ''}` : e.status === 'preview' ? 'preview only, nothing written' : 'outcome unknown';
-    return `- [${e.id}] ${e.tool}${e.action ? ` ${e.action}` : ''}${files ? ` ${files}` : ''} → ${status}`;
+    return `- [${e.id}] ${e.tool}${e.action ? ` ${e.action}` : ''}${files ? ` ${files}` : ''} → ${outcome(e, undos)}`;
   });
   const who = input.client ? `${input.client}, this session` : 'this session';
   section(`Edit calls by ${who} (newest first):`, editLines, 0.3, (n) => `(${n} older edit calls)`);
@@ -252,7 +295,7 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     0.2,
     (n) => `(${n} older open steps: be-trx status lists them)`,
   );
-  const touched = filesTouched(memory, input.trail);
+  const touched = filesTouched(memory, input.trail, events, undos);
   const fileLine = (title: string, items: string[]) => {
     if (items.length === 0 || left <= 0) return;
     const { kept } = within([items.join(', ')], Math.floor(left * 0.3), count);
@@ -264,10 +307,15 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
   };
   fileLine(`Files changed by ${who} (edits that landed):`, touched.filter((f) => f.edits > 0).map((f) => `${f.path} (×${f.edits})`));
   fileLine('Edits refused (nothing was written to these paths):', touched.filter((f) => f.refused > 0).map((f) => `${f.path} (×${f.refused})`));
-  fileLine('Files read, not edited:', touched.filter((f) => f.edits === 0 && f.refused === 0 && f.unknown === 0).map((f) => f.path));
-  const changes = [
-    ...edits.filter((e) => e.status === 'ok' || e.status === 'unknown').flatMap((e) => e.files.map((f) => ({ file: f.path, time: e.time }))),
-    ...trxChanges(memory, input.trail),
+  const noEdit = (f: FileTouched) => f.edits === 0 && f.unknown === 0;
+  fileLine('Edits rolled back (no edit of this session is left in these):', touched.filter((f) => f.rolledBack > 0 && noEdit(f)).map((f) => `${f.path} (×${f.rolledBack})`));
+  // a preview-only call neither read nor edited its file
+  fileLine('Files read, not edited:', touched.filter((f) => f.reads > 0 && noEdit(f) && f.refused === 0 && f.rolledBack === 0).map((f) => f.path));
+  const changes: FileChange[] = [
+    ...edits
+      .filter((e) => e.tool !== 'be-trx' && (e.status === 'ok' || e.status === 'unknown'))
+      .flatMap((e) => e.files.filter((f) => !undos.byCall.get(e.id)?.has(f.path)).map((f) => ({ file: f.path, time: e.time }))),
+    ...undos.changes,
     ...(input.otherEdits ?? []).map((e) => ({ file: e.file, time: e.time })),
   ];
   // grouped by author, files newest first, a few to a line: more files fit the budget than one line per edit
@@ -287,7 +335,9 @@ export function renderSessionRecap(memory: ChatMemory, input: SessionRecapInput)
     }
   }
   section('Edits other sessions landed in this workspace (files newest first, by author):', others, 0.4, (n) => `(${n} more lines of files edited by other sessions)`);
-  const symbols = symbolLocations(readSightings(memory, input.trail), changes).map((f) => symbolLine(f));
+  // what an undone edit wrote is not there any more
+  const sightings = readSightings(memory, input.trail).filter((s) => s.id === undefined || !undos.byCall.has(s.id));
+  const symbols = symbolLocations(sightings, changes).map((f) => symbolLine(f));
   section('Symbols read or written, at the file and line of the latest read or edit that showed them (newest first):', symbols, 0.85, (n) => `(${n} more files with symbols read)`);
   // The summary's newest lines say where the work is now: they are kept first.
   const summary = memory.summary().split('\n').filter((l) => l !== '').reverse();

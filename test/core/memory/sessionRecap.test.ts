@@ -92,7 +92,7 @@ describe('core/memory/sessionRecap: only what happened', () => {
       const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 3000, count });
       assert.match(text, /be-replace src\/p\.ts:1 → preview only, nothing written/);
       // be-trx says what it did; a status call only reads and is no edit call
-      assert.match(text, /\] be-trx rollback → landed\n/);
+      assert.match(text, /\] be-trx rollback → done\n/);
       assert.doesNotMatch(text, /be-trx( status)? → /);
       assert.match(text, /Files changed by this session \(edits that landed\):\nsrc\/landed\.ts \(×1\)\n/);
     });
@@ -130,6 +130,97 @@ describe('core/memory/sessionRecap: only what happened', () => {
     });
     assert.match(again, /\n- src\/f10\.ts, src\/f9\.ts, src\/f8\.ts, src\/f7\.ts, src\/f6\.ts, src\/f5\.ts — by session other-1, newest at 1970-01-01T00:00:10Z\n- src\/f4\.ts, src\/theirs\.ts \(×3\) — by session other-1, older\n/);
     assert.equal(again.match(/src\/theirs\.ts/g)?.length, 1);
+  });
+});
+
+describe('core/memory/sessionRecap: rolled back is not landed', () => {
+  const call = (m: ChatMemory, tool: string, args: string, refs: string[], reply: string, status: 'ok' | 'error' = 'ok') => {
+    const c = m.add({ kind: 'tool_call', tool, content: `${tool} ${args}`, references: refs.map((p) => ({ path: p })) });
+    m.add({ kind: 'tool_result', tool, status, pairId: c.id, content: reply });
+    return c;
+  };
+  const changed = (text: string) => /Files changed by this session \(edits that landed\):\n(.*)\n/.exec(text)?.[1];
+
+  it("this session's rollback: the edit it undid is rolled back, its file not changed; the rollback says what it put back", () => {
+    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0 }, memoryDeps);
+    call(m, 'be-replace', '{"file":"src/a.ts:1"}', ['src/a.ts'], 'src/a.ts: lines 1-1');
+    call(m, 'be-replace', '{"file":"src/b.ts:1"}', ['src/b.ts'], 'src/b.ts: lines 1-1');
+    call(m, 'be-insert', '{"file":"src/b.ts:3"}', ['src/b.ts'], 'src/b.ts: lines 4-4');
+    call(m, 'be-trx', '{"action":"rollback","step":2}', [], '{"status":"ok","rolled_back":2,"restored":[{"id":"e2","file":"/ws/src/b.ts","action":"restored"},{"id":"e1","file":"/ws/src/a.ts","action":"restored"}]}');
+    const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, count });
+    assert.match(text, /- \[m7\] be-trx rollback → undid 2 edits: src\/b\.ts, src\/a\.ts\n- \[m5\] be-insert src\/b\.ts → rolled back \(landed, undone since\)\n- \[m3\] be-replace src\/b\.ts → landed\n- \[m1\] be-replace src\/a\.ts → rolled back/);
+    assert.equal(changed(text), 'src/b.ts (×1)');
+    assert.match(text, /Edits rolled back \(no edit of this session is left in these\):\nsrc\/a\.ts \(×1\)\n/);
+    assert.doesNotMatch(text, /Files read, not edited/);
+    call(m, 'be-trx', '{"action":"rollback","step":1}', [], '{"status":"ok","rolled_back":0,"restored":[]}');
+    assert.match(renderSessionRecap(m, { sessionId: 's', lastActivity: 0, count }), /- \[m9\] be-trx rollback → nothing undone\n/);
+  });
+
+  it("another session's rollback, known from the landed-edit log, undoes this session's edit (by file and time); an edit of theirs undone is not ours", () => {
+    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0 }, memoryDeps);
+    const first = call(m, 'be-replace', '{"file":"src/a.ts:1"}', ['src/a.ts'], 'src/a.ts: lines 1-1');
+    const second = call(m, 'be-replace', '{"file":"src/a.ts:2"}', ['src/a.ts'], 'src/a.ts: lines 2-2');
+    call(m, 'be-replace', '{"file":"src/c.ts:1"}', ['src/c.ts'], 'src/c.ts: lines 1-1');
+    const text = renderSessionRecap(m, {
+      sessionId: 's',
+      lastActivity: 0,
+      count,
+      // the first edit of a.ts is still in the history: the undone one is the second (recorded in the same ms or not)
+      kept: [{ id: 'e1', file: 'src/a.ts', time: first.time }],
+      undone: [
+        { id: 'e2', file: 'src/a.ts', tool: 'be-replace', session: 's', time: second.time, undoneAt: second.time + 5 },
+        { id: 'x9', file: 'src/c.ts', tool: 'be-write', session: 'other', time: second.time, undoneAt: second.time + 6 },
+      ],
+    });
+    assert.match(text, new RegExp(`- \\[${second.id}\\] be-replace src/a\\.ts → rolled back \\(landed, undone since\\)\\n`));
+    assert.match(text, new RegExp(`- \\[${first.id}\\] be-replace src/a\\.ts → landed\\n`));
+    assert.match(text, /be-replace src\/c\.ts → landed/);
+    assert.equal(changed(text), 'src/a.ts (×1), src/c.ts (×1)');
+  });
+
+  it('property: the files changed are the edits no rollback undid, however edits and rollbacks interleave', () => {
+    const files = ['src/a.ts', 'src/b.ts', 'src/c.ts'];
+    const step = fc.oneof(fc.record({ edit: fc.integer({ min: 0, max: 2 }) }), fc.record({ rollback: fc.integer({ min: 1, max: 3 }) }));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const m = new ChatMemory({ maxTokens: 1_000_000, reserveRatio: 0 }, memoryDeps);
+        // the model: the history's stack of snapshots (a rollback undoes the newest first), and each call's fate
+        const stack: { id: string; file: string; call: string }[] = [];
+        const undone = new Set<string>();
+        let n = 0;
+        for (const st of steps) {
+          if ('edit' in st) {
+            const file = files[st.edit]!;
+            const c = call(m, 'be-insert', `{"file":"${file}:1"}`, [file], `${file}: lines 2-2`);
+            stack.push({ id: `e${++n}`, file, call: c.id });
+          } else {
+            const back = stack.splice(Math.max(0, stack.length - st.rollback)).reverse();
+            for (const b of back) undone.add(b.call);
+            const restored = back.map((b) => ({ id: b.id, file: `/ws/${b.file}`, action: 'restored' }));
+            call(m, 'be-trx', `{"action":"rollback","step":${st.rollback}}`, [], JSON.stringify({ status: 'ok', rolled_back: back.length, restored }));
+          }
+        }
+        const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, budgetTokens: 100_000, count });
+        const want = new Map<string, number>();
+        for (const e of stack) want.set(e.file, (want.get(e.file) ?? 0) + 1);
+        const got = new Map((changed(text)?.split(', ') ?? []).map((x) => /^(\S+) \(×(\d+)\)$/.exec(x)!).map((x) => [x[1]!, Number(x[2])]));
+        assert.deepEqual(got, want, text);
+        for (const [, id, outcome] of text.matchAll(/^- \[(m\d+)\] be-insert \S+ → (.*)$/gm)) {
+          assert.equal(outcome, undone.has(id!) ? 'rolled back (landed, undone since)' : 'landed', `${id}\n${text}`);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a preview-only write of a new file is neither read nor edited', () => {
+    const m = new ChatMemory({ maxTokens: 100_000, reserveRatio: 0 }, memoryDeps);
+    call(m, 'be-write', '{"file":"src/new.ts","content":"x","preview":true}', ['src/new.ts'], 'src/new.ts: created, 1 lines, 1 bytes (preview: not written)');
+    call(m, 'be-read', '{"file":"src/read.ts:ALL"}', ['src/read.ts'], '1 export const r = 1;');
+    const text = renderSessionRecap(m, { sessionId: 's', lastActivity: 0, count });
+    assert.match(text, /be-write src\/new\.ts → preview only, nothing written/);
+    assert.match(text, /Files read, not edited:\nsrc\/read\.ts\n/);
+    assert.doesNotMatch(text, /Files (read|changed)[^\n]*\n[^\n]*new\.ts/);
   });
 });
 

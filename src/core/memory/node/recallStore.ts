@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../../clock';
 import type { Disposable } from '../../emitter';
 import type { MemoryRegistry, SessionChange } from './registry';
 import type { FileReference, MemoryMessage, MessageKind, Role } from '../types';
-import { declaredIn, declaredInEdit, filesChangedByTrx, PREVIEW_ARG, type Declared } from '../recapSymbols';
+import { declaredIn, declaredInEdit, eventIdIn, PREVIEW_ARG, undoneByTrx, type Declared, type UndoneByTrx } from '../recapSymbols';
 
 export interface RecalledMessage {
   id: string;
@@ -236,8 +236,10 @@ export interface TrailEntry {
   action?: string;
   /** The call asked for a preview only (nothing is written whatever its status). */
   preview?: true;
-  /** A be-trx rollback or revert: the files it put back. */
-  restored?: string[];
+  /** A be-trx rollback or revert: the edits it undid (the files it put back). */
+  undid?: UndoneByTrx[];
+  /** A be-apply that landed: its batch's event id. */
+  eventId?: string;
   /** A be-read that answered or an edit that landed: the top-level declarations it showed (recapSymbols.ts). */
   symbols?: { declared: Declared[]; full: boolean };
 }
@@ -247,7 +249,7 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
   const read = await readStateFile(file, maxBytes);
   if (!read.ok) return [];
   const calls = new Map<string, TrailEntry>();
-  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; symbols?: TrailEntry['symbols']; restored?: string[] }>();
+  const results = new Map<string, { id: string; status: 'ok' | 'error' | 'unknown'; symbols?: TrailEntry['symbols']; undid?: UndoneByTrx[]; eventId?: string }>();
   const written = new Map<string, Declared[]>();
   for (const line of read.text.split('\n')) {
     if (!line.startsWith('{"id":')) continue;
@@ -271,14 +273,15 @@ export async function readTrail(file: string, maxBytes = DEFAULT_RECALL_SESSION_
       const wrote = r.status === 'ok' ? written.get(r.pairId) : undefined;
       const read = ok && r.tool === 'be-read' && typeof r.content === 'string' ? declaredIn(r.content, calls.get(r.pairId)?.references[0]?.all === true) : undefined;
       const symbols = wrote ? { declared: wrote, full: false } : read;
-      const restored = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? filesChangedByTrx(r.content) : [];
-      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(restored.length > 0 ? { restored } : {}) });
+      const undid = ok && r.tool === 'be-trx' && typeof r.content === 'string' ? undoneByTrx(r.content) : undefined;
+      const eventId = ok && r.tool === 'be-apply' && typeof r.content === 'string' ? eventIdIn(r.content) : undefined;
+      results.set(r.pairId, { id: r.id, status: r.status ?? 'unknown', ...(symbols ? { symbols } : {}), ...(undid ? { undid } : {}), ...(eventId ? { eventId } : {}) });
     }
   }
   return [...calls.values()].map((c) => {
     const res = results.get(c.id);
     return res
-      ? { ...c, status: res.status, resultId: res.id, ...(res.symbols && c.references.length > 0 ? { symbols: res.symbols } : {}), ...(res.restored ? { restored: res.restored } : {}) }
+      ? { ...c, status: res.status, resultId: res.id, ...(res.symbols && c.references.length > 0 ? { symbols: res.symbols } : {}), ...(res.undid ? { undid: res.undid } : {}), ...(res.eventId ? { eventId: res.eventId } : {}) }
       : c;
   });
 }
