@@ -89,10 +89,17 @@ async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array
 /** The replaced file's owner (when we are root and it is another's) and exact mode, on the temp. */
 async function copyOwnerAndMode(fh: fs.promises.FileHandle, existing: fs.Stats): Promise<void> {
   // owner first: chown clears set-id bits, chmod then restores the exact mode
-  if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
-    await fh.chown(existing.uid, existing.gid).catch(() => undefined);
-  }
+  if (needsChown(existing)) await fh.chown(existing.uid, existing.gid).catch(() => undefined);
   await fh.chmod(existing.mode & 0o7777);
+}
+
+function needsChown(existing: fs.Stats): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0));
+}
+
+/** Set-id bits (a write clears them) or an owner to give: the mode is set after the last write, else beside it. */
+function needsOwnerAfterWrite(existing: fs.Stats): boolean {
+  return (existing.mode & 0o6000) !== 0 || needsChown(existing);
 }
 
 export interface Staged {
@@ -120,13 +127,18 @@ export async function stageIn(
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
     // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
-    // made before it. Hashed meanwhile; the inode is the same before and after the sync.
-    const written = (async () => {
-      await writeParts(file, parts, size);
-      if (existing) await copyOwnerAndMode(file, existing);
+    // made before it (without such bits, beside the write). Hashed meanwhile, the sync not waiting for the hash;
+    // the inode is the same before and after the sync.
+    const synced = (async () => {
+      if (existing && !needsOwnerAfterWrite(existing)) await Promise.all([writeParts(file, parts, size), file.chmod(existing.mode & 0o7777)]);
+      else {
+        await writeParts(file, parts, size);
+        if (existing) await copyOwnerAndMode(file, existing);
+      }
+      const [, st] = await Promise.all([file.sync(), file.stat()]);
+      return st.ino;
     })();
-    const [sha256] = await Promise.all([sha256Parts(...parts), written]);
-    const [, { ino }] = await Promise.all([file.sync(), file.stat()]);
+    const [sha256, ino] = await Promise.all([sha256Parts(...parts), synced]);
     await fh.close();
     fh = undefined;
     return { tempName, sha256, size, ino };
