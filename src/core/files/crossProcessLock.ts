@@ -60,6 +60,7 @@ const MAX_BASE_BYTES = 100;
 
 type Seen = { kind: 'missing' } | { kind: 'owner'; record: LockRecord; ageMs: number } | { kind: 'unreadable'; identity: string; ageMs: number };
 type Verdict = 'alive' | 'dead' | 'unknown' | 'stale';
+type Attempt = { kind: 'taken'; release: () => Promise<void> } | { kind: 'retry' | 'broken' } | { kind: 'busy'; last?: { record: LockRecord; verdict: Verdict } };
 
 let ownPidns: string | undefined;
 function pidNamespace(): string {
@@ -118,40 +119,16 @@ export class CrossProcessLocks {
    * meanwhile cannot put the lock elsewhere; it must stay valid until release). Messages show the plain path.
    */
   async acquire(target: string, folder?: string): Promise<() => Promise<void>> {
-    const shown = lockFileOf(target);
-    const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
-    const me = currentOwner();
-    const record: LockRecord = {
-      pid: me.pid,
-      start: me.start,
-      host: this.host,
-      token: randomBytes(12).toString('hex'),
-      path: target,
-      since: Date.now(),
-      pidns: pidNamespace(),
-    };
-    const body = JSON.stringify(record);
+    const attempt = this.attempt(target, folder, true);
     const deadline = performance.now() + this.timeoutMs;
     let pause = 1;
     let last: { record: LockRecord; verdict: Verdict } | undefined;
     for (;;) {
-      const made = await this.tryCreate(file, body, shown);
-      if (made === 'no-folder') return async () => undefined; // a new folder (mkdirs): nothing there to exclude on yet
-      if (made) return this.holding(file, made);
-      const seen = await this.look(file, shown);
-      if (seen.kind === 'missing' && performance.now() <= deadline) continue; // released meanwhile: try again at once
-      if (seen.kind === 'owner') {
-        const verdict = await this.verdict(seen.record, seen.ageMs);
-        last = { record: seen.record, verdict };
-        if (verdict === 'dead' || verdict === 'stale') {
-          await this.breakAbandoned(file, seen.record.token, verdict === 'dead' ? seen.record : undefined);
-          continue;
-        }
-      } else if (seen.kind === 'unreadable' && seen.ageMs > UNREADABLE_GRACE_MS) {
-        await this.breakAbandoned(file, seen.identity);
-        continue;
-      }
-      if (performance.now() > deadline) throw this.timeout(target, shown, last);
+      const r = await attempt();
+      if (r.kind === 'taken') return r.release;
+      if (r.kind === 'broken' || (r.kind === 'retry' && performance.now() <= deadline)) continue;
+      if (r.kind === 'busy') last = r.last ?? last;
+      if (performance.now() > deadline) throw this.timeout(target, lockFileOf(target), last);
       await sleep(pause + Math.random() * pause);
       pause = Math.min(MAX_POLL_MS, pause * 2);
     }
@@ -163,22 +140,44 @@ export class CrossProcessLocks {
    * broken and tried again, as acquire does.
    */
   async tryAcquire(target: string, folder?: string): Promise<(() => Promise<void>) | undefined> {
+    const attempt = this.attempt(target, folder, false);
+    for (let i = 0; i < 3; i++) {
+      const r = await attempt();
+      if (r.kind === 'taken') return r.release;
+      if (r.kind === 'busy') return undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * One round of taking the lock of `target` with one record (acquire and tryAcquire): taken; `retry` at once when
+   * it was released meanwhile, `broken` when an abandoned one was broken; or `busy` (a live or not yet checkable
+   * owner, a lock being written, or an unreadable one unless `breakUnreadable`), with the owner's verdict when read.
+   */
+  private attempt(target: string, folder: string | undefined, breakUnreadable: boolean): () => Promise<Attempt> {
     const shown = lockFileOf(target);
     const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
     const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomBytes(12).toString('hex'), path: target, since: Date.now(), pidns: pidNamespace() };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const made = await this.tryCreate(file, JSON.stringify(record), shown);
-      if (made === 'no-folder') return async () => undefined;
-      if (made) return this.holding(file, made);
+    const body = JSON.stringify(record);
+    return async () => {
+      const made = await this.tryCreate(file, body, shown);
+      if (made === 'no-folder') return { kind: 'taken', release: async () => undefined }; // a new folder (mkdirs): nothing there to exclude on yet
+      if (made) return { kind: 'taken', release: this.holding(file, made) };
       const seen = await this.look(file, shown);
-      if (seen.kind === 'missing') continue;
-      if (seen.kind !== 'owner') return undefined;
-      const verdict = await this.verdict(seen.record, seen.ageMs);
-      if (verdict !== 'dead' && verdict !== 'stale') return undefined;
-      await this.breakAbandoned(file, seen.record.token, verdict === 'dead' ? seen.record : undefined);
-    }
-    return undefined;
+      if (seen.kind === 'missing') return { kind: 'retry' }; // released meanwhile: try again at once
+      if (seen.kind === 'owner') {
+        const verdict = await this.verdict(seen.record, seen.ageMs);
+        if (verdict !== 'dead' && verdict !== 'stale') return { kind: 'busy', last: { record: seen.record, verdict } };
+        await this.breakAbandoned(file, seen.record.token, verdict === 'dead' ? seen.record : undefined);
+        return { kind: 'broken' };
+      }
+      if (breakUnreadable && seen.ageMs > UNREADABLE_GRACE_MS) {
+        await this.breakAbandoned(file, seen.identity);
+        return { kind: 'broken' };
+      }
+      return { kind: 'busy' };
+    };
   }
 
   /**

@@ -22,6 +22,7 @@ import { sweepDeadTemps, tempBaseName, tempOwner } from './tempFiles';
 import { currentOwner, type ProcessOwner } from './processIdentity';
 import { fsyncDir } from './dirSync';
 import { assertUnchanged } from './unchangedCheck';
+import { KeptBuffer } from './scratch';
 import { KeyedMutex } from '../util/mutex';
 import { BoundedFailure, eachBounded } from '../util/bounded';
 
@@ -176,25 +177,17 @@ export class NodeFileStore implements FileStore {
   }
 
   /**
-   * One spare read buffer. A fresh multi-MB buffer per edit is external memory that V8 frees only when
-   * its external-allocation threshold (~64 MB) triggers a GC, so repeated edits of a 10 MB file peaked
-   * at ~7× the file size; reusing the last released buffer keeps the peak near one copy.
+   * One spare read buffer (scratch.ts): reusing the last released one keeps the peak of repeated edits of a large
+   * file near one copy of it.
    */
-  private spare: Buffer | undefined;
+  private readonly spare = new KeptBuffer(SPARE_MIN, SPARE_MAX);
 
   private takeSpare(size: number): Buffer | undefined {
-    const spare = this.spare;
-    if (!spare || spare.length < size || spare.length > size * 2 + SPARE_SLACK) return undefined;
-    this.spare = undefined;
-    return spare;
+    return this.spare.take(size, size * 2 + SPARE_SLACK);
   }
 
   release(bytes: Uint8Array): void {
-    // only a whole buffer we allocated (not a slice of Node's shared pool) and not absurdly large
-    const whole = bytes.buffer.byteLength;
-    if (bytes.byteOffset !== 0 || whole < SPARE_MIN || whole > SPARE_MAX) return;
-    if (this.spare && this.spare.length >= whole) return;
-    this.spare = Buffer.from(bytes.buffer, 0, whole);
+    this.spare.give(bytes);
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {

@@ -76,9 +76,10 @@ export async function openRegularForRead(op: string, absPath: string): Promise<{
     throw e;
   }
   try {
-    const st = await fh.stat();
+    // both look at the open descriptor and change nothing: asked together, judged in order
+    const [st, viaFd] = await Promise.all([fh.stat(), fdPath(fh.fd)]);
     if (!st.isFile()) throw notRegularError(op, absPath, st);
-    const real = (await fdPath(fh.fd)) ?? (await realpathOrUndefined(absPath));
+    const real = viaFd ?? (await realpathOrUndefined(absPath));
     if (real !== absPath) throw swappedError(op, absPath, real);
     return { fh, st };
   } catch (e) {

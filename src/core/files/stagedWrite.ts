@@ -89,16 +89,23 @@ async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array
 /** The replaced file's owner (when we are root and it is another's) and exact mode, on the temp. */
 async function copyOwnerAndMode(fh: fs.promises.FileHandle, existing: fs.Stats): Promise<void> {
   // owner first: chown clears set-id bits, chmod then restores the exact mode
-  if (typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0))) {
-    await fh.chown(existing.uid, existing.gid).catch(() => undefined);
-  }
+  if (needsChown(existing)) await fh.chown(existing.uid, existing.gid).catch(() => undefined);
   await fh.chmod(existing.mode & 0o7777);
+}
+
+function needsChown(existing: fs.Stats): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0 && (existing.uid !== 0 || existing.gid !== (process.getgid?.() ?? 0));
+}
+
+/** Set-id bits (a write clears them) or an owner to give: the mode is set after the last write, else beside it. */
+function needsOwnerAfterWrite(existing: fs.Stats): boolean {
+  return (existing.mode & 0o6000) !== 0 || needsChown(existing);
 }
 
 export interface Staged {
   tempName: string;
-  /** sha256 hex of the staged bytes */
-  sha256: string;
+  /** sha256 hex of the staged bytes: hashed while they are written, synced, compared and renamed (nothing of those waits for it) */
+  sha256: Promise<string>;
   size: number;
   /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
   ino: number;
@@ -120,13 +127,20 @@ export async function stageIn(
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
     // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
-    // made before it. Hashed meanwhile; the inode is the same before and after the sync.
-    const written = (async () => {
-      await writeParts(file, parts, size);
-      if (existing) await copyOwnerAndMode(file, existing);
+    // made before it (without such bits, beside the write). Hashed meanwhile: neither the sync nor the commit waits
+    // for the hash, only what needs the digest does; the inode is the same before and after the sync.
+    const synced = (async () => {
+      if (existing && !needsOwnerAfterWrite(existing)) await Promise.all([writeParts(file, parts, size), file.chmod(existing.mode & 0o7777)]);
+      else {
+        await writeParts(file, parts, size);
+        if (existing) await copyOwnerAndMode(file, existing);
+      }
+      const [, st] = await Promise.all([file.sync(), file.stat()]);
+      return st.ino;
     })();
-    const [sha256] = await Promise.all([sha256Parts(...parts), written]);
-    const [, { ino }] = await Promise.all([file.sync(), file.stat()]);
+    const sha256 = sha256Parts(...parts);
+    sha256.catch(() => undefined); // awaited by the commit; a discarded stage never reads it
+    const ino = await synced;
     await fh.close();
     fh = undefined;
     return { tempName, sha256, size, ino };
@@ -180,7 +194,7 @@ export async function commitStaged(
   const [, back] = await Promise.all([
     syncDirectory ? pinned.sync() : undefined,
     readBackEquals(entry, parts, staged.size),
-    opts.onRenamed?.({ sha256: staged.sha256, ofGiven: true }).catch(() => undefined),
+    opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
   ]);
   if (back.ino !== staged.ino) {
     throw new ToolError(
@@ -188,17 +202,18 @@ export async function commitStaged(
       `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
     );
   }
+  const sha256 = await staged.sha256;
   if (!back.equal) {
     throw new ToolError(
       'io',
       `${absPath} was written, but reading it back gave different bytes (${back.size} bytes, sha256 ${back.hex.slice(0, 16)}; ` +
-        `intended ${staged.size} bytes, sha256 ${staged.sha256.slice(0, 16)}). The disk or another writer changed it: ` +
+        `intended ${staged.size} bytes, sha256 ${sha256.slice(0, 16)}). The disk or another writer changed it: ` +
         'check the file now; be-trx rollback has the previous content.',
-      { expected_sha256: staged.sha256, actual_sha256: back.hex },
+      { expected_sha256: sha256, actual_sha256: back.hex },
     );
   }
   // equal bytes: the staged digest is the read-back's (one hash per write); the stat is the read-back's descriptor's,
   // the staged inode at the target's name
   const { st } = back;
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256: staged.sha256, sha256OfGiven: true };
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256, sha256OfGiven: true };
 }

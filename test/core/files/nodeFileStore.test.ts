@@ -57,6 +57,17 @@ describe('core/files NodeFileStore', () => {
     assert.equal(fs.statSync(f).mode & 0o7777, 0o600);
   });
 
+  it('set-user-id and set-group-id bits survive an edit (set after the last write, which clears them without CAP_FSETID)', async function () {
+    if (process.platform === 'win32') this.skip();
+    for (const mode of [0o4755, 0o2750, 0o6700]) {
+      const f = path.join(dir, `setid-${mode.toString(8)}`);
+      fs.writeFileSync(f, 'x');
+      fs.chmodSync(f, mode);
+      await store.write(f, Buffer.from('y'.repeat(70_000)));
+      assert.equal(fs.statSync(f).mode & 0o7777, mode, mode.toString(8));
+    }
+  });
+
   it('an edit keeps the owner of the file (when running as root)', async function () {
     if (!isRoot) this.skip(); // only root can give a file another owner
     const f = path.join(dir, 'owned.txt');

@@ -150,9 +150,11 @@ export class HistoryStore implements EditHistory {
 
   private async recordUnlocked(input: EditRecordInput): Promise<RecordResult> {
     await this.scan();
-    const entry = await this.writeSnapshot(input);
+    const { entry, write } = this.planSnapshot(input);
+    // the landed-edit log line beside the snapshot's files, not after them: the edit has landed either way
+    const [saved] = await Promise.allSettled([write(), this.logLanded([entry])]);
+    if (saved.status === 'rejected') throw saved.reason;
     this.entries.push(entry);
-    await this.logLanded([entry]);
     const id = entry.meta.id;
     const queue_full = await this.evict();
     return queue_full ? { id, queue_full } : { id };
@@ -169,7 +171,14 @@ export class HistoryStore implements EditHistory {
   }
 
   /** Writes one snapshot's files (no eviction); returns its queue entry, for the caller to append. `taken`: ids in use. */
-  private async writeSnapshot(input: EditRecordInput, taken = new Set(this.entries.map((e) => e.meta.id))): Promise<Entry> {
+  private async writeSnapshot(input: EditRecordInput, taken?: Set<string>): Promise<Entry> {
+    const { entry, write } = this.planSnapshot(input, taken);
+    await write();
+    return entry;
+  }
+
+  /** One snapshot's id, seq and queue entry (taken now), and the write of its files. */
+  private planSnapshot(input: EditRecordInput, taken = new Set(this.entries.map((e) => e.meta.id))): { entry: Entry; write: () => Promise<void> } {
     const id = newShortId((candidate) => taken.has(candidate));
     taken.add(id);
     const seq = ++this.lastSeq;
@@ -200,19 +209,21 @@ export class HistoryStore implements EditHistory {
       ...(input.chipId ? { chip_id: input.chipId } : {}),
     };
     const json = JSON.stringify(meta);
-    try {
-      if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
-      await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
-    } catch (err) {
-      if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
-      throw new ToolError(
-        'io',
-        `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
-          `be-trx rollback cannot undo this edit.`,
-      );
-    }
+    const write = async () => {
+      try {
+        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
+        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
+      } catch (err) {
+        if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
+        throw new ToolError(
+          'io',
+          `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
+            `be-trx rollback cannot undo this edit.`,
+        );
+      }
+    };
     const { removed_b64: _inline, ...kept } = meta;
-    return { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) };
+    return { entry: { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) }, write };
   }
 
   /** The landed-edit log (landedLog.ts) outlives commit and eviction; a failure to write it never fails the edit. */
