@@ -36,7 +36,7 @@ export class Ranking {
   private graph: Graph | undefined;
   private readonly totalRefs = new Map<string, number>();
   /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
-  private scored: { key: string; scores: Map<string, number>; central: string | undefined } | undefined;
+  private scored: { key: string; scores: Float64Array; central: string | undefined } | undefined;
   /** The central file of the last folder asked about, valid while the graph version holds. */
   private central: { key: string; rel: string | undefined } | undefined;
   /** The last ranked list: the scores in order, with the records' current lines and summaries. */
@@ -99,12 +99,15 @@ export class Ranking {
     // With a query, a summary is one of the fields the relevance reads: any record change may move a file.
     const scoreKey = `${this.version}\0${folderRel}\0${query}\0${terms.length ? recordsVersion : ''}`;
     if (this.scored?.key !== scoreKey) {
-      const ranks = yield* rankFilesSteps(files, this.graph!, terms);
+      const ranked = yield* rankFilesSteps(files, this.graph!, terms);
       yield;
-      const scores = new Map<string, number>();
+      // kept by graph position (the same paths as `files` while the key holds), not as a Map of 200,000 paths
+      const graph = this.graph!;
+      const scores = new Float64Array(graph.size);
       for (const [i, r] of files.entries()) {
         if (i % STEP_ITEMS === 0) yield;
-        scores.set(r.rel, ranks[i]!.score);
+        const at = graph.indexOf(r.rel);
+        if (at !== undefined) scores[at] = ranked[i]!;
       }
       yield;
       // the central file does not depend on the query: one search per graph version and folder
@@ -119,7 +122,8 @@ export class Ranking {
     const unsorted: OverviewFile[] = new Array(files.length);
     for (const [i, r] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
-      unsorted[i] = { path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 };
+      const at = this.graph!.indexOf(r.rel);
+      unsorted[i] = { path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: at === undefined ? 0 : scores[at]! };
     }
     yield;
     const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));

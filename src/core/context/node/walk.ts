@@ -76,12 +76,14 @@ function splitEntries(entries: Dirent[], dirAbs: string, dirRel: string, scopes:
   const subdirs: string[] = [];
   const found: { abs: string; rel: string }[] = [];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // join(dirAbs, name) for every file, joined once: a readdir name is never '.', '..' or a path with a separator
+  const prefix = join(dirAbs, 'x').slice(0, -1);
   for (const e of entries) {
     const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name) && !ignoredBy(scopes, rel, true)) subdirs.push(join(dirAbs, e.name));
     } else if (e.isFile() && !isSkippedFileName(e.name) && !ignoredBy(scopes, rel, false)) {
-      found.push({ abs: join(dirAbs, e.name), rel });
+      found.push({ abs: prefix + e.name, rel });
     }
   }
   return { subdirs, found };

@@ -35,7 +35,7 @@ export class Graph {
   private changed = new Map<number, Edges>();
   private version = 0;
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
-  private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
+  private rankCache = new Map<string, { version: number; restart: string; ranks: Ranks }>();
 
   /** `build` false: the caller runs buildSteps() (Graph.sliced does, in slices of the event loop). */
   constructor(files: GraphFile[], build = true) {
@@ -68,6 +68,15 @@ export class Graph {
 
   has(rel: string): boolean {
     return this.index.has(rel);
+  }
+
+  /** The file's position in the graph (the index of its rank in a Ranks' values). */
+  indexOf(rel: string): number | undefined {
+    return this.index.get(rel);
+  }
+
+  get size(): number {
+    return this.files.length;
   }
 
   /** A re-read file whose tags did not change: keep edges and ranks, point at the fresh record. */
@@ -171,20 +180,19 @@ export class Graph {
    * flows from the files a query matched to what they use. `key` names the restart vector for the cache.
    * Returns rel → rank, 1 on average.
    */
-  rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
+  rank(restart: ReadonlyMap<string, number>, key: string): Ranks {
     return runSync(this.rankSteps(restart, key));
   }
 
   /** rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. */
-  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Map<string, number>> {
+  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Ranks> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
     const restartKey = yield* fingerprintSteps(restart);
     if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
     const version = this.version; // the ranks are of the graph as it is now (a sliced run may see it change)
     const n = this.files.length;
-    const result = new Map<string, number>();
-    if (n === 0) return result;
+    if (n === 0) return new Ranks(this.index, new Float64Array(0));
     const pers = new Float64Array(n);
     let ps = 0;
     for (let i = 0; i < n; i++) {
@@ -215,13 +223,31 @@ export class Graph {
       rank = next;
       if (delta < 1e-9) break;
     }
-    for (let i = 0; i < n; i++) {
-      if (i % STEP_ITEMS === 0) yield;
-      result.set(this.files[i]!.rel, rank[i]! * n);
-    }
+    for (let i = 0; i < n; i++) rank[i]! *= n;
+    const result = new Ranks(this.index, rank);
     if (this.rankCache.size >= 4) this.rankCache.clear();
     this.rankCache.set(key, { version, restart: restartKey, ranks: result });
     return result;
+  }
+}
+
+/**
+ * The ranks of one PageRank run: a number per graph file in one typed array, looked up by path (a Map of 200,000
+ * paths to numbers took ~60 bytes a file, and the cache keeps up to four).
+ */
+export class Ranks implements Iterable<[string, number]> {
+  constructor(
+    private readonly index: ReadonlyMap<string, number>,
+    readonly values: Float64Array,
+  ) {}
+
+  get(rel: string): number | undefined {
+    const i = this.index.get(rel);
+    return i === undefined ? undefined : this.values[i];
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, number]> {
+    for (const [rel, i] of this.index) yield [rel, this.values[i]!];
   }
 }
 
