@@ -76,21 +76,19 @@ export class FileList {
     } else {
       // No watcher (or it could not place a change): walk and compare mtimes, with synchronous stat calls in slices
       // that yield (an awaited stat per file cost several times the call; one synchronous walk held the loop 8.6 s).
-      const { files, truncated } = await this.walker.walkSliced(this.root);
+      // Each listed file is marked with this walk's number (those left unmarked are gone: no Set of 200,000 paths);
+      // the walk lists only the changed and the new.
+      const mark = ++this.walks;
+      const { files: toRead, truncated } = await this.walker.walkSliced(this.root, (rel, abs, size, mtimeMs) => {
+        const old = this.files.get(rel);
+        if (!old) return true;
+        old.walk = mark;
+        return old.mtimeMs !== mtimeMs || old.size !== size || this.isInvalidated(abs);
+      });
       this.needsWalk = false;
       if (truncated !== this.truncated) this.version++;
       this.truncated = truncated;
-      // each listed file is marked with this walk's number: those left unmarked are gone (no Set of 200,000 paths)
-      const mark = ++this.walks;
-      const toRead: WalkedFile[] = [];
       const slices = new Slices();
-      for (const [i, f] of files.entries()) {
-        const old = this.files.get(f.rel);
-        if (old) old.walk = mark;
-        if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
-        const due = i % STEP_ITEMS === 0 && slices.tick();
-        if (due) await due;
-      }
       const removed: string[] = [];
       let k = 0;
       for (const [rel, seen] of this.files) {
