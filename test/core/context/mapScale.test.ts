@@ -1,6 +1,7 @@
 /**
  * The repository map's compact paths for big folders: a warm walk lists only the changed and the new files (the
- * others are marked, not copied), and every record is made with its query terms once (none re-made per query).
+ * others are marked, not copied), every record is made with its query terms once (none re-made per query), and the
+ * ranking keeps entries for the files an overview can show, not for all of them.
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { walkFilesSliced } from '../../../src/core/context/node/walk';
 import { diskReader } from '../../../src/core/context/node/readWalked';
-import { FileRecords } from '../../../src/core/context/fileRecords';
+import { FileRecords, type FileRecord } from '../../../src/core/context/fileRecords';
+import { MAX_RANKED, Ranking } from '../../../src/core/context/ranking';
 import { FileList } from '../../../src/core/context/fileList';
 import { diskWalker } from '../../../src/core/context/node/walk';
 
@@ -77,5 +79,22 @@ describe('context: the map at scale', () => {
     assert.equal(at('bin/data.ts').binary, true);
     const big = at('d0/f0.ts');
     assert.ok(big.tags && Object.isFrozen(big.tags.exported));
+  });
+});
+
+describe('context: the ranking keeps only what an overview can show', () => {
+  it('ranks every file, keeps the first MAX_RANKED in order (score, then lines, then path), counts all', () => {
+    const n = MAX_RANKED + 100;
+    const recs: FileRecord[] = Array.from({ length: n }, (_, i) => ({ rel: `f${i}.txt`, lines: i % 7, linesEstimated: false, languageId: 'plaintext', binary: false, summary: '', terms: undefined }));
+    const ranking = new Ranking();
+    ranking.update([], recs.map((rec) => ({ old: undefined, rec })), () => recs);
+    const r = ranking.rank(recs, '', [], 1);
+    assert.equal(r.total, n);
+    assert.equal(r.ranked.length, MAX_RANKED);
+    const expected = recs
+      .map((f) => f.rel)
+      .sort((a, b) => recs[+b.slice(1, -4)]!.lines - recs[+a.slice(1, -4)]!.lines || (a < b ? -1 : 1))
+      .slice(0, MAX_RANKED);
+    assert.deepEqual(r.ranked.map((f) => f.path), expected);
   });
 });
