@@ -7,6 +7,9 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { Graph } from '../../../src/core/context/rank/graph';
+import { NameCounts } from '../../../src/core/context/nameCounts';
 import { walkFilesSliced } from '../../../src/core/context/node/walk';
 import { diskReader } from '../../../src/core/context/node/readWalked';
 import { FileRecords, type FileRecord } from '../../../src/core/context/fileRecords';
@@ -96,5 +99,29 @@ describe('context: the ranking keeps only what an overview can show', () => {
       .sort((a, b) => recs[+b.slice(1, -4)]!.lines - recs[+a.slice(1, -4)]!.lines || (a < b ? -1 : 1))
       .slice(0, MAX_RANKED);
     assert.deepEqual(r.ranked.map((f) => f.path), expected);
+  });
+});
+
+describe('context: the graph folds updated files in place of their old edges', () => {
+  it('updated files rank as a graph built from scratch over the same tags (property)', () => {
+    const tagsOf = (defs: string[], uses: string[]) => ({ defs, refs: new NameCounts(uses.map((u) => [u, 1] as [string, number])), imports: [], summary: '', exported: [] });
+    const names = ['alphaName', 'betaValue', 'gammaItem', 'deltaThing', 'epsilonNode'];
+    const file = fc.record({ defs: fc.subarray(names, { maxLength: 2 }), uses: fc.subarray(names) });
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 2, maxLength: 12 }), fc.array(fc.tuple(fc.nat(), file), { maxLength: 6 }), (files, edits) => {
+        const before = files.map((f, i) => ({ rel: `f${i}.ts`, tags: tagsOf(f.defs, f.uses) }));
+        const graph = new Graph(before.slice());
+        const after = before.slice();
+        for (const [at, f] of edits) {
+          const i = at % after.length;
+          after[i] = { rel: after[i]!.rel, tags: tagsOf(f.defs, f.uses) };
+          graph.updateFiles([after[i]!]);
+        }
+        const fresh = new Graph(after);
+        assert.deepEqual([...graph.rank(new Map(), '')], [...fresh.rank(new Map(), '')]);
+        for (const n of names) assert.equal(graph.uses(n), fresh.uses(n));
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -70,6 +70,13 @@ export class Graph {
     return this.index.has(rel);
   }
 
+  /** How often `name` is used in all files (the uses the graph's index of users adds up; no table of totals kept). */
+  uses(name: string): number {
+    let n = 0;
+    forIds(this.refIndex.get(name), (j) => (n += this.files[j]!.tags?.refs.get(name) ?? 0));
+    return n;
+  }
+
   /** The file's position in the graph (the index of its rank in a Ranks' values). */
   indexOf(rel: string): number | undefined {
     return this.index.get(rel);
@@ -164,7 +171,10 @@ export class Graph {
   private *foldSteps(): Steps<Flat> {
     if (!this.changed.size) return this.flat;
     const { start, to, w } = this.flat;
-    const out = new FlatBuilder(this.files.length);
+    // the exact size: the edges are copied once, into arrays that need no trimming copy after
+    let m = to.length;
+    for (const [i, c] of this.changed) m += c.to.length - (start[i + 1]! - start[i]!);
+    const out = new FlatBuilder(this.files.length, m);
     for (let i = 0; i < this.files.length; i++) {
       if (i % STEP_ITEMS === 0) yield;
       const c = this.changed.get(i);
@@ -289,14 +299,17 @@ interface Flat {
 class FlatBuilder {
   private readonly start: Int32Array;
   private readonly outW: Float64Array;
-  private to = new Int32Array(1024);
-  private w = new Float64Array(1024);
+  private to: Int32Array;
+  private w: Float64Array;
   private m = 0;
   private i = 0;
 
-  constructor(n: number) {
+  /** `edges`: how many edges will be added, when known (else the arrays grow and are trimmed at the end). */
+  constructor(n: number, edges = 1024) {
     this.start = new Int32Array(n + 1);
     this.outW = new Float64Array(n);
+    this.to = new Int32Array(edges);
+    this.w = new Float64Array(edges);
   }
 
   add(e: Edges): void {
@@ -340,7 +353,8 @@ class FlatBuilder {
   }
 
   done(): Flat {
-    return { start: this.start, to: this.to.slice(0, this.m), w: this.w.slice(0, this.m), outW: this.outW };
+    const exact = this.m === this.to.length;
+    return { start: this.start, to: exact ? this.to : this.to.slice(0, this.m), w: exact ? this.w : this.w.slice(0, this.m), outW: this.outW };
   }
 }
 
