@@ -191,11 +191,22 @@ export class Graph {
    * Returns rel → rank, 1 on average.
    */
   rank(restart: ReadonlyMap<string, number>, key: string): Ranks {
-    return runSync(this.rankSteps(restart, key));
+    let byPos: Float64Array | undefined;
+    if (restart.size) {
+      byPos = new Float64Array(this.files.length);
+      for (const [rel, r] of restart) {
+        const i = this.index.get(rel);
+        if (i !== undefined) byPos[i] = r;
+      }
+    }
+    return runSync(this.rankSteps(byPos, key));
   }
 
-  /** rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. */
-  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Ranks> {
+  /**
+   * rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. `restart` by graph
+   * position (indexOf), undefined for none.
+   */
+  *rankSteps(restart: Float64Array | undefined, key: string): Steps<Ranks> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
     const restartKey = yield* fingerprintSteps(restart);
@@ -207,7 +218,7 @@ export class Graph {
     let ps = 0;
     for (let i = 0; i < n; i++) {
       if (i % STEP_ITEMS === 0) yield;
-      pers[i] = 1 + 100 * (restart.get(this.files[i]!.rel) ?? 0);
+      pers[i] = 1 + 100 * (restart?.[i] ?? 0);
       ps += pers[i]!;
     }
     for (let i = 0; i < n; i++) pers[i]! /= ps;
@@ -262,29 +273,30 @@ export class Ranks implements Iterable<[string, number]> {
 }
 
 /**
- * A restart vector's fingerprint, as steps: its size and two independent 32-bit hashes of its entries (all of them
- * joined into one string held the loop ~100 ms at 200,000 files and took megabytes per cached query).
+ * A restart vector's fingerprint, as steps: its number of non-zero entries and two independent 32-bit hashes of
+ * their positions and values (positions hold within one graph version, which the cache compares too). All entries
+ * joined into one string held the loop ~100 ms at 200,000 files and took megabytes per cached query.
  */
-function* fingerprintSteps(restart: ReadonlyMap<string, number>): Steps<string> {
-  if (!restart.size) return '';
+function* fingerprintSteps(restart: Float64Array | undefined): Steps<string> {
+  if (!restart) return '';
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   let k = 0;
-  for (const [f, r] of restart) {
-    if (++k % STEP_ITEMS === 0) yield;
-    for (let i = 0; i < f.length; i++) {
-      const c = f.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
-    }
+  for (let i = 0; i < restart.length; i++) {
+    if (i % (STEP_ITEMS * 16) === 0) yield;
+    const r = restart[i]!;
+    if (r === 0) continue;
+    k++;
+    a = Math.imul(a ^ i, 0x01000193);
+    b = Math.imul(b ^ i, 0x5bd1e995) ^ (b >>> 15);
     bits[0] = r;
     a = Math.imul(a ^ words[0]!, 0x01000193) ^ Math.imul(a ^ words[1]!, 0x01000193);
     b = Math.imul(b ^ words[1]!, 0x5bd1e995) ^ (b >>> 13) ^ words[0]!;
     a = Math.imul(a ^ 0xff, 0x01000193); // the end of an entry
   }
-  return `${restart.size}:${a >>> 0}:${b >>> 0}`;
+  return k ? `${k}:${a >>> 0}:${b >>> 0}` : '';
 }
 
 /** The flat edges (CSR) and each file's total out-weight. */

@@ -24,29 +24,29 @@ export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph,
 export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Float64Array> {
   const rel = yield* relevanceSteps(files, words);
   let maxRel = 0;
-  for (const r of rel.values()) maxRel = Math.max(maxRel, r);
-  const restart = new Map<string, number>();
-  let k = 0;
-  if (maxRel > 0) {
-    for (const [f, r] of rel) {
-      if (++k % STEP_ITEMS === 0) yield;
-      restart.set(f, r / maxRel);
-    }
-  }
-  const ranks = yield* graph.rankSteps(restart, words.join(' '));
-  const rankOf = new Float64Array(files.length);
+  for (const r of rel) maxRel = Math.max(maxRel, r);
+  // each file's position in the graph, looked up once: the restart vector and the ranks are by graph position
+  const pos = new Int32Array(files.length).fill(-1);
   for (const [i, f] of files.entries()) {
     if (i % STEP_ITEMS === 0) yield;
-    rankOf[i] = ranks.get(f.rel) ?? 0;
+    pos[i] = graph.indexOf(f.rel) ?? -1;
   }
+  let restart: Float64Array | undefined;
+  if (maxRel > 0) {
+    restart = new Float64Array(graph.size);
+    for (let i = 0; i < files.length; i++) if (rel[i]! > 0 && pos[i]! >= 0) restart[pos[i]!] = rel[i]! / maxRel;
+  }
+  const ranks = (yield* graph.rankSteps(restart, words.join(' '))).values;
+  const rankOf = new Float64Array(files.length);
+  for (let i = 0; i < files.length; i++) rankOf[i] = pos[i]! >= 0 ? ranks[pos[i]!]! : 0;
   if (!words.length) return rankOf;
   let maxRank = 0;
   for (const r of rankOf) maxRank = Math.max(maxRank, r);
   const out = new Float64Array(files.length);
   const logMax = Math.log1p(maxRank);
-  for (const [i, f] of files.entries()) {
+  for (let i = 0; i < files.length; i++) {
     if (i % STEP_ITEMS === 0) yield;
-    const r = rel.get(f.rel) ?? 0;
+    const r = rel[i]!;
     const c = maxRank > 0 ? Math.log1p(rankOf[i]!) / logMax : 0;
     // Files no query word matched follow all that matched, in reference order (c ≤ 1 < any match's share).
     out[i] = r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2;
