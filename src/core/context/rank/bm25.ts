@@ -98,29 +98,31 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
     if (j % STEP_ITEMS === 0) yield;
   }
   // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
-  const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
+  // The fields' mean lengths first (the norms need them), then one pass that meets each stem: which query stems
+  // a stem of the vocabulary matches, and how strongly, is computed when first met (one Map look-up per word).
   const avg = [0, 0, 0];
   for (const [j, t] of all.entries()) {
     if (j % STEP_ITEMS === 0) yield;
     let at = 0;
     for (let f = 0; f < 3; f++) {
       avg[f]! += t[at] as number;
-      const k = t[at + 1] as number;
-      at += 2;
-      for (let e = 0; e < k; e++, at += 2) {
-        const st = t[at] as string;
-        if (matches.has(st)) continue;
-        let m: [number, number][] = NO_MATCH;
-        queryStems.forEach((qs, i) => {
-          const strength = stemMatch(qs, st);
-          if (strength > 0) (m === NO_MATCH ? (m = []) : m).push([i, strength]);
-        });
-        matches.set(st, m);
-      }
+      at += 2 + 2 * (t[at + 1] as number);
     }
   }
   for (let f = 0; f < 3; f++) avg[f] = avg[f]! / all.length || 1;
   const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
+  const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
+  const matchesOf = (st: string): [number, number][] => {
+    let m = matches.get(st);
+    if (m) return m;
+    m = NO_MATCH;
+    for (const [i, qs] of queryStems.entries()) {
+      const strength = stemMatch(qs, st);
+      if (strength > 0) (m === NO_MATCH ? (m = []) : m).push([i, strength]);
+    }
+    matches.set(st, m);
+    return m;
+  };
 
   // Weighted, length-normalised term frequency of each query stem in each file (file j's at j * q).
   const tf = new Float64Array(all.length * q);
@@ -133,8 +135,10 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
       const k = t[at + 1] as number;
       at += 2;
       for (let e = 0; e < k; e++, at += 2) {
+        const m = matchesOf(t[at] as string);
+        if (m === NO_MATCH) continue;
         const n = t[at + 1] as number;
-        for (const [i, strength] of matches.get(t[at] as string)!) tf[j * q + i]! += (weight[f]! * strength * n) / norm;
+        for (const [i, strength] of m) tf[j * q + i]! += (weight[f]! * strength * n) / norm;
       }
     }
     for (let i = 0; i < q; i++) if (tf[j * q + i]! > 0) df[i]!++;
