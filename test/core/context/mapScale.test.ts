@@ -119,7 +119,6 @@ describe('context: the graph folds updated files in place of their old edges', (
         }
         const fresh = new Graph(after);
         assert.deepEqual([...graph.rank(new Map(), '')], [...fresh.rank(new Map(), '')]);
-        for (const n of names) assert.equal(graph.uses(n), fresh.uses(n));
       }),
       { numRuns: 150 },
     );

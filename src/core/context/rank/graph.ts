@@ -70,13 +70,6 @@ export class Graph {
     return this.index.has(rel);
   }
 
-  /** How often `name` is used in all files (the uses the graph's index of users adds up; no table of totals kept). */
-  uses(name: string): number {
-    let n = 0;
-    forIds(this.refIndex.get(name), (j) => (n += this.files[j]!.tags?.refs.get(name) ?? 0));
-    return n;
-  }
-
   /** The file's position in the graph (the index of its rank in a Ranks' values). */
   indexOf(rel: string): number | undefined {
     return this.index.get(rel);
