@@ -9,7 +9,8 @@
  *    ≤ 600 MB, warm ≤ 2 s, a query ≤ 3 s (with the file watcher, and without it: the mtime walk);
  *  - the overview size for a ~20,000-line folder (≤ 1,024 tokens).
  *
- *   npm run bench:context -- --scale           (BENCH_LINES=200000 BENCH_FILES=20000 for a quicker run)
+ *   npm run bench:context -- --scale           (BENCH_LINES=200000 BENCH_FILES=20000 for a quicker run;
+ *                                              BENCH_ONLY=lines,files for some of the rows)
  *   node --import tsx bench/context/scale.ts   (the same, without building first)
  */
 import { execFileSync } from 'node:child_process';
@@ -175,9 +176,12 @@ async function manyFiles(count: number): Promise<Row[]> {
 
 export async function scale(): Promise<Row[]> {
   const rows: Row[] = [];
-  rows.push(...(await outlineRows()));
-  rows.push(await sizeRow());
-  rows.push(...(await linesRows()));
+  // BENCH_ONLY=outline,size,lines,files: only those rows (all by default)
+  const only = new Set((process.env.BENCH_ONLY ?? 'outline,size,lines,files').split(','));
+  if (only.has('outline')) rows.push(...(await outlineRows()));
+  if (only.has('size')) rows.push(await sizeRow());
+  if (only.has('lines')) rows.push(...(await linesRows()));
+  if (!only.has('files')) return rows;
   const count = Number(process.env.BENCH_FILES ?? 200_000);
   const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, '--many', String(count)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
   rows.push(...(JSON.parse(out.trim().split('\n').pop()!) as Row[]));

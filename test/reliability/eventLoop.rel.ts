@@ -8,8 +8,9 @@
  *
  *  - be-read of a 4 MB C file in auto mode: the path alone (its structure) and `:ALL` (a range: its first page);
  *  - be-overview cold of a ~1M-line tree (REL_LINES to change it);
- *  - be-overview cold of many small files: 20,000 here (REL_MANY_FILES; the issue's 200,000 take minutes to
- *    generate and index, `npm run bench:context -- --scale` measures them);
+ *  - be-overview cold of many small files: 20,000 here; REL_MANY_FILES=200000 runs the issue's size (its overview
+ *    ~15 s, but writing and removing the files took the row ~110 s on a loaded machine; `npm run bench:context --
+ *    --scale` measures it with its peak RSS in a process of its own);
  *  - be-read of a 10 MB C file, full page 1 and a 200-line range in the middle (before the overviews, whose heap
  *    is collected later: one run after them saw a 280 ms block in the range read).
  */

@@ -8,7 +8,7 @@ import { promises as fs, readdirSync, readFileSync, readlinkSync, realpathSync, 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RootWatcher, type WatchTarget } from '../../src/core/context/node/rootWatcher';
-import { walkFilesSync } from '../../src/core/context/node/walk';
+import { walkFilesSliced } from '../../src/core/context/node/walk';
 import { figure } from './figures';
 
 /** inotify watches this process holds, as the kernel lists them (Linux only). */
@@ -75,7 +75,7 @@ const silent: WatchTarget = { invalidate() {}, setWatched() {} };
   });
 
   it('watches only what the overview walks, and never blocks the event loop > 100 ms', async () => {
-    const walked = walkFilesSync(root).files.length;
+    const walked = (await walkFilesSliced(root)).files.length;
     const before = inotifyWatches();
     let w!: RootWatcher;
     const t0 = performance.now();

@@ -6,7 +6,7 @@
 import { dirname, relative, sep } from 'node:path';
 import { isInside } from '../files/ports';
 import type { FileWalker, WalkedFile } from './mapPorts';
-import { Slices } from '../util/slices';
+import { Slices, STEP_ITEMS } from '../util/slices';
 
 export interface ListChanges {
   /** Files to (re-)read: new, stat changed, or invalidated. */
@@ -20,6 +20,8 @@ export interface ListChanges {
 interface Seen {
   mtimeMs: number;
   size: number;
+  /** The number of the last walk that listed the file. */
+  walk: number;
 }
 
 export class FileList {
@@ -37,6 +39,8 @@ export class FileList {
   private readonly invalidated = new Set<string>();
   /** A path the watcher could not place (a new folder, a changed .gitignore): the next refresh walks. */
   private needsWalk = false;
+  /** Walks so far (each listed file is marked with the number of the last walk that saw it). */
+  private walks = 0;
 
   constructor(
     readonly root: string,
@@ -72,24 +76,24 @@ export class FileList {
     } else {
       // No watcher (or it could not place a change): walk and compare mtimes, with synchronous stat calls in slices
       // that yield (an awaited stat per file cost several times the call; one synchronous walk held the loop 8.6 s).
-      const { files, truncated } = await this.walker.walkSliced(this.root);
+      // Each listed file is marked with this walk's number (those left unmarked are gone: no Set of 200,000 paths);
+      // the walk lists only the changed and the new.
+      const mark = ++this.walks;
+      const { files: toRead, truncated } = await this.walker.walkSliced(this.root, (rel, abs, size, mtimeMs) => {
+        const old = this.files.get(rel);
+        if (!old) return true;
+        old.walk = mark;
+        return old.mtimeMs !== mtimeMs || old.size !== size || this.isInvalidated(abs);
+      });
       this.needsWalk = false;
       if (truncated !== this.truncated) this.version++;
       this.truncated = truncated;
-      const seen = new Set<string>();
-      const toRead: WalkedFile[] = [];
       const slices = new Slices();
-      for (const f of files) {
-        seen.add(f.rel);
-        const old = this.files.get(f.rel);
-        if (!old || old.mtimeMs !== f.mtimeMs || old.size !== f.size || this.isInvalidated(f.abs)) toRead.push(f);
-        const due = slices.tick();
-        if (due) await due;
-      }
       const removed: string[] = [];
-      for (const rel of this.files.keys()) {
-        if (!seen.has(rel)) removed.push(rel);
-        const due = slices.tick();
+      let k = 0;
+      for (const [rel, seen] of this.files) {
+        if (seen.walk !== mark) removed.push(rel);
+        const due = ++k % STEP_ITEMS === 0 && slices.tick();
         if (due) await due;
       }
       result = { toRead, removed, walked: true };
@@ -97,10 +101,16 @@ export class FileList {
     this.invalidated.clear();
     const slices = new Slices();
     for (const rel of result.removed) this.files.delete(rel);
-    for (const f of result.toRead) {
-      if (!this.files.has(f.rel)) this.version++;
-      this.files.set(f.rel, { mtimeMs: f.mtimeMs, size: f.size });
-      const due = slices.tick();
+    for (const [i, f] of result.toRead.entries()) {
+      const seen = this.files.get(f.rel);
+      if (seen) {
+        seen.mtimeMs = f.mtimeMs;
+        seen.size = f.size;
+      } else {
+        this.version++;
+        this.files.set(f.rel, { mtimeMs: f.mtimeMs, size: f.size, walk: this.walks });
+      }
+      const due = i % STEP_ITEMS === 0 && slices.tick();
       if (due) await due;
     }
     if (result.removed.length) this.version++;

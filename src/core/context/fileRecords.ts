@@ -86,7 +86,7 @@ export class FileRecords {
     try {
       bytes = await this.reader.read(this.root, f.abs);
     } catch {
-      return rec; // unreadable (permissions): counted, not described
+      return unreadable(rec); // unreadable (permissions): counted, not described
     }
     return bytes && described(rec, bytes);
   }
@@ -101,7 +101,7 @@ export class FileRecords {
     try {
       bytes = readSync.call(this.reader, this.root, f.abs);
     } catch {
-      return { rec }; // unreadable (permissions): counted, not described
+      return { rec: unreadable(rec) }; // unreadable (permissions): counted, not described
     }
     return { rec: bytes && described(rec, bytes) };
   }
@@ -111,6 +111,14 @@ const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 function emptyRecord(f: WalkedFile): FileRecord {
   return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', terms: undefined };
+}
+
+/** The terms of a binary file: never ranked (the overview leaves binary files out), so one shared empty list. */
+const NO_TERMS: Terms = Object.freeze([]);
+
+function unreadable(rec: FileRecord): FileRecord {
+  rec.terms = termsOf(rec); // its path still matches a query: made once here, not at each query
+  return rec;
 }
 
 function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
@@ -124,6 +132,7 @@ function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
 function described(rec: FileRecord, bytes: Buffer): FileRecord {
   if (looksBinary(bytes)) {
     rec.binary = true;
+    rec.terms = NO_TERMS;
     return rec;
   }
   rec.lines = countNewlines(bytes);
@@ -136,6 +145,8 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
   if (isCodeLanguage(rec.languageId)) {
     // the exported names only made the summary: not kept (one array less per file of the map)
     tags.exported = NO_NAMES;
+    // a pushed array keeps room for 16 (145 bytes for one import): cut to its length
+    tags.imports = tags.imports.length ? tags.imports.slice() : NO_NAMES;
     rec.tags = tags;
   }
   rec.terms = termsOf(rec);

@@ -16,6 +16,9 @@ export interface WalkResult {
   truncated: boolean;
 }
 
+/** Asked about each regular file a walk finds: true lists it. */
+export type WalkFilter = (rel: string, abs: string, size: number, mtimeMs: number) => boolean;
+
 /** What the file list needs of a stat: lstat's answer (a link is not followed). */
 export interface WalkStat {
   isFile(): boolean;
@@ -28,12 +31,11 @@ export interface WalkStat {
 export interface FileWalker {
   /** Folder names the walk never enters. */
   readonly skipDirs: ReadonlySet<string>;
-  /** The first walk (it may take a while on a cold disk). */
-  walk(root: string): Promise<WalkResult>;
-  /** A warm re-walk: mostly cached stat calls, cheaper without an await per file. */
-  walkSync(root: string): WalkResult;
-  /** A walk with synchronous stat calls in slices that yield to the event loop between them. */
-  walkSliced(root: string): Promise<WalkResult>;
+  /**
+   * The walk, with synchronous stat calls in slices that yield to the event loop between them; with `keep`, only
+   * the files it returns true for are listed (it is asked about every regular file found).
+   */
+  walkSliced(root: string, keep?: WalkFilter): Promise<WalkResult>;
   /** Would the walk list `rel` (its folders' .gitignore files and the skip lists)? */
   isWalkedPath(root: string, rel: string): boolean;
   /** lstat, undefined when missing. */

@@ -6,7 +6,7 @@ import type { TokenCounter } from './types';
 import type { FileRecord } from './fileRecords';
 import { firstWithCentral } from './rank/personalize';
 import { runSync, STEP_ITEMS, type Steps } from '../util/slices';
-import type { OverviewFile, RankedFiles } from './ranking';
+import { MAX_RANKED, type OverviewFile, type RankedFiles } from './ranking';
 
 export interface LayoutInput {
   /** The folder's records (binary files left out). */
@@ -55,7 +55,7 @@ export class OverviewLayout {
   /** render() as steps (util/slices.ts): the sums and the folder trees go over every file (200,000 of them). */
   *renderSteps(input: LayoutInput): Steps<Layout> {
     const { files: all, folderRel, budget, query, truncated } = input;
-    const { ranked, central } = input.ranking;
+    const { ranked, central, total } = input.ranking;
     if (input.filesKey === undefined || this.sums?.key !== input.filesKey) {
       let totalLines = 0;
       for (const [i, r] of all.entries()) {
@@ -91,7 +91,7 @@ export class OverviewLayout {
           lines.push(`  ${f.path} ${f.lines}L${f.summary ? ` — ${f.summary}` : ''}${sym}`);
         }
       }
-      if (k < ranked.length) lines.push(`+${ranked.length - k} more files (be-overview with a folder path or a query shows others)`);
+      if (k < total) lines.push(`+${total - k} more files (be-overview with a folder path or a query shows others)`);
       return lines.join('\n');
     };
     // Estimating from per-line counts (cached) keeps the search cheap; the chosen layout is checked exactly below.
@@ -111,11 +111,11 @@ export class OverviewLayout {
     const fitsExactly = (s: string) => this.tokenizer.count(s) + hintTokens <= budget;
 
     // The first layout that shows enough files wins, else the one showing the most.
-    const want = Math.min(ranked.length, 12);
+    const want = Math.min(total, 12);
     let best: { text: string; k: number } | undefined;
     for (const [depth, sym] of LAYOUTS) {
       // A file line costs at least ~5 tokens: no need to try more files than the budget could hold.
-      let k = maxFitting(Math.min(ranked.length, Math.ceil(budget / 5)), (k) => fits(render(depth, k, sym)));
+      let k = maxFitting(Math.min(total, MAX_RANKED, Math.ceil(budget / 5)), (k) => fits(render(depth, k, sym)));
       while (k >= 0 && !fitsExactly(render(depth, k, sym))) k--;
       if (k < 0) continue;
       if (!best || k > best.k) best = { text: render(depth, k, sym), k };

@@ -1,6 +1,7 @@
 /**
- * The repository map's ranking: the reference graph over the records, the total uses of each name, and the
- * ranked files of the last question. Its version moves when the graph does (a file added or removed, or a file's
+ * The repository map's ranking: the reference graph over the records, the total uses of each name (a table: summed
+ * from the graph's users at each look-up, the top files' symbols held the loop ~1 s), and the ranked files of the
+ * last question. Its version moves when the graph does (a file added or removed, or a file's
  * definitions, uses or imports changed); an edit that keeps a file's tags leaves the scores, and only the order
  * among equal scores (by size) and the shown lines and summaries are refreshed.
  */
@@ -9,6 +10,7 @@ import { nameMatches } from './rank/bm25';
 import { centralFileSteps, rankFilesSteps } from './rank/personalize';
 import { runSliced, runSync, sortSteps, STEP_ITEMS, type Steps } from '../util/slices';
 import { sameTags, type FileRecord, type RecordChange } from './fileRecords';
+import { CONTEXT_SETTINGS } from './settingsTable';
 
 export interface OverviewFile {
   path: string;
@@ -19,13 +21,19 @@ export interface OverviewFile {
 }
 
 export interface RankedFiles {
+  /** The first MAX_RANKED files in rank order (and the central file after them when it ranks further down). */
   ranked: OverviewFile[];
+  /** How many files were ranked. */
+  total: number;
   /** The file defining the central class (always shown). */
   central: string | undefined;
 }
 
 /** The symbols of a file beyond the first FILES_WITH_SYMBOLS: one shared empty list (200,000 files). */
 const NO_SYMBOLS: string[] = Object.freeze([]) as unknown as string[];
+
+/** An overview shows at most one file per 5 tokens of the largest budget: the ranking keeps no more entries. */
+export const MAX_RANKED = Math.ceil(CONTEXT_SETTINGS.overviewBudget.max / 5);
 
 /** The budget allows a few hundred files at most: symbols are looked up for these only. */
 const FILES_WITH_SYMBOLS = 400;
@@ -36,7 +44,7 @@ export class Ranking {
   private graph: Graph | undefined;
   private readonly totalRefs = new Map<string, number>();
   /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
-  private scored: { key: string; scores: Map<string, number>; central: string | undefined } | undefined;
+  private scored: { key: string; scores: Float64Array; central: string | undefined } | undefined;
   /** The central file of the last folder asked about, valid while the graph version holds. */
   private central: { key: string; rel: string | undefined } | undefined;
   /** The last ranked list: the scores in order, with the records' current lines and summaries. */
@@ -99,12 +107,15 @@ export class Ranking {
     // With a query, a summary is one of the fields the relevance reads: any record change may move a file.
     const scoreKey = `${this.version}\0${folderRel}\0${query}\0${terms.length ? recordsVersion : ''}`;
     if (this.scored?.key !== scoreKey) {
-      const ranks = yield* rankFilesSteps(files, this.graph!, terms);
+      const ranked = yield* rankFilesSteps(files, this.graph!, terms);
       yield;
-      const scores = new Map<string, number>();
+      // kept by graph position (the same paths as `files` while the key holds), not as a Map of 200,000 paths
+      const graph = this.graph!;
+      const scores = new Float64Array(graph.size);
       for (const [i, r] of files.entries()) {
         if (i % STEP_ITEMS === 0) yield;
-        scores.set(r.rel, ranks[i]!.score);
+        const at = graph.indexOf(r.rel);
+        if (at !== undefined) scores[at] = ranked[i]!;
       }
       yield;
       // the central file does not depend on the query: one search per graph version and folder
@@ -116,23 +127,28 @@ export class Ranking {
     if (this.ordered?.key === orderKey) return this.ordered.files;
     const { scores, central } = this.scored;
     yield;
-    const unsorted: OverviewFile[] = new Array(files.length);
+    const n = files.length;
+    const score = new Float64Array(n);
     for (const [i, r] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
-      unsorted[i] = { path: r.rel, lines: r.lines, summary: r.summary, symbols: NO_SYMBOLS, score: scores.get(r.rel) ?? 0 };
+      const at = this.graph!.indexOf(r.rel);
+      score[i] = at === undefined ? 0 : scores[at]!;
     }
     yield;
-    const ranked = yield* sortSteps(unsorted, (a, b) => b.score - a.score || b.lines - a.lines || (a.path < b.path ? -1 : 1));
+    // positions sorted, not an object per file: only the first MAX_RANKED (and the central file) become entries
+    const order = yield* sortSteps(
+      Array.from({ length: n }, (_, i) => i),
+      (a, b) => score[b]! - score[a]! || files[b]!.lines - files[a]!.lines || (files[a]!.rel < files[b]!.rel ? -1 : 1),
+    );
     yield;
-    const top = ranked.slice(0, FILES_WITH_SYMBOLS);
-    const wanted = new Set(top.map((f) => f.path));
-    const byRel = new Map<string, FileRecord>();
-    for (const [i, r] of files.entries()) {
-      if (i % STEP_ITEMS === 0) yield;
-      if (wanted.has(r.rel)) byRel.set(r.rel, r);
+    const entry = (i: number): OverviewFile => ({ path: files[i]!.rel, lines: files[i]!.lines, summary: files[i]!.summary, symbols: NO_SYMBOLS, score: score[i]! });
+    const ranked = order.slice(0, MAX_RANKED).map(entry);
+    if (central !== undefined && n > MAX_RANKED && !ranked.some((f) => f.path === central)) {
+      const at = files.findIndex((r) => r.rel === central);
+      if (at >= 0) ranked.push(entry(at)); // firstWithCentral finds it after the others
     }
-    for (const f of top) f.symbols = this.topSymbols(byRel.get(f.path)!, terms, query);
-    this.ordered = { key: orderKey, files: { ranked, central } };
+    for (let p = 0; p < Math.min(FILES_WITH_SYMBOLS, n); p++) ranked[p]!.symbols = this.topSymbols(files[order[p]!]!, terms, query);
+    this.ordered = { key: orderKey, files: { ranked, central, total: n } };
     return this.ordered.files;
   }
 

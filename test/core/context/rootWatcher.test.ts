@@ -4,7 +4,7 @@ import { promises as fs, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RootWatcher, walkIgnoreMatcher, type WatchTarget } from '../../../src/core/context/node/rootWatcher';
-import { walkFilesSync } from '../../../src/core/context/node/walk';
+import { walkFilesSliced } from '../../../src/core/context/node/walk';
 
 async function write(root: string, rel: string, text = 'x\n'): Promise<string> {
   const p = path.join(root, rel);
@@ -55,9 +55,9 @@ describe('context/rootWatcher', () => {
   });
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-  it('the matcher ignores exactly what the overview walker leaves out', () => {
+  it('the matcher ignores exactly what the overview walker leaves out', async () => {
     const { ignored } = walkIgnoreMatcher(root);
-    const walked = new Set(walkFilesSync(root).files.map((f) => f.rel));
+    const walked = new Set((await walkFilesSliced(root)).files.map((f) => f.rel));
     const all = ['.gitignore', 'src/a.ts', 'src/logo.png', 'package-lock.json', 'debug.log', 'generated', 'generated/out.ts', 'lib/.gitignore',
       'lib/private', 'lib/private/secret.ts', 'lib/pub.ts', 'node_modules', 'node_modules/pkg1/index.js', '.git', '.git/objects/ab/cdef', 'dist', 'dist/cli.js'];
     for (const rel of all) {

@@ -33,7 +33,7 @@ export interface EntryKind {
 const FOLDER: EntryKind = { isDirectory: () => true };
 
 /**
- * True for what walkFiles(root) would never list. Without `stats` only the rules that do not depend on the entry
+ * True for what walkFilesSliced(root) would never list. Without `stats` only the rules that do not depend on the entry
  * being a folder apply (what is ignored so is ignored as a folder too: a gitignore rule is never for files only).
  * Each folder's .gitignore is read once and cached; forget(dir) drops it when that .gitignore changes.
  */

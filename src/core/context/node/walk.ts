@@ -4,12 +4,12 @@
  * Lists regular files only and never follows a link (lstat): a link to a file or folder outside the root, a
  * FIFO or a device is not part of the map, and nothing that is not a regular file is opened.
  */
-import { promises as fsp, readdirSync, lstatSync, type Dirent } from 'node:fs';
+import { readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isOwnTransientName } from '../../files/ownNames';
-import { readRegularFile, readRegularFileSync } from '../../files/regularFile';
-import type { FileWalker, WalkedFile } from '../mapPorts';
+import { readRegularFileSync } from '../../files/regularFile';
+import type { FileWalker, WalkedFile, WalkFilter } from '../mapPorts';
 import { lstatOrUndefined } from './readWalked';
 import { Slices } from '../../util/slices';
 
@@ -76,98 +76,47 @@ function splitEntries(entries: Dirent[], dirAbs: string, dirRel: string, scopes:
   const subdirs: string[] = [];
   const found: { abs: string; rel: string }[] = [];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // join(dirAbs, name) for every file, joined once: a readdir name is never '.', '..' or a path with a separator
+  const prefix = join(dirAbs, 'x').slice(0, -1);
   for (const e of entries) {
     const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name) && !ignoredBy(scopes, rel, true)) subdirs.push(join(dirAbs, e.name));
     } else if (e.isFile() && !isSkippedFileName(e.name) && !ignoredBy(scopes, rel, false)) {
-      found.push({ abs: join(dirAbs, e.name), rel });
+      found.push({ abs: prefix + e.name, rel });
     }
   }
   return { subdirs, found };
 }
 
-/** All candidate text files under `root`, in a stable order. */
-export async function walkFiles(root: string, opts: { maxFiles?: number } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
-  const files: WalkedFile[] = [];
+/**
+ * All candidate text files under `root`, in a stable order, with synchronous readdir and lstat calls in slices that
+ * yield to the event loop (util/slices.ts): an awaited stat per file cost several times the call, and one
+ * synchronous walk of 200,000 files held the loop 8.6 s. `keep`: only the files it returns true for are listed
+ * (a warm walk keeps the changed ones: 200,000 records of unchanged files were garbage at once); the limit still
+ * counts every file.
+ */
+export async function walkFilesSliced(root: string, opts: { maxFiles?: number; keep?: WalkFilter } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
   const maxFiles = opts.maxFiles ?? 200_000;
+  const keep = opts.keep;
+  const files: WalkedFile[] = [];
+  let listed = 0;
   let truncated = false;
-
-  const visit = async (dirAbs: string, scopes: Scope[]): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await fsp.readdir(dirAbs, { withFileTypes: true });
-    } catch {
-      return; // unreadable folder: leave it out of the map
-    }
-    const dirRel = toPosix(relative(root, dirAbs));
-    let here = scopes;
-    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      try {
-        const text = (await readRegularFile(join(dirAbs, '.gitignore'))).toString('utf8');
-        here = [...scopes, { dirRel, ig: ignore().add(text) }];
-      } catch {
-        // unreadable .gitignore: ignore it
-      }
-    }
-    const { subdirs, found } = splitEntries(entries, dirAbs, dirRel, here);
-    const stats: Promise<void>[] = [];
-    for (const f of found) {
-      if (files.length >= maxFiles) {
-        truncated = true;
-        continue;
-      }
-      const slot = files.length;
-      files.push({ ...f, size: 0, mtimeMs: 0 });
-      stats.push(
-        fsp.lstat(f.abs).then(
-          (st) => {
-            files[slot]!.size = st.isFile() ? st.size : -1; // replaced by a link or a FIFO since the readdir
-            files[slot]!.mtimeMs = st.mtimeMs;
-          },
-          () => {
-            files[slot]!.size = -1; // vanished between readdir and stat
-          },
-        ),
-      );
-    }
-    await Promise.all(stats);
-    for (const d of subdirs) await visit(d, here);
-  };
-
-  await visit(root, []);
-  return { files: files.filter((f) => f.size >= 0), truncated };
-}
-
-/**
- * Synchronous twin of walkFiles: for warm refreshes of big folders, thousands of awaited stat() calls cost
- * far more than the stat system calls themselves (a 7,600-file walk: ~300 ms async vs ~50 ms sync).
- */
-export function walkFilesSync(root: string, opts: { maxFiles?: number } = {}): { files: WalkedFile[]; truncated: boolean } {
-  const walk = syncWalker(root, opts.maxFiles);
-  const visit = (dirAbs: string, scopes: Scope[]): void => {
-    const dir = walk.listDir(dirAbs, scopes);
-    if (!dir) return;
-    for (const f of dir.found) walk.stat(f);
-    for (const d of dir.subdirs) visit(d, dir.here);
-  };
-  visit(root, []);
-  return { files: walk.files, truncated: walk.truncated };
-}
-
-/**
- * walkFilesSync in slices that yield to the event loop (util/slices.ts): the speed of synchronous stat calls (a
- * warm walk of 200,000 files held the loop 8.6 s in one block) without holding the loop past a slice.
- */
-export async function walkFilesSliced(root: string, opts: { maxFiles?: number } = {}): Promise<{ files: WalkedFile[]; truncated: boolean }> {
-  const walk = syncWalker(root, opts.maxFiles);
   const slices = new Slices();
   const visit = async (dirAbs: string, scopes: Scope[]): Promise<void> => {
-    const dir = walk.listDir(dirAbs, scopes);
+    const dir = listDir(root, dirAbs, scopes);
     if (!dir) return;
-    for (const f of dir.found) {
-      walk.stat(f);
-      const due = slices.tick();
+    for (const [k, f] of dir.found.entries()) {
+      if (listed >= maxFiles) {
+        truncated = true;
+        break;
+      }
+      const st = lstatSync(f.abs, { throwIfNoEntry: false }); // undefined: vanished between readdir and stat
+      if (st?.isFile()) {
+        listed++;
+        if (!keep || keep(f.rel, f.abs, st.size, st.mtimeMs)) files.push({ abs: f.abs, rel: f.rel, size: st.size, mtimeMs: st.mtimeMs });
+      }
+      const due = k % 64 === 0 && slices.tick();
       if (due) await due;
     }
     for (const d of dir.subdirs) {
@@ -177,50 +126,31 @@ export async function walkFilesSliced(root: string, opts: { maxFiles?: number } 
     }
   };
   await visit(root, []);
-  return { files: walk.files, truncated: walk.truncated };
+  return { files, truncated };
 }
 
-/** The synchronous steps both walkFilesSync and walkFilesSliced take: list a folder (its .gitignore), stat a file. */
-function syncWalker(root: string, maxFiles = 200_000) {
-  const w = {
-    files: [] as WalkedFile[],
-    truncated: false,
-    listDir(dirAbs: string, scopes: Scope[]): { subdirs: string[]; found: { abs: string; rel: string }[]; here: Scope[] } | undefined {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(dirAbs, { withFileTypes: true });
-      } catch {
-        return undefined;
-      }
-      const dirRel = toPosix(relative(root, dirAbs));
-      let here = scopes;
-      if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-        try {
-          here = [...scopes, { dirRel, ig: ignore().add(readRegularFileSync(join(dirAbs, '.gitignore')).toString('utf8')) }];
-        } catch {
-          // unreadable .gitignore: ignore it
-        }
-      }
-      return { ...splitEntries(entries, dirAbs, dirRel, here), here };
-    },
-    stat(f: { abs: string; rel: string }): void {
-      if (w.files.length >= maxFiles) {
-        w.truncated = true;
-        return;
-      }
-      try {
-        const st = lstatSync(f.abs);
-        if (st.isFile()) w.files.push({ abs: f.abs, rel: f.rel, size: st.size, mtimeMs: st.mtimeMs });
-      } catch {
-        // vanished between readdir and stat
-      }
-    },
-  };
-  return w;
+/** One folder's entries to walk (its .gitignore read first); undefined when it cannot be listed. */
+function listDir(root: string, dirAbs: string, scopes: Scope[]): { subdirs: string[]; found: { abs: string; rel: string }[]; here: Scope[] } | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dirAbs, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const dirRel = toPosix(relative(root, dirAbs));
+  let here = scopes;
+  if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+    try {
+      here = [...scopes, { dirRel, ig: ignore().add(readRegularFileSync(join(dirAbs, '.gitignore')).toString('utf8')) }];
+    } catch {
+      // unreadable .gitignore: ignore it
+    }
+  }
+  return { ...splitEntries(entries, dirAbs, dirRel, here), here };
 }
 
 /**
- * Would walkFiles(root) list `rel`? Checks the skip lists and the .gitignore files of its folders only, so that a
+ * Would walkFilesSliced(root) list `rel`? Checks the skip lists and the .gitignore files of its folders only, so that a
  * watcher-reported new file can join the index without a walk.
  */
 export function isWalkedPath(root: string, rel: string): boolean {
@@ -244,9 +174,7 @@ export function isWalkedPath(root: string, rel: string): boolean {
 /** The FileWalker port on disk, as the ContextService gives it to every repository map. */
 export const diskWalker: FileWalker = {
   skipDirs: SKIP_DIRS,
-  walk: (root) => walkFiles(root),
-  walkSync: (root) => walkFilesSync(root),
-  walkSliced: (root) => walkFilesSliced(root),
+  walkSliced: (root, keep) => walkFilesSliced(root, { keep }),
   isWalkedPath,
   lstat: lstatOrUndefined,
 };

@@ -35,7 +35,7 @@ export class Graph {
   private changed = new Map<number, Edges>();
   private version = 0;
   /** Ranks by query, valid for one graph version and one restart vector (the relevance reads summaries too). */
-  private rankCache = new Map<string, { version: number; restart: string; ranks: Map<string, number> }>();
+  private rankCache = new Map<string, { version: number; restart: string; ranks: Ranks }>();
 
   /** `build` false: the caller runs buildSteps() (Graph.sliced does, in slices of the event loop). */
   constructor(files: GraphFile[], build = true) {
@@ -68,6 +68,15 @@ export class Graph {
 
   has(rel: string): boolean {
     return this.index.has(rel);
+  }
+
+  /** The file's position in the graph (the index of its rank in a Ranks' values). */
+  indexOf(rel: string): number | undefined {
+    return this.index.get(rel);
+  }
+
+  get size(): number {
+    return this.files.length;
   }
 
   /** A re-read file whose tags did not change: keep edges and ranks, point at the fresh record. */
@@ -155,7 +164,10 @@ export class Graph {
   private *foldSteps(): Steps<Flat> {
     if (!this.changed.size) return this.flat;
     const { start, to, w } = this.flat;
-    const out = new FlatBuilder(this.files.length);
+    // the exact size: the edges are copied once, into arrays that need no trimming copy after
+    let m = to.length;
+    for (const [i, c] of this.changed) m += c.to.length - (start[i + 1]! - start[i]!);
+    const out = new FlatBuilder(this.files.length, m);
     for (let i = 0; i < this.files.length; i++) {
       if (i % STEP_ITEMS === 0) yield;
       const c = this.changed.get(i);
@@ -171,25 +183,35 @@ export class Graph {
    * flows from the files a query matched to what they use. `key` names the restart vector for the cache.
    * Returns rel → rank, 1 on average.
    */
-  rank(restart: ReadonlyMap<string, number>, key: string): Map<string, number> {
-    return runSync(this.rankSteps(restart, key));
+  rank(restart: ReadonlyMap<string, number>, key: string): Ranks {
+    let byPos: Float64Array | undefined;
+    if (restart.size) {
+      byPos = new Float64Array(this.files.length);
+      for (const [rel, r] of restart) {
+        const i = this.index.get(rel);
+        if (i !== undefined) byPos[i] = r;
+      }
+    }
+    return runSync(this.rankSteps(byPos, key));
   }
 
-  /** rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. */
-  *rankSteps(restart: ReadonlyMap<string, number>, key: string): Steps<Map<string, number>> {
+  /**
+   * rank() as steps (util/slices.ts): one yield per iteration and every few hundred files. `restart` by graph
+   * position (indexOf), undefined for none.
+   */
+  *rankSteps(restart: Float64Array | undefined, key: string): Steps<Ranks> {
     const cached = this.rankCache.get(key);
     // A summary-only edit keeps the graph but may move a file's relevance, so the restart vector is compared too.
     const restartKey = yield* fingerprintSteps(restart);
     if (cached && cached.version === this.version && cached.restart === restartKey) return cached.ranks;
     const version = this.version; // the ranks are of the graph as it is now (a sliced run may see it change)
     const n = this.files.length;
-    const result = new Map<string, number>();
-    if (n === 0) return result;
+    if (n === 0) return new Ranks(this.index, new Float64Array(0));
     const pers = new Float64Array(n);
     let ps = 0;
     for (let i = 0; i < n; i++) {
       if (i % STEP_ITEMS === 0) yield;
-      pers[i] = 1 + 100 * (restart.get(this.files[i]!.rel) ?? 0);
+      pers[i] = 1 + 100 * (restart?.[i] ?? 0);
       ps += pers[i]!;
     }
     for (let i = 0; i < n; i++) pers[i]! /= ps;
@@ -215,10 +237,8 @@ export class Graph {
       rank = next;
       if (delta < 1e-9) break;
     }
-    for (let i = 0; i < n; i++) {
-      if (i % STEP_ITEMS === 0) yield;
-      result.set(this.files[i]!.rel, rank[i]! * n);
-    }
+    for (let i = 0; i < n; i++) rank[i]! *= n;
+    const result = new Ranks(this.index, rank);
     if (this.rankCache.size >= 4) this.rankCache.clear();
     this.rankCache.set(key, { version, restart: restartKey, ranks: result });
     return result;
@@ -226,29 +246,50 @@ export class Graph {
 }
 
 /**
- * A restart vector's fingerprint, as steps: its size and two independent 32-bit hashes of its entries (all of them
- * joined into one string held the loop ~100 ms at 200,000 files and took megabytes per cached query).
+ * The ranks of one PageRank run: a number per graph file in one typed array, looked up by path (a Map of 200,000
+ * paths to numbers took ~60 bytes a file, and the cache keeps up to four).
  */
-function* fingerprintSteps(restart: ReadonlyMap<string, number>): Steps<string> {
-  if (!restart.size) return '';
+export class Ranks implements Iterable<[string, number]> {
+  constructor(
+    private readonly index: ReadonlyMap<string, number>,
+    readonly values: Float64Array,
+  ) {}
+
+  get(rel: string): number | undefined {
+    const i = this.index.get(rel);
+    return i === undefined ? undefined : this.values[i];
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, number]> {
+    for (const [rel, i] of this.index) yield [rel, this.values[i]!];
+  }
+}
+
+/**
+ * A restart vector's fingerprint, as steps: its number of non-zero entries and two independent 32-bit hashes of
+ * their positions and values (positions hold within one graph version, which the cache compares too). All entries
+ * joined into one string held the loop ~100 ms at 200,000 files and took megabytes per cached query.
+ */
+function* fingerprintSteps(restart: Float64Array | undefined): Steps<string> {
+  if (!restart) return '';
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   let k = 0;
-  for (const [f, r] of restart) {
-    if (++k % STEP_ITEMS === 0) yield;
-    for (let i = 0; i < f.length; i++) {
-      const c = f.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
-    }
+  for (let i = 0; i < restart.length; i++) {
+    if (i % (STEP_ITEMS * 16) === 0) yield;
+    const r = restart[i]!;
+    if (r === 0) continue;
+    k++;
+    a = Math.imul(a ^ i, 0x01000193);
+    b = Math.imul(b ^ i, 0x5bd1e995) ^ (b >>> 15);
     bits[0] = r;
     a = Math.imul(a ^ words[0]!, 0x01000193) ^ Math.imul(a ^ words[1]!, 0x01000193);
     b = Math.imul(b ^ words[1]!, 0x5bd1e995) ^ (b >>> 13) ^ words[0]!;
     a = Math.imul(a ^ 0xff, 0x01000193); // the end of an entry
   }
-  return `${restart.size}:${a >>> 0}:${b >>> 0}`;
+  return k ? `${k}:${a >>> 0}:${b >>> 0}` : '';
 }
 
 /** The flat edges (CSR) and each file's total out-weight. */
@@ -263,14 +304,17 @@ interface Flat {
 class FlatBuilder {
   private readonly start: Int32Array;
   private readonly outW: Float64Array;
-  private to = new Int32Array(1024);
-  private w = new Float64Array(1024);
+  private to: Int32Array;
+  private w: Float64Array;
   private m = 0;
   private i = 0;
 
-  constructor(n: number) {
+  /** `edges`: how many edges will be added, when known (else the arrays grow and are trimmed at the end). */
+  constructor(n: number, edges = 1024) {
     this.start = new Int32Array(n + 1);
     this.outW = new Float64Array(n);
+    this.to = new Int32Array(edges);
+    this.w = new Float64Array(edges);
   }
 
   add(e: Edges): void {
@@ -314,7 +358,8 @@ class FlatBuilder {
   }
 
   done(): Flat {
-    return { start: this.start, to: this.to.slice(0, this.m), w: this.w.slice(0, this.m), outW: this.outW };
+    const exact = this.m === this.to.length;
+    return { start: this.start, to: exact ? this.to : this.to.slice(0, this.m), w: exact ? this.w : this.w.slice(0, this.m), outW: this.outW };
   }
 }
 

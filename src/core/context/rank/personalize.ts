@@ -12,51 +12,44 @@ import type { Graph, GraphFile } from './graph';
 /** A file's reference rank can raise its relevance by at most this share (the most referenced file: +50%). */
 export const HUB_WEIGHT = 0.5;
 
-export interface Ranked {
-  rel: string;
-  score: number;
-  /** Query relevance (0 = no query word matched). */
-  relevance: number;
-}
-
-export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Ranked[] {
+/**
+ * The score of each of `files` (by position): without a query the reference rank; with one, relevance first and
+ * the personalised rank only ordering files of similar relevance. One typed array, not an object per file.
+ */
+export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Float64Array {
   return runSync(rankFilesSteps(files, graph, words));
 }
 
 /** rankFiles() as steps (util/slices.ts). */
-export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Ranked[]> {
+export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Float64Array> {
   const rel = yield* relevanceSteps(files, words);
   let maxRel = 0;
-  for (const r of rel.values()) maxRel = Math.max(maxRel, r);
-  const restart = new Map<string, number>();
-  let k = 0;
+  for (const r of rel) maxRel = Math.max(maxRel, r);
+  // each file's position in the graph, looked up once: the restart vector and the ranks are by graph position
+  const pos = new Int32Array(files.length).fill(-1);
+  for (const [i, f] of files.entries()) {
+    if (i % STEP_ITEMS === 0) yield;
+    pos[i] = graph.indexOf(f.rel) ?? -1;
+  }
+  let restart: Float64Array | undefined;
   if (maxRel > 0) {
-    for (const [f, r] of rel) {
-      if (++k % STEP_ITEMS === 0) yield;
-      restart.set(f, r / maxRel);
-    }
+    restart = new Float64Array(graph.size);
+    for (let i = 0; i < files.length; i++) if (rel[i]! > 0 && pos[i]! >= 0) restart[pos[i]!] = rel[i]! / maxRel;
   }
-  const ranks = yield* graph.rankSteps(restart, words.join(' '));
-  const out: Ranked[] = new Array(files.length);
-  if (!words.length) {
-    for (const [i, f] of files.entries()) {
-      if (i % STEP_ITEMS === 0) yield;
-      out[i] = { rel: f.rel, score: ranks.get(f.rel) ?? 0, relevance: 0 };
-    }
-    return out;
-  }
+  const ranks = (yield* graph.rankSteps(restart, words.join(' '))).values;
+  const rankOf = new Float64Array(files.length);
+  for (let i = 0; i < files.length; i++) rankOf[i] = pos[i]! >= 0 ? ranks[pos[i]!]! : 0;
+  if (!words.length) return rankOf;
   let maxRank = 0;
-  for (const [i, f] of files.entries()) {
+  for (const r of rankOf) maxRank = Math.max(maxRank, r);
+  const out = new Float64Array(files.length);
+  const logMax = Math.log1p(maxRank);
+  for (let i = 0; i < files.length; i++) {
     if (i % STEP_ITEMS === 0) yield;
-    maxRank = Math.max(maxRank, ranks.get(f.rel) ?? 0);
-  }
-  const centrality = (f: string) => (maxRank > 0 ? Math.log1p(ranks.get(f) ?? 0) / Math.log1p(maxRank) : 0);
-  for (const [i, f] of files.entries()) {
-    if (i % STEP_ITEMS === 0) yield;
-    const r = rel.get(f.rel) ?? 0;
-    const c = centrality(f.rel);
+    const r = rel[i]!;
+    const c = maxRank > 0 ? Math.log1p(rankOf[i]!) / logMax : 0;
     // Files no query word matched follow all that matched, in reference order (c ≤ 1 < any match's share).
-    out[i] = { rel: f.rel, relevance: r, score: r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2 };
+    out[i] = r > 0 ? 1 + (r / maxRel) * (1 + HUB_WEIGHT * c) : c / 2;
   }
   return out;
 }
@@ -73,18 +66,24 @@ export function* centralFileSteps(files: readonly GraphFile[], totalRefs: Readon
   const definers = new Map<string, GraphFile | null>();
   for (const [i, f] of files.entries()) {
     if (i % STEP_ITEMS === 0) yield;
-    for (const d of f.tags?.defs ?? []) definers.set(d, definers.has(d) ? null : f);
+    for (const d of f.tags?.defs ?? []) if (capitalised(d)) definers.set(d, definers.has(d) ? null : f);
   }
   yield;
   let best: { rel: string; uses: number } | undefined;
   let seen = 0;
   for (const [name, f] of definers) {
     if (++seen % STEP_ITEMS === 0) yield;
-    if (!f || !/^[A-Z]/.test(name)) continue;
+    if (!f) continue;
     const uses = (totalRefs.get(name) ?? 0) - (f.tags?.refs.get(name) ?? 0);
     if (uses > 0 && (!best || uses > best.uses || (uses === best.uses && f.rel < best.rel))) best = { rel: f.rel, uses };
   }
   return best?.rel;
+}
+
+/** Starts with A-Z (only such names can be the central class: the others are not looked at). */
+function capitalised(name: string): boolean {
+  const c = name.charCodeAt(0);
+  return c >= 65 && c <= 90;
 }
 
 /** The first `k` of `ranked`, with the central file as the last of them when the ranking left it further down. */
