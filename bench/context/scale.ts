@@ -10,6 +10,7 @@
  *  - the overview size for a ~20,000-line folder (≤ 1,024 tokens).
  *
  *   npm run bench:context -- --scale           (BENCH_LINES=200000 BENCH_FILES=20000 for a quicker run)
+ *   BENCH_ONLY=outline npm run bench:context -- --scale   (only the 4 MB outline rows)
  *   node --import tsx bench/context/scale.ts   (the same, without building first)
  */
 import { execFileSync } from 'node:child_process';
@@ -176,6 +177,7 @@ async function manyFiles(count: number): Promise<Row[]> {
 export async function scale(): Promise<Row[]> {
   const rows: Row[] = [];
   rows.push(...(await outlineRows()));
+  if (process.env.BENCH_ONLY === 'outline') return rows;
   rows.push(await sizeRow());
   rows.push(...(await linesRows()));
   const count = Number(process.env.BENCH_FILES ?? 200_000);
