@@ -115,7 +115,7 @@ const JS_PIECES = TS_PIECES.filter((f) => !TS_ONLY.test(f(0)));
 const PY: Fragment[] = [
   (n) => `@dec${n}\ndef dd${n}():\n    pass\n`,
   (n) => `x${n} = (\n    1,\n)\ndef after${n}():\n    pass\n`,
-  (n) => `s${n} = \"\"\"\n    text\ndef fake${n}():\n\"\"\"\n`,
+  (n) => `s${n} = """\n    text\ndef fake${n}():\n"""\n`,
   (n) => `if x${n}:\n    pass\nelse:\n    pass\n`,
   (n) => `y${n} = [\n    1,\ndef_${n},\n]\n`,
   (n) => `try:\n    pass\nexcept E${n}:\n    pass\n`,
