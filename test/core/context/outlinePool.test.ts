@@ -176,6 +176,33 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     }
   });
 
+  it('warm starts the workers after its delay, only when none has started, and they keep no process alive', async () => {
+    const warm = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      warm.warm(50);
+      assert.equal(warm.workers, 0, 'not before the delay');
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(warm.workers, 2);
+      assert.deepEqual((await warm.outline('int y(void) { return 0; }\n', 'c'))?.symbols.map((s) => s.name), ['y']);
+      assert.equal(warm.workers, 2, 'the outline took a warm worker');
+    } finally {
+      await warm.close();
+    }
+    const busy = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      busy.warm(50);
+      await busy.outline('int x(void) { return 0; }\n', 'c');
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(busy.workers, 1, 'a worker had started: warm left the pool alone');
+    } finally {
+      await busy.close();
+    }
+    // warm workers are unref'd: a process that only warmed a pool exits on its own
+    const script = `const { OutlinePool } = require(${JSON.stringify(path.join(REPO, 'src/core/context/node/outlinePool.ts'))}); const p = new OutlinePool({ grammarsDir: ${JSON.stringify(REPO)}, parallel: 2 }); p.warm(0); setTimeout(() => { if (p.workers !== 2) process.exit(3); }, 300);`;
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { cwd: REPO, timeout: 20_000 }); // throws on exit code 3 or the timeout
+  });
+
   it('after close, outlines are refused with a clear error', async () => {
     await pool.close();
     await assert.rejects(pool.outline('int x;', 'c'), /closed/);
