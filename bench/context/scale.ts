@@ -54,9 +54,13 @@ async function outlineRows(): Promise<Row[]> {
   try {
     const m = await timed(() => s.context!.read({ file: 'big.c', mode: 'structure' }));
     const again = await timed(() => s.context!.read({ file: 'big.c', mode: 'structure' }));
+    const big = join(root, 'big.c');
+    writeFileSync(big, readFileSync(big, 'utf8').replace('Module 7:', 'Module seven:'));
+    const edited = await timed(() => s.context!.read({ file: 'big.c', mode: 'structure' }));
     return [
-      ['outline of a 4 MB C file (first, grammar loads)', `${fmt(m.wall)} ms wall`, `block ${fmt(m.block)} ms (≤ 100; timer gap ${fmt(m.gap)})`, 'goal ≤ 1,000 ms', verdict(m.wall, 1000)],
+      ['outline of a 4 MB C file (first, grammar loads)', `${fmt(m.wall)} ms wall, ${fmt(m.cpu)} ms CPU`, `block ${fmt(m.block)} ms (≤ 100; timer gap ${fmt(m.gap)})`, 'goal ≤ 1,000 ms', verdict(m.wall, 1000)],
       ['outline of a 4 MB C file (again)', `${fmt(again.wall)} ms wall`, `block ${fmt(again.block)} ms (≤ 100; timer gap ${fmt(again.gap)})`, 'goal ≤ 1,000 ms', verdict(again.wall, 1000)],
+      ['outline of a 4 MB C file (after an edit)', `${fmt(edited.wall)} ms wall, ${fmt(edited.cpu)} ms CPU`, `block ${fmt(edited.block)} ms (≤ 100; timer gap ${fmt(edited.gap)})`, 'goal ≤ 1,000 ms', verdict(edited.wall, 1000)],
     ];
   } finally {
     await s.close();

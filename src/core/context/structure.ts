@@ -28,6 +28,8 @@ export interface StructureOptions {
   /** Larger texts get an estimated token count (chars / 4) instead of an exact one; default 2 MB. */
   maxExactTokenChars?: number;
   fallbackSymbols?: SymbolProvider;
+  /** The tokenizer's ranks loading: awaited before the first count, once the parse has started. */
+  tokensReady?: Promise<void>;
 }
 
 export const DEFAULT_MAX_PARSE_CHARS = 4 * 1024 * 1024;
@@ -58,6 +60,15 @@ export function countTokens(text: string, tokenizer: TokenCounter, maxExact = DE
 }
 
 export async function structure(text: string, languageId: string, opts: StructureOptions): Promise<FileStructure> {
+  const maxParse = opts.maxParseChars ?? DEFAULT_MAX_PARSE_CHARS;
+  // Minified or generated text (most of it in lines over 4 KiB): its outline is thousands of symbols on line 1,
+  // and building it took 44 s for a 4 MiB bundle, with the event loop blocked in the parser.
+  const longLineChars = text.length > maxParse ? 0 : charsInLongLines(text, 4096);
+  const minified = longLineChars > text.length / 2;
+  // The parse starts first: on a worker it runs while this thread waits for the ranks and counts the tokens.
+  const parsing = text.length <= maxParse && !minified ? (opts.outlines ?? inThreadOutlines(opts.parsers)).outline(text, languageId, opts.signal) : undefined;
+  parsing?.catch(() => undefined); // awaited below, unless the count throws first
+  await opts.tokensReady;
   const tokenizer: TokenCounter & { countAsync?(text: string): Promise<number> } = opts.tokenizer;
   // a count of up to maxExact characters can take a second: yield to the event loop while it runs
   const exact = tokenizer.countAsync && text.length <= (opts.maxExactTokenChars ?? DEFAULT_MAX_EXACT_TOKEN_CHARS);
@@ -73,22 +84,18 @@ export async function structure(text: string, languageId: string, opts: Structur
     notes: [],
   };
   if (estimated) result.tokensEstimated = true;
-  const maxParse = opts.maxParseChars ?? DEFAULT_MAX_PARSE_CHARS;
   if (text.length > maxParse) {
     result.notes.push(
       `file too large to outline (${(text.length / 1048576).toFixed(1)} MB > ${(maxParse / 1048576).toFixed(0)} MB); read it in line ranges`,
     );
     return result;
   }
-  // Minified or generated text (most of it in lines over 4 KiB): its outline is thousands of symbols on line 1,
-  // and building it took 44 s for a 4 MiB bundle, with the event loop blocked in the parser.
-  const longLineChars = charsInLongLines(text, 4096);
-  if (longLineChars > text.length / 2) {
+  if (minified) {
     result.notes.push(`minified or generated text (${Math.round((100 * longLineChars) / text.length)}% in lines over 4096 characters): no outline; read it with mode "full" (pages)`);
     return result;
   }
 
-  const ex = await (opts.outlines ?? inThreadOutlines(opts.parsers)).outline(text, languageId, opts.signal);
+  const ex = await parsing;
   if (ex) {
     result.source = 'tree-sitter';
     result.symbols = ex.symbols;

@@ -2,12 +2,14 @@
  * The outline worker pool (src/core/context/node/outlinePool.ts): the same outlines as in-thread on every source
  * file of this repository and every fixture language, a cancelled parse that ends at once (its worker with it) and
  * leaves the pool working, a parse over its time limit that is abandoned, and idle workers that keep no process
- * alive.
+ * alive; a large file parsed in parts on two workers gives the whole file's outline, after an edit too, and its
+ * cancellation ends both.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { OutlinePool, defaultPoolSize } from '../../../src/core/context/node/outlinePool';
+import { cutPoints } from '../../../src/core/context/outlineChunks';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines } from '../../../src/core/context/treeOutline';
 import { hasGrammar, languageIdFromPath } from '../../../src/core/text/languages';
@@ -128,6 +130,77 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     assert.deepEqual(await pool.outline(big, 'c'), await here.outline(big, 'c'));
     const changed = big.replace('Module 1:', 'Module one:');
     assert.deepEqual(await pool.outline(changed, 'c'), await here.outline(changed, 'c'));
+  });
+
+  it('a large file is parsed in parts on two workers: the whole-file outline, again after edits', async () => {
+    const two = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2, partChars: 256 * 1024 });
+    try {
+      const big = cSource(1_000_000);
+      assert.equal(cutPoints(big, 'c', 2).length, 1);
+      const whole = await here.outline(big, 'c');
+      assert.deepEqual(await two.outline(big, 'c'), whole);
+      assert.equal(two.workers, 2, 'both parts parsed at once');
+      // an edit in each half, then one that breaks the first half (that part has an error: parsed whole)
+      const edited = big.replace('Module 3:', 'Module three:').replace('int buffer_600_push', 'int buffer_six_hundred_push');
+      assert.ok(edited.length > big.length + 10);
+      assert.deepEqual(await two.outline(edited, 'c'), await here.outline(edited, 'c'));
+      const broken = edited.replace('Module 5:', 'Module 5: */ int (( {');
+      const fallback = await two.outline(broken, 'c');
+      assert.ok(fallback!.errorRanges.length > 0);
+      assert.deepEqual(fallback, await here.outline(broken, 'c'));
+      // a text shorter than partChars, and a language that is not cut, go whole to one worker
+      const ts = readFileSync(path.join(REPO, 'src/core/context/node/outlinePool.ts'), 'utf8');
+      assert.deepEqual(await two.outline(ts, 'typescript'), await here.outline(ts, 'typescript'));
+      const go = 'package main\n\n' + 'func f() {\n}\n\n'.repeat(30_000);
+      assert.deepEqual(await two.outline(go, 'go'), await here.outline(go, 'go'));
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('a large file parsed in parts and cancelled rejects at once and ends both workers', async () => {
+    const two = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      const ac = new AbortController();
+      const p = two.outline(cSource(4_000_000), 'c', ac.signal);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(two.workers, 2);
+      const t = performance.now();
+      ac.abort();
+      await assert.rejects(p, { name: 'AbortError' });
+      assert.ok(performance.now() - t < 500, `cancelled after ${(performance.now() - t).toFixed(0)} ms`);
+      assert.equal(two.workers, 0);
+      assert.deepEqual((await two.outline('int z(void) { return 0; }\n', 'c'))?.symbols.map((s) => s.name), ['z']);
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('warm starts the workers after its delay, only when none has started, and they keep no process alive', async () => {
+    const warm = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      warm.warm(50);
+      assert.equal(warm.workers, 0, 'not before the delay');
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(warm.workers, 2);
+      assert.deepEqual((await warm.outline('int y(void) { return 0; }\n', 'c'))?.symbols.map((s) => s.name), ['y']);
+      assert.equal(warm.workers, 2, 'the outline took a warm worker');
+    } finally {
+      await warm.close();
+    }
+    const busy = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      busy.warm(50);
+      await busy.outline('int x(void) { return 0; }\n', 'c');
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(busy.workers, 1, 'a worker had started: warm left the pool alone');
+    } finally {
+      await busy.close();
+    }
+    // warm workers are unref'd: a process that only warmed a pool exits on its own
+    const script = `const { OutlinePool } = require(${JSON.stringify(path.join(REPO, 'src/core/context/node/outlinePool.ts'))}); const p = new OutlinePool({ grammarsDir: ${JSON.stringify(REPO)}, parallel: 2 }); p.warm(0); setTimeout(() => { if (p.workers !== 2) process.exit(3); }, 300);`;
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { cwd: REPO, timeout: 20_000 }); // throws on exit code 3 or the timeout
   });
 
   it('after close, outlines are refused with a clear error', async () => {

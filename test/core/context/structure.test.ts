@@ -290,6 +290,22 @@ describe('context/structure', () => {
     assert.deepEqual(flatten(kt2.symbols), ['block fun main() { 1-3']);
   });
 
+  it('asks for the outline before it waits for the tokenizer (the parse runs while the ranks load)', async () => {
+    let asked = 0;
+    let release!: () => void;
+    const tokensReady = new Promise<void>((r) => (release = r));
+    const outlines = { outline: async () => (asked++, { symbols: [], imports: [], errorLines: [], errorRanges: [] }) };
+    const done = structure('int f(void) { return 0; }\n', 'c', { tokenizer: noTokens, parsers, outlines, tokensReady });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, 1, 'the outline was asked for while the ranks were still loading');
+    release();
+    assert.equal((await done).source, 'tree-sitter');
+    // a text too large to parse or minified is never sent
+    await structure('x'.repeat(100), 'c', { tokenizer: noTokens, parsers, outlines, maxParseChars: 10 });
+    await structure('x'.repeat(10_000), 'c', { tokenizer: noTokens, parsers, outlines });
+    assert.equal(asked, 1);
+  });
+
   it('enclosingSymbol finds the innermost function around a line', async () => {
     const text = readFileSync(join(FIXTURES, 'sample.ts'), 'utf8');
     assert.deepEqual(await enclosingSymbol(text, 26, 'typescript', parsers), { start: 25, end: 27, kind: 'method', name: 'calculate' });

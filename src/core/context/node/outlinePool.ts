@@ -3,9 +3,13 @@
  * 3.7 s of the event loop in one block, and in VS Code that loop is the extension host's: every
  * extension froze. Here the main thread only posts the text and awaits the outline.
  *
- *  - Sized for 2 cores: one worker per core but one (the event loop keeps a core), at most 2, at least 1.
+ *  - Sized for 2 cores: one worker per core but one (the event loop keeps a core), at most 2, at least 1; only the
+ *    parts of one large text use up to one per core (the event loop waits for them).
  *  - Cancellable: a job whose signal aborts leaves the queue, or, already parsing, ends its worker (a parse
  *    cannot be interrupted otherwise); the next job starts a fresh one. A job over `timeoutMs` is ended the same way.
+ *  - A large text of a language outlineChunks.ts can cut is parsed in parts on `parallel` workers at once (a 4 MB
+ *    C file: two 2 MB parses at once instead of one of 4 MB), each part on the same worker as last time (lanes), so that its kept tree
+ *    serves the re-parse after an edit; a part that does not parse cleanly sends the text to be parsed whole (a file with a syntax error pays both).
  *  - Small texts go to a worker too: in-thread would save ~1 ms below 4 KB, but load each grammar on this thread.
  *  - A worker keeps its last outlines and its last large tree (outlineWorker.ts); an ended worker's go with it.
  *  - Idle workers end after `idleMs` and keep no process alive.
@@ -15,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Extracted, OutlineSource } from '../treeOutline';
+import { cutPoints, cutText, joinOutlines } from '../outlineChunks';
 import type { OutlineAnswer, OutlineJob } from './outlineWorker';
 
 export interface OutlinePoolOptions {
@@ -22,6 +27,10 @@ export interface OutlinePoolOptions {
   grammarsDir: string;
   /** Workers at most; default max(1, min(2, cores - 1)). */
   size?: number;
+  /** Workers one large text is parsed on at once (outlineChunks.ts); default min(2, cores). */
+  parallel?: number;
+  /** Texts from this many characters on are parsed in parts; default 1 MiB. */
+  partChars?: number;
   timeoutMs?: number;
   idleMs?: number;
 }
@@ -30,6 +39,8 @@ interface Job {
   id: number;
   text: string;
   languageId: string;
+  /** The worker this part of a text prefers (the one that parsed it last time). */
+  lane?: number;
   resolve(ex: Extracted | undefined): void;
   reject(err: Error): void;
   signal?: AbortSignal;
@@ -38,6 +49,7 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  lane: number;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
   idle: NodeJS.Timeout | undefined;
@@ -45,6 +57,10 @@ interface Slot {
 
 export function defaultPoolSize(): number {
   return Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+export function defaultParallel(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
 }
 
 function abortError(): Error {
@@ -64,15 +80,20 @@ function workerScript(): { file: string; eval: boolean } {
 
 export class OutlinePool implements OutlineSource {
   readonly size: number;
+  readonly parallel: number;
+  private readonly partChars: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 0;
   private closed = false;
+  private warming: NodeJS.Timeout | undefined;
   private readonly timeoutMs: number;
   private readonly idleMs: number;
 
   constructor(private readonly opts: OutlinePoolOptions) {
     this.size = opts.size ?? defaultPoolSize();
+    this.parallel = opts.parallel ?? defaultParallel();
+    this.partChars = opts.partChars ?? 1024 * 1024;
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.idleMs = opts.idleMs ?? 60_000;
   }
@@ -83,10 +104,40 @@ export class OutlinePool implements OutlineSource {
   }
 
   outline(text: string, languageId: string, signal?: AbortSignal): Promise<Extracted | undefined> {
+    const cuts = this.parallel > 1 && text.length >= this.partChars ? cutPoints(text, languageId, this.parallel) : [];
+    return cuts.length ? this.inParts(text, languageId, cuts, signal) : this.submit(text, languageId, signal);
+  }
+
+  /** The parts on their lanes at once; one that fails or is cancelled cancels the others. */
+  private async inParts(text: string, languageId: string, cuts: number[], signal?: AbortSignal): Promise<Extracted | undefined> {
+    if (signal?.aborted) throw abortError();
+    const all = new AbortController();
+    const onAbort = () => all.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const outlines = await Promise.all(
+        cutText(text, cuts).map(async (part, lane) => {
+          try {
+            return { outline: await this.submit(part.text, languageId, all.signal, lane), lineOffset: part.lineOffset };
+          } catch (err) {
+            all.abort();
+            throw err;
+          }
+        }),
+      );
+      const joined = joinOutlines(outlines);
+      if (joined) return joined;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return this.submit(text, languageId, signal);
+  }
+
+  private submit(text: string, languageId: string, signal?: AbortSignal, lane?: number): Promise<Extracted | undefined> {
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.closed) return Promise.reject(new Error('the outline pool is closed'));
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, text, languageId, resolve, reject, signal };
+      const job: Job = { id: this.nextId++, text, languageId, lane, resolve, reject, signal };
       if (signal) {
         job.onAbort = () => this.cancel(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -96,27 +147,48 @@ export class OutlinePool implements OutlineSource {
     });
   }
 
+  /**
+   * Starts the workers a large text is parsed on after `delayMs`, unless one has started by then: the runtime loads
+   * while nothing waits for it (a worker's start costs ~0.3 s of CPU). They keep no process alive and end after
+   * `idleMs` like any idle worker.
+   */
+  warm(delayMs = 0): void {
+    clearTimeout(this.warming);
+    this.warming = setTimeout(() => {
+      if (this.closed || this.slots.length) return;
+      for (let i = 0; i < Math.max(this.size, this.parallel); i++) this.settle(this.start());
+    }, delayMs);
+    this.warming.unref();
+  }
+
   /** Ends every worker; queued and running jobs reject. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.warming);
     for (const job of this.queue.splice(0)) this.finish(job, undefined, new Error('the outline pool is closed'));
     await Promise.all(this.slots.splice(0).map((s) => this.end(s, new Error('the outline pool is closed'))));
   }
 
   private pump(): void {
     while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.job);
-      if (!slot && this.slots.length < this.size) slot = this.start();
+      const job = this.queue[0]!;
+      const free = this.slots.filter((s) => !s.job);
+      let slot = free.find((s) => s.lane === job.lane) ?? (job.lane === undefined ? free[0] : undefined);
+      // a part takes its own lane's worker (its kept tree is there), else starts it, else takes any free one
+      if (!slot && this.slots.length < (job.lane === undefined ? this.size : Math.max(this.size, this.parallel))) slot = this.start(job.lane);
+      slot ??= free[0];
       if (!slot) return;
-      const job = this.queue.shift()!;
+      this.queue.shift();
       this.run(slot, job);
     }
   }
 
-  private start(): Slot {
+  private start(lane?: number): Slot {
     const script = workerScript();
     const worker = new Worker(script.file, { eval: script.eval, workerData: { grammarsDir: this.opts.grammarsDir } });
-    const slot: Slot = { worker, job: undefined, timer: undefined, idle: undefined };
+    const used = new Set(this.slots.map((s) => s.lane));
+    if (lane === undefined || used.has(lane)) for (lane = 0; used.has(lane); lane++);
+    const slot: Slot = { worker, lane, job: undefined, timer: undefined, idle: undefined };
     worker.on('message', (m: OutlineAnswer) => {
       const job = slot.job;
       if (!job || job.id !== m.id) return;

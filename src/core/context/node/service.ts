@@ -294,8 +294,8 @@ export class ContextService {
    * a query overview), with the call for what it left out.
    */
   private async structureOf(loaded: LoadedText, req: Pick<ReadRequest, 'json' | 'limit' | 'query' | 'from' | 'signal'>): Promise<StructureReply> {
-    await this.ranks();
     const s: FileStructure = await structure(loaded.text, loaded.languageId, {
+      tokensReady: this.ranks(),
       path: loaded.display,
       absPath: loaded.abs,
       tokenizer: this.tokenizer,
