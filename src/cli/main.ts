@@ -45,15 +45,18 @@ function atMost(ms: number, p: Promise<unknown>): Promise<void> {
 }
 
 /**
- * The tokenizer's ranks load in the background from the first composition on, in slices taken only while no call is
- * in flight (one gate per process, whatever roots are composed); a call that counts asks for them itself (and the
- * load then goes on regardless); the memory records wait for it.
+ * The tokenizer's ranks load in the background once the server has started (`started()`), in slices taken only while
+ * no call is in flight (one gate per process, whatever roots are composed); a call that counts asks for them itself
+ * (and the load then goes on regardless); the memory records wait for it.
  */
-let background: { idle: IdleGate; ranks: Promise<unknown> } | undefined;
-function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown> } {
+let background: { idle: IdleGate; ranks: Promise<unknown>; started: () => void } | undefined;
+function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown>; started: () => void } {
   if (!background) {
     const idle = idleGate({ quietMs: BACKGROUND_QUIET_MS });
-    background = { idle, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
+    // Held before the load asks for its first idle moment: the start-up counts as a call in flight, so the ranks
+    // file's read and parse (~20 ms) never run between the first calls (they did, the gate being open at that instant).
+    const started = idle.hold();
+    background = { idle, started, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
   }
   return background;
 }
@@ -113,6 +116,7 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.http) {
     const c = await compose(opts, roots);
     const { deps, memory, recorder } = c;
+    backgroundRanks().started();
     const observers = [backgroundRanks().idle, ...(recorder ? [recorder] : [])];
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
     const { startHttpHost } = await import('../mcp/httpHost');
@@ -141,7 +145,7 @@ export async function main(argv: string[]): Promise<void> {
   // resources/read) wait in the gate while the services compose (recovery, chips, history, memory: file system
   // round trips that overlap with the client's initialize and tools/list this way).
   // The start-up counts as a call in flight: no background slice takes turns with it.
-  const starting = backgroundRanks().idle.hold();
+  const starting = backgroundRanks().started;
   let current: Composed | undefined;
   const server = createServer(switchingDeps(() => current?.deps), {
     sessionId: `stdio-${randomUUID()}`,
