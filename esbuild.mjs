@@ -54,7 +54,7 @@ const builtSchemas = {
     b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]builtSchemas\.ts$/ }, async () => {
       schemasJson ??= (async () => {
         const { tsImport } = await import('tsx/esm/api');
-        const { listedSchemasOf } = await tsImport('./src/mcp/server.ts', import.meta.url);
+        const { listedSchemasOf } = await tsImport('./src/mcp/listing.ts', import.meta.url);
         const { toolTable } = await tsImport('./src/mcp/tools/index.ts', import.meta.url);
         return JSON.stringify(listedSchemasOf(toolTable));
       })();
