@@ -54,7 +54,7 @@ const builtSchemas = {
     b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]builtSchemas\.ts$/ }, async () => {
       schemasJson ??= (async () => {
         const { tsImport } = await import('tsx/esm/api');
-        const { listedSchemasOf } = await tsImport('./src/mcp/server.ts', import.meta.url);
+        const { listedSchemasOf } = await tsImport('./src/mcp/listing.ts', import.meta.url);
         const { toolTable } = await tsImport('./src/mcp/tools/index.ts', import.meta.url);
         return JSON.stringify(listedSchemasOf(toolTable));
       })();
@@ -76,7 +76,43 @@ const lazyCrypto = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto];
+// The SDK's Server makes an ajv JSON Schema validator at construction (ajv, its formats and their URI parser: ~5 ms
+// of every start) for one thing, checking an elicitation's answer, which these servers never ask for. The Server
+// gets a stand-in that loads the real one from the same bundle on first use.
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, async (a) => {
+      if (a.pluginData === 'lazy-ajv' || !/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/.test(a.importer)) return undefined;
+      const real = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'lazy-ajv' });
+      return { path: real.path, namespace: 'lazy-ajv' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (a) => ({
+      contents:
+        `let Real;\nexport class AjvJsonSchemaValidator {\n  constructor(ajv) { this.ajv = ajv; }\n` +
+        `  getValidator(schema) { Real ??= require(${JSON.stringify(a.path)}).AjvJsonSchemaValidator; this.real ??= new Real(this.ajv); return this.real.getValidator(schema); }\n}\n`,
+      loader: 'js',
+      resolveDir: a.path.replace(/[\\/][^\\/]*$/, ''),
+      pluginData: 'lazy-ajv',
+    }));
+  },
+};
+// `import * as path from 'node:path'` is a copy of the module's properties as getters, made again in each of the ~50
+// modules that say it (esbuild's __toESM): ~4 ms of every start. Our modules share one namespace per builtin.
+const SHARED_BUILTINS = /^node:(path|fs|os|process|fs\/promises)$/;
+const sharedBuiltins = {
+  name: 'shared-builtins',
+  setup(b) {
+    b.onResolve({ filter: SHARED_BUILTINS }, (a) =>
+      a.namespace !== 'shared-builtin' && /[\\/]src[\\/]/.test(a.importer) && !/[\\/]node_modules[\\/]/.test(a.importer) ? { path: a.path, namespace: 'shared-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'shared-builtin' }, (a) => ({
+      contents: `export * from ${JSON.stringify(a.path)};\nexport { default } from ${JSON.stringify(a.path)};\n`,
+      loader: 'js',
+    }));
+  },
+};
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyAjv, sharedBuiltins];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).

@@ -11,8 +11,6 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { RootsListChangedNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { CallObserver } from '../mcp/types';
-import type { ContextPort, ServerDeps } from '../mcp/deps';
 import { resolveRoots } from './roots';
 
 export const NO_CLIENT_ROOTS =
@@ -112,63 +110,6 @@ export class GatedTransport implements Transport {
       ? { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: `better-edit-tools: ${message}` }], isError: true } }
       : { jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `better-edit-tools: ${message}` } });
   }
-}
-
-/**
- * ServerDeps that follow the current composition (the roots may change mid-session). Before the first one the
- * workspace requests are held, so only createServer's construction sees the placeholder context.
- */
-export function switchingDeps(current: () => ServerDeps | undefined): ServerDeps {
-  const notYet = (): never => {
-    throw new Error('the project folder is not known yet (waiting for the client\'s MCP roots)');
-  };
-  const pendingContext: ContextPort = {
-    get settings() {
-      return notYet();
-    },
-    get tokenizer() {
-      return notYet();
-    },
-    read: async () => notYet(),
-    overview: async () => notYet(),
-    structure: async () => notYet(),
-  };
-  return {
-    get edits() {
-      return current()?.edits ?? notYet();
-    },
-    get chips() {
-      return current()?.chips ?? notYet();
-    },
-    get apply() {
-      return current()?.apply;
-    },
-    get context() {
-      return current()?.context ?? pendingContext;
-    },
-    get memory() {
-      return current()?.memory;
-    },
-    get recall() {
-      return current()?.recall;
-    },
-    get authors() {
-      return current()?.authors;
-    },
-    get chipFormat() {
-      return current()?.chipFormat;
-    },
-  };
-}
-
-/** An observer that passes every event to the current composition's (its memory recorder), if any. */
-export function switchingObserver(current: () => CallObserver | undefined): CallObserver {
-  return {
-    onToolCall: (e) => current()?.onToolCall(e),
-    onToolResult: (e) => current()?.onToolResult(e),
-    onSessionClosed: (id) => current()?.onSessionClosed?.(id),
-    beforeCall: (e) => current()?.beforeCall?.(e),
-  };
 }
 
 /**

@@ -6,11 +6,16 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
-import { connectDualEra, createServer, SERVER_VERSION, type ServerDeps } from '../mcp/server';
+import type { Readable, Writable } from 'node:stream';
+import type { ServerDeps } from '../mcp/server';
+import { version as SERVER_VERSION } from '../../package.json';
 import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
-import { LineStdioServerTransport } from '../mcp/stdio';
 import { takeFront } from '../mcp/fastStart';
+import { startLean } from '../mcp/leanStart';
+import { toolListing } from '../mcp/listing';
+import { createToolCaller, notifyObservers } from '../mcp/callPipeline';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/files/statePaths';
 import { defaultLockDir } from '../core/files/lockDir';
@@ -18,7 +23,7 @@ import { isInside } from '../core/files/ports';
 import { encodingRulesResolver, parseEncodingRule } from '../core/files/encodingRules';
 import { parseCli, USAGE, type CliOptions } from './args';
 import { awaitsClientRoots, resolveRoots } from './roots';
-import { followClientRoots, GatedTransport, switchingDeps, switchingObserver } from './clientRoots';
+import { switchingDeps, switchingObserver } from './switching';
 import { MemoryRegistry } from '../core/memory/node/registry';
 import { getTokenizer, preloadTokenizer } from '../core/memory/node/tokenizer';
 import { memoryObserver } from '../mcp/memoryObserver';
@@ -45,15 +50,18 @@ function atMost(ms: number, p: Promise<unknown>): Promise<void> {
 }
 
 /**
- * The tokenizer's ranks load in the background from the first composition on, in slices taken only while no call is
- * in flight (one gate per process, whatever roots are composed); a call that counts asks for them itself (and the
- * load then goes on regardless); the memory records wait for it.
+ * The tokenizer's ranks load in the background once the server has started (`started()`), in slices taken only while
+ * no call is in flight (one gate per process, whatever roots are composed); a call that counts asks for them itself
+ * (and the load then goes on regardless); the memory records wait for it.
  */
-let background: { idle: IdleGate; ranks: Promise<unknown> } | undefined;
-function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown> } {
+let background: { idle: IdleGate; ranks: Promise<unknown>; started: () => void } | undefined;
+function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown>; started: () => void } {
   if (!background) {
     const idle = idleGate({ quietMs: BACKGROUND_QUIET_MS });
-    background = { idle, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
+    // Held before the load asks for its first idle moment: the start-up counts as a call in flight, so the ranks
+    // file's read and parse (~20 ms) never run between the first calls (they did, the gate being open at that instant).
+    const started = idle.hold();
+    background = { idle, started, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
   }
   return background;
 }
@@ -113,9 +121,10 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.http) {
     const c = await compose(opts, roots);
     const { deps, memory, recorder } = c;
+    backgroundRanks().started();
     const observers = [backgroundRanks().idle, ...(recorder ? [recorder] : [])];
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
-    const { startHttpHost } = await import('../mcp/httpHost');
+    const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
     const host = await startHttpHost({
       port: opts.port ?? 0,
       token: fixedToken?.token,
@@ -138,44 +147,66 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The server answers from the start: tools/list needs no project, and the workspace requests (tools/call,
-  // resources/read) wait in the gate while the services compose (recovery, chips, history, memory: file system
-  // round trips that overlap with the client's initialize and tools/list this way).
+  // resources/read) wait while the services compose (recovery, chips, history, memory: file system round trips that
+  // overlap with the client's initialize and tools/list this way).
   // The start-up counts as a call in flight: no background slice takes turns with it.
-  const starting = backgroundRanks().idle.hold();
+  const starting = backgroundRanks().started;
   let current: Composed | undefined;
-  const server = createServer(switchingDeps(() => current?.deps), {
-    sessionId: `stdio-${randomUUID()}`,
-    noPrefix: opts.noPrefix,
-    lang: opts.lang,
-    reply: opts.reply,
-    replyLimit,
-    log,
-    observers: [backgroundRanks().idle, switchingObserver(() => current?.recorder)],
-    tools,
-  });
+  const deps = switchingDeps(() => current?.deps);
+  const sessionId = `stdio-${randomUUID()}`;
+  const observers = [backgroundRanks().idle, switchingObserver(() => current?.recorder)];
+  const callerOptions = { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools };
+  // one caller for the session, whichever serves it (its reply pages live there)
+  const caller = createToolCaller(deps, callerOptions);
   // started by the loader (dist/cli.js), which may have answered `initialize` already
   const front = takeFront();
-  const stdio = new LineStdioServerTransport(front?.input ?? process.stdin, front?.output ?? process.stdout, { log });
-  const gate = new GatedTransport(stdio);
   let composing: Promise<unknown> = Promise.resolve();
+  let composed = false;
+  const exitAfterComposing = () => void composing.then(() => Promise.allSettled([current?.close()])).finally(() => process.exit(0));
+
+  /** The SDK server on `input` (loaded here: the lean start answers the first calls without it). */
+  const serveWithSdk = async (input: Readable, output: Writable) => {
+    const [{ connectDualEra, createServer }, { LineStdioServerTransport }, { followClientRoots, GatedTransport }] = await Promise.all([
+      import('../mcp/server'),
+      import('../mcp/stdio'),
+      import('./clientRoots'),
+    ]);
+    const server = createServer(deps, { ...callerOptions, caller });
+    const gate = new GatedTransport(new LineStdioServerTransport(input, output, { log }));
+    if (fromClient) {
+      followClientRoots(server, gate, {
+        log,
+        allowRootDir: opts.allowRootDir,
+        compose: async (dirs) => {
+          const old = current;
+          current = await compose(opts, dirs);
+          await old?.close();
+        },
+      });
+    } else if (composed) {
+      gate.open();
+    } else {
+      void composing.then(() => gate.open());
+    }
+    server.onerror = (e) => log(`protocol error: ${e.message}`);
+    const previousOnClose = server.onclose;
+    server.onclose = () => {
+      previousOnClose?.();
+      // a session that ends while the services compose lets them finish (a recovery under way) and closes them
+      exitAfterComposing();
+    };
+    await connectDualEra(server, gate);
+  };
+
   if (fromClient) {
     starting();
     log(`v${SERVER_VERSION} started in the plugin folder (${process.cwd()}) with no --root: the project folders come from the client's MCP roots`);
-    followClientRoots(server, gate, {
-      log,
-      allowRootDir: opts.allowRootDir,
-      compose: async (dirs) => {
-        const old = current;
-        current = await compose(opts, dirs);
-        await old?.close();
-      },
-    });
   } else {
     composing = compose(opts, roots).then(
       (c) => {
         current = c;
+        composed = true;
         starting();
-        gate.open();
       },
       (e: unknown) => {
         log(`fatal: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
@@ -183,14 +214,30 @@ export async function main(argv: string[]): Promise<void> {
       },
     );
   }
-  server.onerror = (e) => log(`protocol error: ${e.message}`);
-  const previousOnClose = server.onclose;
-  server.onclose = () => {
-    previousOnClose?.();
-    // a session that ends while the services compose lets them finish (a recovery under way) and closes them
-    void composing.then(() => Promise.allSettled([current?.close()])).finally(() => process.exit(0));
-  };
-  await connectDualEra(server, gate);
+  // (a loader of another build has no `answered`: the SDK server serves, as before)
+  if (!front || typeof front.answered !== 'function' || fromClient || process.env.BET_NO_LEAN_START === '1') {
+    return serveWithSdk(front?.input ?? process.stdin, front?.output ?? process.stdout);
+  }
+  let listed: Tool[] | undefined;
+  const lean = startLean({
+    input: front.input,
+    frontAnswered: front.answered,
+    write: (line) => void process.stdout.write(line),
+    caller,
+    listing: () => (listed ??= tools.map((t) => toolListing(t, caller.listedName(t), opts.lang ?? 'en'))),
+    ready: composing,
+    handOver: (input) =>
+      void serveWithSdk(input, front.output).catch((e: unknown) => {
+        log(`fatal: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        process.exit(1);
+      }),
+    onEnd: () => {
+      notifyObservers(observers, log, (o) => o.onSessionClosed?.(sessionId));
+      exitAfterComposing();
+    },
+  });
+  // the SDK server takes over at the first quiet moment (or at the first request the lean start leaves to it)
+  void composing.then(() => backgroundRanks().idle.whenIdle()).then(() => lean.handOver());
 }
 
 interface Composed {

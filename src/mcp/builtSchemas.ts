@@ -1,6 +1,6 @@
 /**
  * The listed JSON schemas of the tool table, computed at build time: esbuild.mjs replaces this module's value in
- * the bundles with the output of `listedSchemasOf(toolTable)` (server.ts), so a start does not run zod's
+ * the bundles with the output of `listedSchemasOf(toolTable)` (listing.ts), so a start does not run zod's
  * toJSONSchema for every tool before its first tools/list (the largest step between initialize and tools/list).
  * Run from source (tests, tsx) it is undefined and server.ts computes them.
  */

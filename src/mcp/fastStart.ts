@@ -85,6 +85,8 @@ export interface StdioFront {
   readonly input: Readable;
   /** The real transport writes here: stdout, less the real server's reply to the initialize already answered. */
   readonly output: Writable;
+  /** Whether the first line was answered here (the lean start, leanStart.ts, serves only such a session). */
+  answered(): boolean;
 }
 
 /**
@@ -134,7 +136,7 @@ export function startStdioFront(stdin: Readable, stdout: Writable, log: (m: stri
       else stdout.once('drain', () => done());
     },
   });
-  return { input, output };
+  return { input, output, answered: () => answered !== undefined };
 }
 
 function isReplyTo(chunk: Buffer, id: Id): boolean {

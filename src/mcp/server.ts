@@ -18,32 +18,30 @@ import {
 import { z } from 'zod';
 import type { ServerDeps } from './deps';
 import { registerContextResources } from './resources/index';
-import { describeTool, type Lang } from './i18n';
-import { createToolCaller, notifyObservers, type ToolCallerOptions } from './callPipeline';
-import type { ToolModule } from './types';
+import type { Lang } from './i18n';
+import { createToolCaller, notifyObservers, type ToolCaller, type ToolCallerOptions } from './callPipeline';
 import { clientNameOf, dualEraTransport } from './modernEra';
 import { version } from '../../package.json';
-import { BUILT_SCHEMAS, type ListedSchemas } from './builtSchemas';
+import { toolListing } from './listing';
 
 export type { ServerDeps, EditsPort, ChipsPort } from './deps';
+export { listedSchemasOf, MAX_RESULT_CHARS, MAX_RESULT_CHARS_META, toolListing } from './listing';
 export { argsForChip, DEFAULT_MAX_ARG_BYTES, describeZodFailure, MAX_PATH_ARG_CHARS, OVERSIZED_CHIP_HEAD_BYTES } from './callPipeline';
 
 export const SERVER_NAME = 'better-edit-tools';
 export const SERVER_VERSION: string = version;
 export interface CreateServerOptions extends ToolCallerOptions {
   lang?: Lang;
+  /** The session's tool caller when one serves it already (the CLI's lean start); default: a new one from these options. */
+  caller?: ToolCaller;
 }
-/** The tool-listing _meta key Claude Code reads for the largest result it passes on whole. */
-export const MAX_RESULT_CHARS_META = 'anthropic/maxResultSizeChars';
-/** A page is at most 100k tokens (the pageTokens setting's maximum) of about 4 characters: room for that. */
-export const MAX_RESULT_CHARS = 400_000;
 
 /** tools/call as the transport delivers it; params are checked by the middleware, not by the SDK. */
 const LooseCallToolRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export function createServer(deps: ServerDeps, opts: CreateServerOptions): Server {
   const lang = opts.lang ?? 'en';
-  const caller = createToolCaller(deps, opts);
+  const caller = opts.caller ?? createToolCaller(deps, opts);
   const { tools, listedName } = caller;
 
   const server = new Server(
@@ -109,55 +107,4 @@ export function connectDualEra(server: Server, transport: Transport): Promise<vo
   // v1 keeps getCapabilities private; it is the object initialize answers with, so both eras declare the same
   const capabilities = () => (server as unknown as { getCapabilities(): Record<string, unknown> }).getCapabilities();
   return server.connect(dualEraTransport(transport, { capabilities, serverInfo: { name: SERVER_NAME, version: SERVER_VERSION } }));
-}
-
-/** The listed schemas of `tools` by tool name (esbuild.mjs builds them into the bundles: builtSchemas.ts). */
-export function listedSchemasOf(tools: readonly ToolModule<ServerDeps>[]): Record<string, ListedSchemas> {
-  return Object.fromEntries(tools.map((t) => [t.name, computeSchemas(t)]));
-}
-
-function computeSchemas(t: ToolModule<ServerDeps>): ListedSchemas {
-  const listedShape = Object.fromEntries(Object.entries(t.inputSchema).filter(([k]) => !t.unlistedArgs?.includes(k)));
-  const schema = z.toJSONSchema(z.object(listedShape), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
-  dropBounds(schema); // the catalog is sent every turn: bounds are checked (and explained) on the call instead
-  return { input: schema as Tool['inputSchema'], ...(t.outputSchema ? { output: outputSchemaOf(t.outputSchema) } : {}) };
-}
-
-export function toolListing(t: ToolModule<ServerDeps>, name: string, lang: Lang): Tool {
-  const schemas = BUILT_SCHEMAS?.[t.name] ?? computeSchemas(t);
-  return {
-    name,
-    title: t.title,
-    description: describeTool(t, lang),
-    inputSchema: schemas.input,
-    annotations: t.annotations,
-    // Small-data tools describe their structuredContent; other fields may follow (upstream JSON adds some).
-    ...(schemas.output ? { outputSchema: schemas.output } : {}),
-    // Claude Code cuts a tool result over its default size unless the tool allows more: a full page must arrive whole.
-    ...(t.render ? { _meta: { [MAX_RESULT_CHARS_META]: MAX_RESULT_CHARS } } : {}),
-  };
-}
-
-function outputSchemaOf(shape: z.ZodRawShape): Tool['outputSchema'] {
-  const schema = z.toJSONSchema(z.looseObject(shape), { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
-  delete schema.$schema;
-  // zod writes a loose object as `additionalProperties: {}`, which the MCP Inspector's --strict flags; leaving the
-  // keyword out means the same (other fields may follow) and every validator reads it alike.
-  if (isEmptyObject(schema.additionalProperties)) delete schema.additionalProperties;
-  dropBounds(schema);
-  return schema as Tool['outputSchema'];
-}
-
-function isEmptyObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
-}
-
-/** Removes minimum/maximum (z.int() lists ±2^53) from a listed schema, in place. */
-function dropBounds(node: unknown): void {
-  if (node === null || typeof node !== 'object') return;
-  const o = node as Record<string, unknown>;
-  delete o.minimum;
-  delete o.maximum;
-  for (const v of Object.values(o)) dropBounds(v);
 }

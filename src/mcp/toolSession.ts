@@ -11,7 +11,7 @@ import type { Lang } from '../core/lang';
 import { createToolCaller, type ToolCaller } from './callPipeline';
 import type { ServerDeps } from './deps';
 import { recordToolCall } from './memoryObserver';
-import { toolListing } from './server';
+import { toolListing } from './listing';
 
 /** The client name the edit history records for calls made by an in-process turn. */
 export const TURN_CLIENT = 'better-edit-participant';

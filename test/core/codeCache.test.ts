@@ -51,6 +51,29 @@ describe('core/codeCache', function () {
     assert.notEqual(fs.readFileSync(full, 'utf8'), 'not a code cache');
   });
 
+  // V8 runs a cache's compiled code as it is (its checks are of versions and sizes, not of who wrote it)
+  it('a cache file others may write, or of another user, is not used: compiled afresh and replaced by a private one', function () {
+    if (process.platform === 'win32') this.skip();
+    start();
+    const full = path.join(cacheDir, caches()[0]!);
+    const replacedAfter = (change: () => void) => {
+      change();
+      const before = fs.statSync(full);
+      assert.equal(start().trim(), '1 dist true true');
+      const after = fs.statSync(full);
+      assert.notEqual(after.ino, before.ino, 'the cache was written anew');
+      assert.equal(after.mode & 0o777, 0o600);
+      assert.equal(after.uid, process.getuid!());
+    };
+    replacedAfter(() => fs.chmodSync(full, 0o666));
+    replacedAfter(() => fs.chmodSync(full, 0o620));
+    // only root can give a file away (CI and this suite's machines run as root)
+    if (process.getuid!() === 0) replacedAfter(() => fs.chownSync(full, 12345, 12345));
+    const before = fs.statSync(full).ino;
+    start();
+    assert.equal(fs.statSync(full).ino, before, 'the private cache written then is used as it is');
+  });
+
   it('a rebuilt bundle gets a new cache file and the old one is removed', () => {
     start();
     const old = caches()[0];

@@ -87,4 +87,26 @@ describe('mcp/idleGate', () => {
     assert.equal(r.afterLoad, true);
     assert.equal(r.released, true, 'the background load ends with the load a caller asked for');
   });
+
+  // The CLI's first calls came in while the ranks file was being read, and its parse (~20 ms) ran in their midst.
+  it('a background load asks for idle again before it parses the ranks: a call begun during the read waits for nothing', async function () {
+    this.timeout(60_000);
+    const script = `
+      const t = require('./src/core/memory/node/tokenizer.ts');
+      (async () => {
+        let asked = 0;
+        // idle at first; then a call is in flight for good
+        const whenIdle = () => (++asked === 1 ? Promise.resolve() : new Promise(() => undefined));
+        void t.preloadTokenizer(whenIdle, 'cl100k_base');
+        await new Promise((r) => setTimeout(r, 300));
+        const parsed = Object.keys(require.cache).some((k) => k.includes('cl100k_base'));
+        process.stdout.write(JSON.stringify({ asked, parsed, loaded: t.isTokenizerLoaded('cl100k_base') }));
+        process.exit(0);
+      })();`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 50_000 });
+    const r = JSON.parse(stdout) as { asked: number; parsed: boolean; loaded: boolean };
+    assert.equal(r.asked, 2, 'asked for idle before reading and again before parsing');
+    assert.equal(r.parsed, false, 'the ranks were not parsed while a call was in flight');
+    assert.equal(r.loaded, false);
+  });
 });

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { readRegularFileSync } from './regularFile';
+import { READ_FLAGS } from './regularFile';
 
 export interface CodeCacheOptions {
   /** The bundle to run (CommonJS, no shebang). */
@@ -61,13 +61,31 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   return mod.exports;
 }
 
-/** lstat, O_NOFOLLOW | O_NONBLOCK, fstat: a FIFO or link planted in the cache folder never blocks a start. */
+/**
+ * O_NOFOLLOW | O_NONBLOCK, then fstat of what was opened: a FIFO or link planted in the cache folder never blocks a
+ * start. A code cache is compiled code that V8 runs as it is: only one this user wrote and nobody else may change is used.
+ */
 function readIfPresent(file: string): Buffer | undefined {
+  let fd: number;
   try {
-    return readRegularFileSync(file);
+    fd = fs.openSync(file, READ_FLAGS);
   } catch {
     return undefined;
   }
+  try {
+    return privateFile(fs.fstatSync(fd)) ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A regular file of this user that neither its group nor others may write (POSIX; elsewhere the folder's ACL). */
+export function privateFile(st: fs.Stats): boolean {
+  if (!st.isFile()) return false;
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return true;
+  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
 }
 
 /** Atomic (temp file + rename, so concurrent starts never read half a file), private, and best effort. */

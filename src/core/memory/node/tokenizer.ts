@@ -182,7 +182,11 @@ export function preloadTokenizer(whenIdle: () => Promise<void>, encoding: TokenE
 async function loadInSlices(encoding: TokenEncoding, sliceMs: number, gate: Gate): Promise<void> {
   await idleOrWoken(gate);
   const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
-  const bpe = existsSync(bundled) ? (JSON.parse(await readFile(bundled, 'utf8')) as TiktokenBPE) : loadRanks(encoding);
+  const text = existsSync(bundled) ? await readFile(bundled, 'utf8') : undefined;
+  // a call may have come in during the read: its parse (the longest synchronous step) waits for idle too
+  await idleOrWoken(gate);
+  if (encodings.has(encoding)) return;
+  const bpe = text !== undefined ? (JSON.parse(text) as TiktokenBPE) : loadRanks(encoding);
   const ranks = new Map<string, number>();
   let sliceStart = performance.now();
   const pause = () => performance.now() - sliceStart >= sliceMs;
