@@ -71,12 +71,16 @@ export class BatchEditor {
     const { sandbox, files } = this.deps;
     // one call: the folders' look-ups of the write checks are shared by the batch's paths (each folder once)
     const lookups: WriteLookups = new Map();
-    const resolved = new Map<string, string>();
+    // every path resolved at once (each folder's look-ups shared); the first bad path in call order is the one reported
+    const resolving = new Map<string, Promise<string>>();
+    for (const e of edits) if (!resolving.has(e.path)) resolving.set(e.path, sandbox.resolveForWrite(e.path, [], lookups));
+    const settled = await Promise.allSettled(resolving.values());
+    const resolved = new Map([...resolving.keys()].map((k, i) => [k, settled[i]] as const));
     const byFile = new Map<string, ParsedEdit[]>();
     for (const e of edits) {
-      let abs = resolved.get(e.path);
-      if (abs === undefined) resolved.set(e.path, (abs = await sandbox.resolveForWrite(e.path, [], lookups)));
-      byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
+      const r = resolved.get(e.path)!;
+      if (r.status === 'rejected') throw r.reason;
+      byFile.set(r.value, [...(byFile.get(r.value) ?? []), e]);
     }
     // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
     if (byFile.size > 1) await sandbox.resolveBatchForWrite([...byFile.keys()], lookups);
