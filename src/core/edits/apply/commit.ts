@@ -3,8 +3,9 @@
  * while staging leaves no temp it does not name), then every temp is staged (written and synced, several at once),
  * then the journal is completed and synced, then each temp is renamed over its file (several at once) and each
  * folder synced once. A failure before the first rename drops the temps, a failure after it puts the renamed files
- * back (revert), and a crash anywhere leaves a journal the next start completes or undoes (node/journal.ts, given as
- * the BatchJournal port). The caller holds every file's lock. `fault` lets tests fail each step in turn.
+ * back (revert; a commit that failed after its own rename counts as renamed), and a crash anywhere leaves a journal
+ * the next start completes or undoes (node/journal.ts, given as the BatchJournal port). The caller holds every
+ * file's lock. `fault` lets tests fail each step in turn.
  */
 import * as path from 'node:path';
 import { ToolError } from '../../errors';
@@ -63,12 +64,18 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
   const stage = files.stage.bind(files);
   const intent = await journal.intend(writes.map((w) => w.abs));
   const staged: (StagedWrite | undefined)[] = writes.map(() => undefined);
+  const renamed: boolean[] = writes.map(() => false);
   const discardAll = () => Promise.all(staged.map((s) => s?.discard().catch(() => undefined)));
   let handle: JournalHandle;
   try {
     await eachBounded(writes, CONCURRENCY, async (w, i) => {
       await fault?.('stage', i);
-      staged[i] = await stage(w.abs, w.parts, { ...w.opts, stageAs: intent.temps[i] }).catch((e: unknown) => {
+      // told of the rename as it happens: a commit that fails after it leaves the new file, which must be put back too
+      const onRenamed = async (written: { sha256: string; ofGiven: boolean }) => {
+        renamed[i] = true;
+        await w.opts.onRenamed?.(written);
+      };
+      staged[i] = await stage(w.abs, w.parts, { ...w.opts, stageAs: intent.temps[i], onRenamed }).catch((e: unknown) => {
         throw conflictOf(e, w.abs);
       });
     });
@@ -95,12 +102,15 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
   } catch (failure) {
     const { error: e, index } = failure instanceof BoundedFailure ? failure : { error: failure, index: all.length - 1 };
     await discardAll();
-    const undone = await revertCommitted(all.filter((_, i) => committed[i]));
-    if (undone) await handle.finish().catch(() => undefined);
-    const head = undone
-      ? 'nothing was changed (the files written before the failure were put back)'
-      : 'putting back the files written before the failure also failed; the next start of the server completes the undo from its journal';
-    const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, e instanceof ToolError ? e.details : undefined);
+    // every file renamed already, newest first: those whose commit returned, and one whose commit failed after its rename
+    const left = await putBack(files, all.flatMap((s, i) => (committed[i] || renamed[i] ? [{ s, whole: committed[i] }] : [])));
+    if (left.length === 0) await handle.finish().catch(() => undefined);
+    const head =
+      left.length === 0
+        ? 'nothing was changed (the files written before the failure were put back)'
+        : `${left.join(', ')} could not be put back (check ${left.length === 1 ? 'it' : 'them'} now; the next start of the server completes the undo from its journal); every other file of the batch is as it was`;
+    const details = left.length === 0 ? (e instanceof ToolError ? e.details : undefined) : { ...(e instanceof ToolError ? e.details : {}), not_put_back: left };
+    const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, details);
     throw conflictOf(err, writes[index].abs);
   }
   // all new now: a failure to delete the journal only leaves the next start a batch to find finished
@@ -109,15 +119,26 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
   return stats;
 }
 
-/** Puts back, newest first, the files a failed batch renamed already. False when one could not be put back. */
-async function revertCommitted(committed: readonly StagedWrite[]): Promise<boolean> {
-  let ok = true;
-  for (const s of [...committed].reverse()) {
+/**
+ * Puts back, newest first, the files a failed batch renamed already; returns those that could not be. A revert
+ * writes the old bytes only over the batch's own new ones (its expected content); a file the batch created is
+ * removed only when it still holds exactly the batch's bytes, so a file another writer put there after a commit
+ * that failed after its rename is never removed.
+ */
+async function putBack(files: FileStore, renamed: readonly { s: StagedWrite; whole: boolean }[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const { s, whole } of [...renamed].reverse()) {
     try {
+      if (s.before === null && !whole && !(await holdsExactly(files, s.target, s.after))) throw new Error('not the batch\'s bytes');
       await s.revert();
     } catch {
-      ok = false;
+      left.push(s.target);
     }
   }
-  return ok;
+  return left.reverse();
+}
+
+async function holdsExactly(files: FileStore, abs: string, bytes: Uint8Array): Promise<boolean> {
+  const now = await files.read(abs).catch(() => undefined);
+  return now !== undefined && now.encoding === undefined && Buffer.from(bytes).equals(now.bytes);
 }
