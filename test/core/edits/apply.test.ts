@@ -231,11 +231,12 @@ describe('core/edits/apply (be-apply)', () => {
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b\n');
     const before = await snapshot(e.root);
     // the steps of commitBatch by hand, stopping after the first rename as a killed process would
+    const intent = await e.journal.intend([path.join(e.root, 'a.txt'), path.join(e.root, 'b.txt')]);
     const staged = [
-      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n') }),
-      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n') }),
+      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n'), stageAs: intent.temps[0] }),
+      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n'), stageAs: intent.temps[1] }),
     ];
-    await e.journal.begin(staged);
+    await intent.begin(staged);
     await staged[0].commit();
     // the process "dies" here: b's temp is still on disk, so the next start can finish the batch
     const r = await e.journal.recover({ files: e.files, sandbox: e.sandbox, isAlive: async () => false });
@@ -244,11 +245,12 @@ describe('core/edits/apply (be-apply)', () => {
     // and when b's temp is gone (swept), the same crash is undone instead
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a\n');
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b\n');
+    const intent2 = await e.journal.intend([path.join(e.root, 'a.txt'), path.join(e.root, 'b.txt')]);
     const again = [
-      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n') }),
-      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n') }),
+      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n'), stageAs: intent2.temps[0] }),
+      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n'), stageAs: intent2.temps[1] }),
     ];
-    await e.journal.begin(again);
+    await intent2.begin(again);
     await again[0].commit();
     await again[1].discard();
     const r2 = await e.journal.recover({ files: e.files, sandbox: e.sandbox, isAlive: async () => false });
