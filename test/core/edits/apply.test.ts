@@ -113,6 +113,24 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal((await e.history.status()).snapshots.length, 0);
   });
 
+  it('files staged while later ones are still planned: the first bad edit in call order is reported, and no temp or journal stays', async () => {
+    const names = Array.from({ length: 24 }, (_, i) => `f${i}.txt`);
+    for (const n of names) await fs.writeFile(path.join(e.root, n), `${n} 1\n${n} 2\n`);
+    const before = await snapshot(e.root);
+    const edits = names.map((n) => ({ file: `${n}:1`, content: `${n} one\n` }));
+    edits[15] = { file: 'f15.txt:9', content: 'x\n' }; // out of range
+    edits[22] = { file: 'f22.txt:1', content: 'x\n', old: 'not it' } as (typeof edits)[number]; // old mismatch
+    await assert.rejects(e.editor().apply({ edits }), /edit 16/);
+    assert.deepEqual(await snapshot(e.root), before);
+    assert.deepEqual(await fs.readdir(e.journal.dir).catch(() => []), []);
+    // and every good file of the same batch lands once the bad edits are gone
+    const good = names.map((n) => ({ file: `${n}:1`, content: `${n} one\n` }));
+    const r = await e.editor().apply({ edits: good });
+    assert.equal(r.files, names.length);
+    assert.equal(await fs.readFile(path.join(e.root, 'f23.txt'), 'utf8'), 'f23.txt one\nf23.txt 2\n');
+    assert.deepEqual(await fs.readdir(e.journal.dir).catch(() => []), []);
+  });
+
   it('a batch whose files together would make a git directory is refused whole, whichever file names the entries', async () => {
     const plain = Array.from({ length: 20 }, (_, i) => ({ file: `p${i}.txt`, content: `${i}\n` }));
     // folded names count as git's (a folding file system opens `head` as HEAD); `config` itself names no entry
