@@ -138,9 +138,10 @@ describe('reliability: be-apply journal recovery (untrusted state, shared histor
          const files = new NodeFileStore({ lockDir: defaultLockDir(process.env, process.platform, os.homedir()) });
          const paths = Array.from({ length: Number(n) }, (_, i) => ws + '/f' + i + '.txt');
          await withLocks(files, paths, async () => {
+           const intent = await new ApplyJournal(journalDir).intend(paths);
            const staged = [];
-           for (const p of paths) staged.push(await files.stage(p, [Buffer.from('gen ' + gen + '\\n')], { expectedContent: fs.readFileSync(p) }));
-           await new ApplyJournal(journalDir).begin(staged);
+           for (const [i, p] of paths.entries()) staged.push(await files.stage(p, [Buffer.from('gen ' + gen + '\\n')], { expectedContent: fs.readFileSync(p), stageAs: intent.temps[i] }));
+           await intent.begin(staged);
            for (let i = 0; i < Number(k); i++) await staged[i].commit();
            process.stdout.write('ready\\n');
            await new Promise(() => setInterval(() => undefined, 1000));

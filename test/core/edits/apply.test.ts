@@ -113,6 +113,24 @@ describe('core/edits/apply (be-apply)', () => {
     assert.equal((await e.history.status()).snapshots.length, 0);
   });
 
+  it('files staged while later ones are still planned: the first bad edit in call order is reported, and no temp or journal stays', async () => {
+    const names = Array.from({ length: 24 }, (_, i) => `f${i}.txt`);
+    for (const n of names) await fs.writeFile(path.join(e.root, n), `${n} 1\n${n} 2\n`);
+    const before = await snapshot(e.root);
+    const edits = names.map((n) => ({ file: `${n}:1`, content: `${n} one\n` }));
+    edits[15] = { file: 'f15.txt:9', content: 'x\n' }; // out of range
+    edits[22] = { file: 'f22.txt:1', content: 'x\n', old: 'not it' } as (typeof edits)[number]; // old mismatch
+    await assert.rejects(e.editor().apply({ edits }), /edit 16/);
+    assert.deepEqual(await snapshot(e.root), before);
+    assert.deepEqual(await fs.readdir(e.journal.dir).catch(() => []), []);
+    // and every good file of the same batch lands once the bad edits are gone
+    const good = names.map((n) => ({ file: `${n}:1`, content: `${n} one\n` }));
+    const r = await e.editor().apply({ edits: good });
+    assert.equal(r.files, names.length);
+    assert.equal(await fs.readFile(path.join(e.root, 'f23.txt'), 'utf8'), 'f23.txt one\nf23.txt 2\n');
+    assert.deepEqual(await fs.readdir(e.journal.dir).catch(() => []), []);
+  });
+
   it('a batch whose files together would make a git directory is refused whole, whichever file names the entries', async () => {
     const plain = Array.from({ length: 20 }, (_, i) => ({ file: `p${i}.txt`, content: `${i}\n` }));
     // folded names count as git's (a folding file system opens `head` as HEAD); `config` itself names no entry
@@ -231,11 +249,12 @@ describe('core/edits/apply (be-apply)', () => {
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b\n');
     const before = await snapshot(e.root);
     // the steps of commitBatch by hand, stopping after the first rename as a killed process would
+    const intent = await e.journal.intend([path.join(e.root, 'a.txt'), path.join(e.root, 'b.txt')]);
     const staged = [
-      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n') }),
-      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n') }),
+      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n'), stageAs: intent.temps[0] }),
+      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n'), stageAs: intent.temps[1] }),
     ];
-    await e.journal.begin(staged);
+    await intent.begin(staged);
     await staged[0].commit();
     // the process "dies" here: b's temp is still on disk, so the next start can finish the batch
     const r = await e.journal.recover({ files: e.files, sandbox: e.sandbox, isAlive: async () => false });
@@ -244,11 +263,12 @@ describe('core/edits/apply (be-apply)', () => {
     // and when b's temp is gone (swept), the same crash is undone instead
     await fs.writeFile(path.join(e.root, 'a.txt'), 'a\n');
     await fs.writeFile(path.join(e.root, 'b.txt'), 'b\n');
+    const intent2 = await e.journal.intend([path.join(e.root, 'a.txt'), path.join(e.root, 'b.txt')]);
     const again = [
-      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n') }),
-      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n') }),
+      await e.files.stage(path.join(e.root, 'a.txt'), [Buffer.from('A\n')], { expectedContent: Buffer.from('a\n'), stageAs: intent2.temps[0] }),
+      await e.files.stage(path.join(e.root, 'b.txt'), [Buffer.from('B\n')], { expectedContent: Buffer.from('b\n'), stageAs: intent2.temps[1] }),
     ];
-    await e.journal.begin(again);
+    await intent2.begin(again);
     await again[0].commit();
     await again[1].discard();
     const r2 = await e.journal.recover({ files: e.files, sandbox: e.sandbox, isAlive: async () => false });

@@ -119,9 +119,12 @@ describe('core/edits/apply journal recovery: journals are untrusted input', () =
   it('finishes a batch whose staged temps all survived (renames after the first never ran)', async () => {
     const names = ['a.txt', 'b.txt', 'c.txt'];
     for (const n of names) await fs.writeFile(path.join(root, n), `${n} old\n`);
+    const intent = await journal.intend(names.map((n) => path.join(root, n)));
     const staged = [];
-    for (const n of names) staged.push(await files.stage(path.join(root, n), [Buffer.from(`${n} new\n`)], { expectedContent: Buffer.from(`${n} old\n`) }));
-    await journal.begin(staged);
+    for (const [i, n] of names.entries()) {
+      staged.push(await files.stage(path.join(root, n), [Buffer.from(`${n} new\n`)], { expectedContent: Buffer.from(`${n} old\n`), stageAs: intent.temps[i] }));
+    }
+    await intent.begin(staged);
     await staged[0].commit(); // the process dies here
     const r = await journal.recover({ files, sandbox, isAlive: dead });
     assert.equal(r.completed, 1);

@@ -3,8 +3,9 @@
  * while staging leaves no temp it does not name), then every temp is staged (written and synced, several at once),
  * then the journal is completed and synced, then each temp is renamed over its file (several at once) and each
  * folder synced once. A failure before the first rename drops the temps, a failure after it puts the renamed files
- * back (revert), and a crash anywhere leaves a journal the next start completes or undoes (node/journal.ts, given as
- * the BatchJournal port). The caller holds every file's lock. `fault` lets tests fail each step in turn.
+ * back (revert; a commit that failed after its own rename counts as renamed), and a crash anywhere leaves a journal
+ * the next start completes or undoes (node/journal.ts, given as the BatchJournal port). The caller holds every
+ * file's lock. `fault` lets tests fail each step in turn.
  */
 import * as path from 'node:path';
 import { ToolError } from '../../errors';
@@ -58,28 +59,67 @@ export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index:
 /** Files staged or renamed at once: enough to keep the thread pool's four threads and the disk queue busy. */
 const CONCURRENCY = 8;
 
-export async function commitBatch(files: FileStore, journal: BatchJournal, writes: readonly BatchWrite[], fault?: FaultHook): Promise<FileStat[]> {
+/**
+ * `targets`: every file the batch may write, in order; `writeOf(i)` its write once planned (undefined: it changes
+ * nothing), staged as soon as it is ready. `firstFailure` throws the batch's first bad edit in call order, if any:
+ * when a plan or a stage fails, that refusal is the one reported. Returns each target's stat (undefined: not written).
+ */
+export async function commitPlanned(
+  files: FileStore,
+  journal: BatchJournal,
+  targets: readonly string[],
+  writeOf: (i: number) => Promise<BatchWrite | undefined>,
+  firstFailure: () => Promise<void>,
+  fault?: FaultHook,
+): Promise<(FileStat | undefined)[]> {
   if (!files.stage) throw new ToolError('invalid_argument', 'be-apply is not available with this file store (it cannot stage writes); use one be-* edit per file.');
   const stage = files.stage.bind(files);
-  const intent = await journal.intend(writes.map((w) => w.abs));
-  const staged: (StagedWrite | undefined)[] = writes.map(() => undefined);
+  const intent = await journal.intend(targets).catch(async (e: unknown) => {
+    await firstFailure();
+    throw e;
+  });
+  const staged: (StagedWrite | undefined)[] = targets.map(() => undefined);
+  const renamed: boolean[] = targets.map(() => false);
   const discardAll = () => Promise.all(staged.map((s) => s?.discard().catch(() => undefined)));
-  let handle: JournalHandle;
+  let handle: JournalHandle | undefined;
   try {
-    await eachBounded(writes, CONCURRENCY, async (w, i) => {
+    await eachBounded(targets, CONCURRENCY, async (_, i) => {
+      const w = await writeOf(i);
+      if (!w) return;
       await fault?.('stage', i);
-      staged[i] = await stage(w.abs, w.parts, { ...w.opts, stageAs: intent.temps[i] }).catch((e: unknown) => {
+      // told of the rename as it happens: a commit that fails after it leaves the new file, which must be put back too
+      const onRenamed = async (written: { sha256: string; ofGiven: boolean }) => {
+        renamed[i] = true;
+        await w.opts.onRenamed?.(written);
+      };
+      staged[i] = await stage(w.abs, w.parts, { ...w.opts, stageAs: intent.temps[i], onRenamed }).catch((e: unknown) => {
         throw conflictOf(e, w.abs);
       });
     });
-    await fault?.('journal', 0);
-    handle = await intent.begin(staged as StagedWrite[]);
+    if (staged.some((s) => s !== undefined)) {
+      await fault?.('journal', 0);
+      handle = await intent.begin(staged.filter((s): s is StagedWrite => s !== undefined));
+    }
   } catch (e) {
     await discardAll();
     await intent.drop().catch(() => undefined);
+    await firstFailure();
     throw e instanceof BoundedFailure ? e.error : e;
   }
-  const all = staged as StagedWrite[];
+  if (!handle) {
+    await intent.drop().catch(() => undefined);
+    return targets.map(() => undefined);
+  }
+  const at = staged.flatMap((s, i) => (s ? [i] : []));
+  const stats = await commitStaged(files, at.map((i) => staged[i]!), (k) => renamed[at[k]], handle, fault);
+  const out: (FileStat | undefined)[] = targets.map(() => undefined);
+  at.forEach((t, k) => (out[t] = stats[k]));
+  return out;
+}
+
+/** Every staged write renamed over its file (several at once), each folder synced once; all or nothing. */
+async function commitStaged(files: FileStore, all: readonly StagedWrite[], renamed: (k: number) => boolean, handle: JournalHandle, fault?: FaultHook): Promise<FileStat[]> {
+  const discardAll = () => Promise.all(all.map((s) => s.discard().catch(() => undefined)));
   const stats: FileStat[] = [];
   const committed: boolean[] = all.map(() => false);
   try {
@@ -95,13 +135,16 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
   } catch (failure) {
     const { error: e, index } = failure instanceof BoundedFailure ? failure : { error: failure, index: all.length - 1 };
     await discardAll();
-    const undone = await revertCommitted(all.filter((_, i) => committed[i]));
-    if (undone) await handle.finish().catch(() => undefined);
-    const head = undone
-      ? 'nothing was changed (the files written before the failure were put back)'
-      : 'putting back the files written before the failure also failed; the next start of the server completes the undo from its journal';
-    const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, e instanceof ToolError ? e.details : undefined);
-    throw conflictOf(err, writes[index].abs);
+    // every file renamed already, newest first: those whose commit returned, and one whose commit failed after its rename
+    const left = await putBack(files, all.flatMap((s, i) => (committed[i] || renamed(i) ? [{ s, whole: committed[i] }] : [])));
+    if (left.length === 0) await handle.finish().catch(() => undefined);
+    const head =
+      left.length === 0
+        ? 'nothing was changed (the files written before the failure were put back)'
+        : `${left.join(', ')} could not be put back (check ${left.length === 1 ? 'it' : 'them'} now; the next start of the server completes the undo from its journal); every other file of the batch is as it was`;
+    const details = left.length === 0 ? (e instanceof ToolError ? e.details : undefined) : { ...(e instanceof ToolError ? e.details : {}), not_put_back: left };
+    const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, details);
+    throw conflictOf(err, all[index].target);
   }
   // all new now: a failure to delete the journal only leaves the next start a batch to find finished
   await fault?.('finish', 0);
@@ -109,15 +152,26 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
   return stats;
 }
 
-/** Puts back, newest first, the files a failed batch renamed already. False when one could not be put back. */
-async function revertCommitted(committed: readonly StagedWrite[]): Promise<boolean> {
-  let ok = true;
-  for (const s of [...committed].reverse()) {
+/**
+ * Puts back, newest first, the files a failed batch renamed already; returns those that could not be. A revert
+ * writes the old bytes only over the batch's own new ones (its expected content); a file the batch created is
+ * removed only when it still holds exactly the batch's bytes, so a file another writer put there after a commit
+ * that failed after its rename is never removed.
+ */
+async function putBack(files: FileStore, renamed: readonly { s: StagedWrite; whole: boolean }[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const { s, whole } of [...renamed].reverse()) {
     try {
+      if (s.before === null && !whole && !(await holdsExactly(files, s.target, s.after))) throw new Error('not the batch\'s bytes');
       await s.revert();
     } catch {
-      ok = false;
+      left.push(s.target);
     }
   }
-  return ok;
+  return left.reverse();
+}
+
+async function holdsExactly(files: FileStore, abs: string, bytes: Uint8Array): Promise<boolean> {
+  const now = await files.read(abs).catch(() => undefined);
+  return now !== undefined && now.encoding === undefined && Buffer.from(bytes).equals(now.bytes);
 }

@@ -16,9 +16,9 @@ import { loadText, type LoadedText } from '../../read/load';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
-import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
+import { BatchConflict, commitPlanned, type BatchJournal, type FaultHook } from './commit';
 import { withLocks } from './locks';
-import { eachBounded } from '../../util/bounded';
+import { limiter } from '../../util/bounded';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -71,58 +71,80 @@ export class BatchEditor {
     const { sandbox, files } = this.deps;
     // one call: the folders' look-ups of the write checks are shared by the batch's paths (each folder once)
     const lookups: WriteLookups = new Map();
-    const resolved = new Map<string, string>();
+    // every path resolved at once (each folder's look-ups shared); the first bad path in call order is the one reported
+    const resolving = new Map<string, Promise<string>>();
+    for (const e of edits) if (!resolving.has(e.path)) resolving.set(e.path, sandbox.resolveForWrite(e.path, [], lookups));
+    const settled = await Promise.allSettled(resolving.values());
+    const resolved = new Map([...resolving.keys()].map((k, i) => [k, settled[i]] as const));
     const byFile = new Map<string, ParsedEdit[]>();
     for (const e of edits) {
-      let abs = resolved.get(e.path);
-      if (abs === undefined) resolved.set(e.path, (abs = await sandbox.resolveForWrite(e.path, [], lookups)));
-      byFile.set(abs, [...(byFile.get(abs) ?? []), e]);
+      const r = resolved.get(e.path)!;
+      if (r.status === 'rejected') throw r.reason;
+      byFile.set(r.value, [...(byFile.get(r.value) ?? []), e]);
     }
     // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
     if (byFile.size > 1) await sandbox.resolveBatchForWrite([...byFile.keys()], lookups);
     return withLocks(files, [...byFile.keys()], async () => {
-      // the files read several at once; planned in order, so the first bad edit is the one reported
+      // each file read (several at once) and planned as soon as it is read; a write is staged as soon as its file is
+      // planned, while the others are still read. The first bad edit in call order is the one reported.
       const perFile = [...byFile];
-      const loads: Promise<LoadedText | undefined>[] = [];
-      await eachBounded(perFile, 8, async ([abs, fileEdits], i) => {
-        loads[i] = this.loadIfExists(abs, fileEdits);
-        await loads[i].catch(() => undefined);
-      });
-      const plans: FilePlan[] = [];
-      for (const [i, [abs, fileEdits]] of perFile.entries()) {
-        const ld = await loads[i];
-        const plan = await planFile(
-          { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
-          { abs, display: sandbox.display(abs) },
-          ld,
-          fileEdits,
-          args.format ?? 'plain',
-        ).catch(async (e: unknown) => {
-          throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
-        });
-        if (plan) plans.push(plan);
+      const reading = limiter(8);
+      const planning = perFile.map(([abs, fileEdits]) =>
+        reading(() => this.loadIfExists(abs, fileEdits)).then((ld) =>
+          planFile(
+            { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
+            { abs, display: sandbox.display(abs) },
+            ld,
+            fileEdits,
+            args.format ?? 'plain',
+          ).catch(async (e: unknown) => {
+            throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
+          }),
+        ),
+      );
+      // each is awaited in turn below; a refusal seen before its turn is not an unhandled rejection
+      for (const p of planning) p.catch(() => undefined);
+      const firstFailure = async () => {
+        for (const s of await Promise.allSettled(planning)) if (s.status === 'rejected') throw s.reason;
+      };
+      const planned = async () => {
+        await firstFailure();
+        return (await Promise.all(planning)).filter((p): p is FilePlan => p !== undefined);
+      };
+      if (args.preview) {
+        const plans = await planned();
+        return { ...this.unwritten(plans, edits.length, args.brief), preview: true };
       }
-      const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: [] };
-      if (plans.length === 0) result.warnings = ['apply: the edits change nothing; no file was written'];
-      if (args.preview || plans.length === 0) {
-        if (args.preview) result.preview = true;
-        result.results = plans.map((p) => this.fileResult(p, args.brief));
-        return result;
-      }
-      for (const p of plans) await sandbox.checkWriteContent(p.abs, p.after);
-      const stats = await commitBatch(
+      const stats = await commitPlanned(
         files,
         this.deps.journal,
-        plans.map((p) => ({ abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } })),
+        perFile.map(([abs]) => abs),
+        async (i) => {
+          const p = await planning[i];
+          if (!p) return undefined;
+          await sandbox.checkWriteContent(p.abs, p.after);
+          return { abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } };
+        },
+        firstFailure,
         this.deps.fault,
       ).catch(async (e: unknown) => {
         // a file changed under the batch (an editor, git, a writer that takes no lock): say who, if an edit did
         throw e instanceof BatchConflict ? ((await this.deps.history?.explainConflict?.(e, e.file)) ?? e) : e;
       });
-      result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
-      await this.record(plans, result, stats);
+      const plans = await planned();
+      if (plans.length === 0) return this.unwritten(plans, edits.length, args.brief);
+      const written = stats.filter((s): s is FileStat => s !== undefined);
+      const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: plans.map((p, i) => this.fileResult(p, args.brief, written[i])) };
+      await this.record(plans, result, written);
       return result;
     });
+  }
+
+  /** A preview, or a batch whose edits change nothing: no file written. */
+  private unwritten(plans: FilePlan[], edits: number, brief: boolean | undefined): ApplyResult {
+    const result: ApplyResult = { status: 'ok', files: plans.length, edits, results: plans.map((p) => this.fileResult(p, brief)) };
+    if (plans.length === 0) result.warnings = ['apply: the edits change nothing; no file was written'];
+    return result;
   }
 
   private async loadIfExists(abs: string, edits: ParsedEdit[]): Promise<LoadedText | undefined> {

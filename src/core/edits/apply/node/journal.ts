@@ -26,9 +26,6 @@ import type { BatchJournal, JournalHandle, JournalIntent } from '../commit';
 import { withLocks } from '../locks';
 import { isOwnTemp, JOURNAL_NAME_RE, MAX_JOURNAL_BYTES, parseJournal, type JournalFile, type JournalFileEntry, type StagingJournal } from './journalFormat';
 
-
-
-
 export interface RecoveryReport {
   completed: number;
   undone: number;
@@ -60,11 +57,6 @@ export class ApplyJournal implements BatchJournal {
     const file = this.fileOf(id);
     await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600, fsync: false });
     return { temps, begin: (staged) => this.write(id, staged), drop: () => removeJournal(file) };
-  }
-
-  /** The full journal of a staged batch in one step (a batch whose temps no staging journal named). */
-  begin(staged: readonly StagedWrite[]): Promise<JournalHandle> {
-    return fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => this.write(randomBytes(6).toString('hex'), staged));
   }
 
   private fileOf(id: string): string {
