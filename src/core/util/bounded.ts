@@ -27,19 +27,3 @@ export class BoundedFailure {
     readonly index: number,
   ) {}
 }
-
-/** A gate that runs at most `limit` of the functions given to it at once, in the order given. */
-export function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await fn();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}

@@ -59,33 +59,16 @@ export type FaultHook = (step: 'stage' | 'journal' | 'commit' | 'finish', index:
 /** Files staged or renamed at once: enough to keep the thread pool's four threads and the disk queue busy. */
 const CONCURRENCY = 8;
 
-/**
- * `targets`: every file the batch may write, in order; `writeOf(i)` its write once planned (undefined: it changes
- * nothing), staged as soon as it is ready. `firstFailure` throws the batch's first bad edit in call order, if any:
- * when a plan or a stage fails, that refusal is the one reported. Returns each target's stat (undefined: not written).
- */
-export async function commitPlanned(
-  files: FileStore,
-  journal: BatchJournal,
-  targets: readonly string[],
-  writeOf: (i: number) => Promise<BatchWrite | undefined>,
-  firstFailure: () => Promise<void>,
-  fault?: FaultHook,
-): Promise<(FileStat | undefined)[]> {
+export async function commitBatch(files: FileStore, journal: BatchJournal, writes: readonly BatchWrite[], fault?: FaultHook): Promise<FileStat[]> {
   if (!files.stage) throw new ToolError('invalid_argument', 'be-apply is not available with this file store (it cannot stage writes); use one be-* edit per file.');
   const stage = files.stage.bind(files);
-  const intent = await journal.intend(targets).catch(async (e: unknown) => {
-    await firstFailure();
-    throw e;
-  });
-  const staged: (StagedWrite | undefined)[] = targets.map(() => undefined);
-  const renamed: boolean[] = targets.map(() => false);
+  const intent = await journal.intend(writes.map((w) => w.abs));
+  const staged: (StagedWrite | undefined)[] = writes.map(() => undefined);
+  const renamed: boolean[] = writes.map(() => false);
   const discardAll = () => Promise.all(staged.map((s) => s?.discard().catch(() => undefined)));
-  let handle: JournalHandle | undefined;
+  let handle: JournalHandle;
   try {
-    await eachBounded(targets, CONCURRENCY, async (_, i) => {
-      const w = await writeOf(i);
-      if (!w) return;
+    await eachBounded(writes, CONCURRENCY, async (w, i) => {
       await fault?.('stage', i);
       // told of the rename as it happens: a commit that fails after it leaves the new file, which must be put back too
       const onRenamed = async (written: { sha256: string; ofGiven: boolean }) => {
@@ -96,30 +79,14 @@ export async function commitPlanned(
         throw conflictOf(e, w.abs);
       });
     });
-    if (staged.some((s) => s !== undefined)) {
-      await fault?.('journal', 0);
-      handle = await intent.begin(staged.filter((s): s is StagedWrite => s !== undefined));
-    }
+    await fault?.('journal', 0);
+    handle = await intent.begin(staged as StagedWrite[]);
   } catch (e) {
     await discardAll();
     await intent.drop().catch(() => undefined);
-    await firstFailure();
     throw e instanceof BoundedFailure ? e.error : e;
   }
-  if (!handle) {
-    await intent.drop().catch(() => undefined);
-    return targets.map(() => undefined);
-  }
-  const at = staged.flatMap((s, i) => (s ? [i] : []));
-  const stats = await commitStaged(files, at.map((i) => staged[i]!), (k) => renamed[at[k]], handle, fault);
-  const out: (FileStat | undefined)[] = targets.map(() => undefined);
-  at.forEach((t, k) => (out[t] = stats[k]));
-  return out;
-}
-
-/** Every staged write renamed over its file (several at once), each folder synced once; all or nothing. */
-async function commitStaged(files: FileStore, all: readonly StagedWrite[], renamed: (k: number) => boolean, handle: JournalHandle, fault?: FaultHook): Promise<FileStat[]> {
-  const discardAll = () => Promise.all(all.map((s) => s.discard().catch(() => undefined)));
+  const all = staged as StagedWrite[];
   const stats: FileStat[] = [];
   const committed: boolean[] = all.map(() => false);
   try {
@@ -136,7 +103,7 @@ async function commitStaged(files: FileStore, all: readonly StagedWrite[], renam
     const { error: e, index } = failure instanceof BoundedFailure ? failure : { error: failure, index: all.length - 1 };
     await discardAll();
     // every file renamed already, newest first: those whose commit returned, and one whose commit failed after its rename
-    const left = await putBack(files, all.flatMap((s, i) => (committed[i] || renamed(i) ? [{ s, whole: committed[i] }] : [])));
+    const left = await putBack(files, all.flatMap((s, i) => (committed[i] || renamed[i] ? [{ s, whole: committed[i] }] : [])));
     if (left.length === 0) await handle.finish().catch(() => undefined);
     const head =
       left.length === 0
@@ -144,7 +111,7 @@ async function commitStaged(files: FileStore, all: readonly StagedWrite[], renam
         : `${left.join(', ')} could not be put back (check ${left.length === 1 ? 'it' : 'them'} now; the next start of the server completes the undo from its journal); every other file of the batch is as it was`;
     const details = left.length === 0 ? (e instanceof ToolError ? e.details : undefined) : { ...(e instanceof ToolError ? e.details : {}), not_put_back: left };
     const err = new ToolError(e instanceof ToolError ? e.code : 'io', `apply: ${(e as Error).message} — ${head}.`, details);
-    throw conflictOf(err, all[index].target);
+    throw conflictOf(err, writes[index].abs);
   }
   // all new now: a failure to delete the journal only leaves the next start a batch to find finished
   await fault?.('finish', 0);

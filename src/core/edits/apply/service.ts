@@ -16,9 +16,9 @@ import { loadText, type LoadedText } from '../../read/load';
 import { readBack } from '../readBack';
 import type { DiffFormat } from '../types';
 import type { ViewedCodeRegistry } from '../viewedCode';
-import { BatchConflict, commitPlanned, type BatchJournal, type FaultHook } from './commit';
+import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
 import { withLocks } from './locks';
-import { limiter } from '../../util/bounded';
+import { eachBounded } from '../../util/bounded';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -85,66 +85,48 @@ export class BatchEditor {
     // the batch lands together: no set of its files may make a git directory either (evil/HEAD + evil/refs/x ...)
     if (byFile.size > 1) await sandbox.resolveBatchForWrite([...byFile.keys()], lookups);
     return withLocks(files, [...byFile.keys()], async () => {
-      // each file read (several at once) and planned as soon as it is read; a write is staged as soon as its file is
-      // planned, while the others are still read. The first bad edit in call order is the one reported.
+      // the files read several at once; planned in order, so the first bad edit is the one reported
       const perFile = [...byFile];
-      const reading = limiter(8);
-      const planning = perFile.map(([abs, fileEdits]) =>
-        reading(() => this.loadIfExists(abs, fileEdits)).then((ld) =>
-          planFile(
-            { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
-            { abs, display: sandbox.display(abs) },
-            ld,
-            fileEdits,
-            args.format ?? 'plain',
-          ).catch(async (e: unknown) => {
-            throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
-          }),
-        ),
-      );
-      // each is awaited in turn below; a refusal seen before its turn is not an unhandled rejection
-      for (const p of planning) p.catch(() => undefined);
-      const firstFailure = async () => {
-        for (const s of await Promise.allSettled(planning)) if (s.status === 'rejected') throw s.reason;
-      };
-      const planned = async () => {
-        await firstFailure();
-        return (await Promise.all(planning)).filter((p): p is FilePlan => p !== undefined);
-      };
-      if (args.preview) {
-        const plans = await planned();
-        return { ...this.unwritten(plans, edits.length, args.brief), preview: true };
+      const loads: Promise<LoadedText | undefined>[] = [];
+      await eachBounded(perFile, 8, async ([abs, fileEdits], i) => {
+        loads[i] = this.loadIfExists(abs, fileEdits);
+        await loads[i].catch(() => undefined);
+      });
+      const plans: FilePlan[] = [];
+      for (const [i, [abs, fileEdits]] of perFile.entries()) {
+        const ld = await loads[i];
+        const plan = await planFile(
+          { viewed: this.deps.viewed, maxAnalyzeBytes: this.deps.maxAnalyzeBytes, lang: this.deps.lang ?? 'en' },
+          { abs, display: sandbox.display(abs) },
+          ld,
+          fileEdits,
+          args.format ?? 'plain',
+        ).catch(async (e: unknown) => {
+          throw await explainStaleRead(this.deps.history, e, abs); // a stale read names the session that changed the file
+        });
+        if (plan) plans.push(plan);
       }
-      const stats = await commitPlanned(
+      const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: [] };
+      if (plans.length === 0) result.warnings = ['apply: the edits change nothing; no file was written'];
+      if (args.preview || plans.length === 0) {
+        if (args.preview) result.preview = true;
+        result.results = plans.map((p) => this.fileResult(p, args.brief));
+        return result;
+      }
+      for (const p of plans) await sandbox.checkWriteContent(p.abs, p.after);
+      const stats = await commitBatch(
         files,
         this.deps.journal,
-        perFile.map(([abs]) => abs),
-        async (i) => {
-          const p = await planning[i];
-          if (!p) return undefined;
-          await sandbox.checkWriteContent(p.abs, p.after);
-          return { abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } };
-        },
-        firstFailure,
+        plans.map((p) => ({ abs: p.abs, parts: [p.after], opts: { expectedContent: p.before, mkdirs: p.before === null } })),
         this.deps.fault,
       ).catch(async (e: unknown) => {
         // a file changed under the batch (an editor, git, a writer that takes no lock): say who, if an edit did
         throw e instanceof BatchConflict ? ((await this.deps.history?.explainConflict?.(e, e.file)) ?? e) : e;
       });
-      const plans = await planned();
-      if (plans.length === 0) return this.unwritten(plans, edits.length, args.brief);
-      const written = stats.filter((s): s is FileStat => s !== undefined);
-      const result: ApplyResult = { status: 'ok', files: plans.length, edits: edits.length, results: plans.map((p, i) => this.fileResult(p, args.brief, written[i])) };
-      await this.record(plans, result, written);
+      result.results = plans.map((p, i) => this.fileResult(p, args.brief, stats[i]));
+      await this.record(plans, result, stats);
       return result;
     });
-  }
-
-  /** A preview, or a batch whose edits change nothing: no file written. */
-  private unwritten(plans: FilePlan[], edits: number, brief: boolean | undefined): ApplyResult {
-    const result: ApplyResult = { status: 'ok', files: plans.length, edits, results: plans.map((p) => this.fileResult(p, brief)) };
-    if (plans.length === 0) result.warnings = ['apply: the edits change nothing; no file was written'];
-    return result;
   }
 
   private async loadIfExists(abs: string, edits: ParsedEdit[]): Promise<LoadedText | undefined> {
