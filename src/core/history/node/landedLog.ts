@@ -95,14 +95,17 @@ export interface LoggedEdit {
 const str = (v: unknown, max = 1024): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
+/** One line of the log, checked: a landed edit, or the undo of one (by its id). */
+export type LoggedLine = { edit: LoggedEdit } | { undone: string; time: number };
+
 /**
- * The landed edits the log holds for workspace `key` (files inside `roots` only), oldest first, without the
- * ones a later line says were undone. Malformed, foreign or outside lines are skipped.
+ * The lines the log holds for workspace `key` (files inside `roots` only), oldest first. The log is untrusted
+ * input: it is read as a regular file only (no link followed, no FIFO waited on), its last MAX_READ_BYTES at most,
+ * and malformed, foreign or outside lines are skipped.
  */
-export async function readLandedLog(dir: string, key: string, roots: readonly string[]): Promise<LoggedEdit[]> {
+export async function readLoggedLines(dir: string, key: string, roots: readonly string[]): Promise<LoggedLine[]> {
   const text = await readTail(path.join(dir, LANDED_LOG));
-  const edits: LoggedEdit[] = [];
-  const undone = new Set<string>();
+  const out: LoggedLine[] = [];
   for (const line of text.split('\n')) {
     if (line === '' || line.length > MAX_LINE) continue;
     let v: Record<string, unknown>;
@@ -113,22 +116,34 @@ export async function readLandedLog(dir: string, key: string, roots: readonly st
     }
     if (typeof v !== 'object' || v === null || v.ws !== key || !num(v.t)) continue;
     if (str(v.undone, 64)) {
-      undone.add(v.undone);
+      out.push({ undone: v.undone, time: v.t });
       continue;
     }
     if (!str(v.id, 64) || !num(v.seq) || !str(v.tool, 64) || !str(v.file, 4096)) continue;
     const file = v.file;
     if (!path.isAbsolute(file) || !roots.some((r) => isInside(r, file))) continue;
-    edits.push({
-      id: v.id,
-      seq: v.seq,
-      ...(str(v.group, 64) ? { group: v.group } : {}),
-      file,
-      tool: v.tool,
-      ...(str(v.session, 256) ? { session: v.session } : {}),
-      ...(str(v.client, 256) ? { client: v.client } : {}),
-      time: v.t,
+    out.push({
+      edit: {
+        id: v.id,
+        seq: v.seq,
+        ...(str(v.group, 64) ? { group: v.group } : {}),
+        file,
+        tool: v.tool,
+        ...(str(v.session, 256) ? { session: v.session } : {}),
+        ...(str(v.client, 256) ? { client: v.client } : {}),
+        time: v.t,
+      },
     });
   }
-  return edits.filter((e) => !undone.has(e.id));
+  return out;
+}
+
+/**
+ * The landed edits the log holds for workspace `key` (files inside `roots` only), oldest first, without the
+ * ones a later line says were undone.
+ */
+export async function readLandedLog(dir: string, key: string, roots: readonly string[]): Promise<LoggedEdit[]> {
+  const lines = await readLoggedLines(dir, key, roots);
+  const undone = new Set(lines.flatMap((l) => ('undone' in l ? [l.undone] : [])));
+  return lines.flatMap((l) => ('edit' in l && !undone.has(l.edit.id) ? [l.edit] : []));
 }
