@@ -161,8 +161,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
   // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
   const outlines = new OutlinePool({ grammarsDir: __dirname });
-  // its workers start a second after the composition, not in the way of the first call's start-up
-  if (opts.context !== false) outlines.warm(1000);
+  // its workers start on the first outline, or once an overview has answered (ContextService): never at composition,
+  // where every window of the extension host would pay for workers it may never use
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,

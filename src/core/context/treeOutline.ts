@@ -19,6 +19,8 @@ export interface OutlineSource {
    * `AbortError` when `signal` aborts first.
    */
   outline(text: string, languageId: string, signal?: AbortSignal): Promise<Extracted | undefined>;
+  /** Gets ready for a large parse in the background (a worker pool starts its workers); nothing waits for it. */
+  warm?(): void;
 }
 
 /** Outlines parsed on the calling thread. */

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ContextService } from '../../../src/core/context/node/service';
+import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { getTokenizer } from '../../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../../src/mcp/services';
 import { createServer } from '../../../src/mcp/server';
@@ -165,6 +166,20 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
     } finally {
       await client.close();
       await server.close();
+    }
+  });
+
+  it('the parse workers start once an overview has answered (structure reads come next), not before', async () => {
+    const pool = new OutlinePool({ grammarsDir: join(__dirname, '../../..'), size: 1, parallel: 2 });
+    try {
+      const c = new ContextService({ sandbox: services.sandbox, files: services.files, viewed: services.edits.viewed, tokenizer: tk, parsers: new TreeSitterParsers(packagedGrammars), outlines: pool });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(pool.workers, 0, 'no worker before any call');
+      await c.overview();
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(pool.workers, 2, 'the overview warmed the pool');
+    } finally {
+      await pool.close();
     }
   });
 });

@@ -153,8 +153,9 @@ export class OutlinePool implements OutlineSource {
    * `idleMs` like any idle worker.
    */
   warm(delayMs = 0): void {
-    clearTimeout(this.warming);
+    if (this.closed || this.slots.length || this.warming) return;
     this.warming = setTimeout(() => {
+      this.warming = undefined;
       if (this.closed || this.slots.length) return;
       for (let i = 0; i < Math.max(this.size, this.parallel); i++) this.settle(this.start());
     }, delayMs);

@@ -222,6 +222,8 @@ export class ContextService {
     // (laid out again from the index just refreshed: a second walk of 200,000 files would find nothing new).
     const overhead = this.tokenizer.count(JSON.stringify({ ...this.overviewReply(folder, res), overview: '' }));
     if (res.tokens + overhead > budget) res = await map.overview({ folder, budget: Math.max(128, budget - overhead), query: args.query, refresh: false });
+    // structure reads of the files it shows come next: their parse workers start now, after the overview's own work
+    this.deps.outlines?.warm?.();
     return this.overviewReply(folder, res);
   }
 
