@@ -1,0 +1,98 @@
+/**
+ * GitHub Copilot CLI's own reading of what we hand it, with its real binary (installed from npm into the user's cache
+ * on first use; these commands run offline and without a GitHub login): the README's `~/.copilot/mcp-config.json`
+ * snippet exactly as written, and the Agent Plugin folder installed with `copilot plugin install <folder>`, whose
+ * bundled server Copilot then lists as a plugin server. A session (which would start the server) needs a GitHub
+ * login, so the server itself is started by the packaging tests, not by Copilot.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildDist } from '../distBuild';
+import { cleanEnv, isolatedDir, REPO, run } from './packaged';
+
+const COPILOT_VERSION = '1.0.102';
+
+function loudSkip(ctx: Mocha.Context, why: string): never {
+  console.log(`\n  ##########\n  ## SKIPPED: ${why}\n  ##########`);
+  ctx.skip();
+}
+
+/** The JSON block that follows the README line naming `~/.copilot/mcp-config.json`. */
+function readmeCopilotSnippet(readme: string): string {
+  const at = readme.indexOf('Copilot CLI (`~/.copilot/mcp-config.json`');
+  assert.ok(at >= 0, 'the README has the Copilot CLI snippet');
+  const block = /```json\n([\s\S]*?)```/.exec(readme.slice(at));
+  assert.ok(block, 'a json block follows it');
+  return block[1]!;
+}
+
+describe('packaging: GitHub Copilot CLI reads our config snippet and installs the Agent Plugin', function () {
+  this.timeout(300000);
+  let base = '';
+  let bin = '';
+  const copilot = (home: string, args: string[], cwd: string) => {
+    const r = spawnSync(bin, args, { cwd, env: cleanEnv({ HOME: home, COPILOT_HOME: path.join(home, '.copilot') }), encoding: 'utf8', timeout: 120000 });
+    assert.ifError(r.error);
+    return { status: r.status, out: r.stdout + r.stderr };
+  };
+
+  before(async function () {
+    const cache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'better-edit-tools-test', `copilot-cli-${COPILOT_VERSION}`);
+    bin = path.join(cache, 'node_modules', '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
+    if (!fs.existsSync(bin)) {
+      fs.mkdirSync(cache, { recursive: true });
+      try {
+        await run('npm', ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', cache, `@github/copilot@${COPILOT_VERSION}`], { cwd: cache, env: cleanEnv(), timeout: 240000 });
+      } catch (e) {
+        loudSkip(this, `Copilot CLI ${COPILOT_VERSION} could not be installed from npm (${(e as Error).message.split('\n')[0]}); NOT checked by Copilot CLI`);
+      }
+      if (!fs.existsSync(bin)) loudSkip(this, `no Copilot CLI binary for ${process.platform}-${process.arch}; NOT checked by Copilot CLI`);
+    }
+    await buildDist();
+    base = isolatedDir('bet-copilot-');
+  });
+  after(() => base && fs.rmSync(base, { recursive: true, force: true }));
+
+  it('the README snippet, as written with the tarball and project filled in, is a user server Copilot CLI can start', () => {
+    const home = path.join(base, 'home-snippet');
+    const project = path.join(base, 'project');
+    fs.mkdirSync(path.join(home, '.copilot'), { recursive: true });
+    fs.mkdirSync(project, { recursive: true });
+    const tgz = path.join(base, 'better-edit-tools-0.0.0.tgz');
+    const snippet = readmeCopilotSnippet(fs.readFileSync(path.join(REPO, 'README.md'), 'utf8')).split('<tgz>').join(tgz).split('/abs/project').join(project);
+    fs.writeFileSync(path.join(home, '.copilot', 'mcp-config.json'), snippet);
+    const list = copilot(home, ['mcp', 'list'], project);
+    assert.equal(list.status, 0, list.out);
+    assert.match(list.out, /User servers:\s+better-edit-tools \(local\)/, list.out);
+    const get = copilot(home, ['mcp', 'get', 'better-edit-tools'], project);
+    assert.equal(get.status, 0, get.out);
+    assert.ok(get.out.includes(`Command: npx -y -p ${tgz} better-edit-tools --root ${project}`), get.out);
+    assert.match(get.out, /Tools: \* \(all\)/);
+    // the check has teeth: a snippet Copilot cannot parse is not listed
+    fs.writeFileSync(path.join(home, '.copilot', 'mcp-config.json'), snippet.replace('"mcpServers"', '"mcp_servers"'));
+    assert.doesNotMatch(copilot(home, ['mcp', 'list'], project).out, /better-edit-tools \(local\)/);
+  });
+
+  it('`copilot plugin install <folder>` installs the Agent Plugin: its skill and its bundled server', async () => {
+    const built = path.join(base, 'built');
+    await run(process.execPath, [path.join(REPO, 'scripts', 'package-plugins.mjs'), '--out', built], { cwd: REPO, env: cleanEnv() });
+    const folder = path.join(base, 'better-edit-tools');
+    fs.cpSync(path.join(built, 'agent-plugin'), folder, { recursive: true });
+    const home = path.join(base, 'home-plugin');
+    fs.mkdirSync(home, { recursive: true });
+    const install = copilot(home, ['plugin', 'install', folder], base);
+    assert.equal(install.status, 0, install.out);
+    assert.match(install.out, /Plugin "better-edit-tools" installed successfully\. Installed 1 skill\./, install.out);
+    assert.match(copilot(home, ['plugin', 'list'], base).out, /Installed plugins:\s+• better-edit-tools \(v\d+\.\d+\.\d+\)/);
+    const get = copilot(home, ['mcp', 'get', 'better-edit-tools'], base);
+    assert.match(get.out, /Source: Plugin/, get.out);
+    assert.match(get.out, /Command: node \$\{PLUGIN_ROOT\}\/server\/cli\.js/, get.out);
+    assert.match(get.out, /PLUGIN_ROOT: /, 'Copilot sets PLUGIN_ROOT for the server it starts');
+    // what Copilot copied in carries the server: the same tree the packaging tests start
+    const installed = path.join(home, '.copilot', 'installed-plugins', '_direct', 'better-edit-tools');
+    assert.ok(fs.statSync(path.join(installed, 'server', 'cli.js')).isFile(), `the server was copied into ${installed}`);
+  });
+});
