@@ -28,6 +28,8 @@ export interface MemoryObserverOptions {
    * which counts tokens, never takes turns with a call's own steps.
    */
   beforeRecord?: () => Promise<void>;
+  /** The clock a call's time is taken from when its result comes (the record is added later); default Date.now. */
+  now?: () => number;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 8_000;
@@ -98,11 +100,13 @@ function resultExcerpt(result: CallToolResult, maxResult: number): string {
 }
 
 /** Adds a call (when known) and its result to the memory as a linked pair. */
-async function addPair(memory: ChatMemory, call: PendingCall | undefined, tool: string, text: string, isError: boolean): Promise<void> {
+async function addPair(memory: ChatMemory, call: PendingCall | undefined, tool: string, text: string, isError: boolean, time?: number): Promise<void> {
+  // the pair's time is when the call ended (its record may come later): after any snapshot it took (recapUndo.ts matches by that)
+  const at = time === undefined ? {} : { time };
   let callMessageId: string | undefined;
   if (call) {
     const tokens = await memory.countTokensAsync(call.content);
-    callMessageId = memory.add({ kind: 'tool_call', priority: 'medium', tool: call.tool, content: call.content, references: call.references, tokens }).id;
+    callMessageId = memory.add({ kind: 'tool_call', priority: 'medium', tool: call.tool, content: call.content, references: call.references, tokens, ...at }).id;
   }
   const tokens = await memory.countTokensAsync(text);
   memory.add({
@@ -113,6 +117,7 @@ async function addPair(memory: ChatMemory, call: PendingCall | undefined, tool: 
     content: text,
     references: call?.references ?? [],
     tokens,
+    ...at,
     ...(callMessageId !== undefined ? { pairId: callMessageId } : {}),
   });
 }
@@ -145,6 +150,7 @@ export function memoryObserver(registry: Pick<MemoryRegistry, 'get'>, options: M
   const maxResult = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const maxArgs = options.maxArgChars ?? DEFAULT_MAX_ARG_CHARS;
   const skip = new Set(options.skipTools ?? ['be-memory']);
+  const now = options.now ?? Date.now;
   // The server reports every call's result (failures included), so entries do not accumulate.
   const pending = new Map<string, PendingCall>();
   // One chain for all sessions keeps records in call order; a failed record does not stop the next.
@@ -180,7 +186,8 @@ export function memoryObserver(registry: Pick<MemoryRegistry, 'get'>, options: M
       const call = pending.get(callId);
       pending.delete(callId);
       const text = resultExcerpt(result, maxResult);
-      afterResponse(() => addPair(registry.get(sessionId), call, tool, text, isError));
+      const ended = now();
+      afterResponse(() => addPair(registry.get(sessionId), call, tool, text, isError, ended));
     },
     settled() {
       return queue;

@@ -41,4 +41,18 @@ describe('mcp/memoryObserver (off the call path)', () => {
     assert.equal(msgs[0]!.pairId, msgs[1]!.id);
     assert.deepEqual(msgs[0]!.references, [{ path: 'a.ts', start: 1, end: 1 }]);
   });
+
+  it('records a call at the time it ended, not when its record was added (the first waits for the tokenizer)', async () => {
+    const registry = new MemoryRegistry({ deps: memoryDeps });
+    let clock = 1_000_000;
+    // the record waits for a background load: 400 ms pass on the clock before it is added
+    const obs = memoryObserver(registry, { now: () => clock, beforeRecord: () => new Promise<void>((r) => setTimeout(() => r(), 10)) });
+    obs.onToolCall({ sessionId: 's', callId: 'c1', tool: 'be-read', args: { file: 'b.ts:1' } });
+    obs.onToolResult({ sessionId: 's', callId: 'c1', tool: 'be-read', args: { file: 'b.ts:1' }, result: { content: [{ type: 'text', text: 'ok' }] }, isError: false, durationMs: 25 });
+    clock += 400;
+    await obs.settled();
+    const [call, result] = registry.get('s').visibleMessages();
+    assert.equal(result!.time, 1_000_000, 'the result at the moment it came');
+    assert.equal(call!.time, 1_000_000, 'the call when it ended: after any snapshot it took, which the recap matches by');
+  });
 });

@@ -121,7 +121,7 @@ export class ChatMemory {
       ...(group !== undefined ? { group } : {}),
       content: input.content,
       tokens,
-      time: this.clock.now(),
+      time: input.time === undefined ? this.clock.now() : Math.min(input.time, this.clock.now()),
       references: input.references ?? [],
       ...(input.tool !== undefined ? { tool: input.tool } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),

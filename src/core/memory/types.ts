@@ -51,6 +51,8 @@ export interface NewMessage {
   pinned?: boolean;
   /** Pre-counted tokens (e.g. counted asynchronously); otherwise the memory counts `content`. */
   tokens?: number;
+  /** When it happened, if before it is added (a call recorded after its reply went out); never later than now. */
+  time?: number;
 }
 
 /** What remains of an evicted message: structured facts that a summary cannot garble (ARCHITECTURE.md, ChatMemory M4). */
