@@ -78,22 +78,20 @@ const lazyCrypto = {
 };
 // The SDK's Server makes an ajv JSON Schema validator at construction (ajv, its formats and their URI parser: ~5 ms
 // of every start) for one thing, checking an elicitation's answer, which these servers never ask for. The Server
-// gets a stand-in that loads the real one from the same bundle on first use.
+// gets a stand-in that loads the real one on first use, from a file of its own (dist/vendor/ajv-provider.js): in the
+// bundle, its ~130 KB were still read at every start and parsed at every first one (no code cache yet).
 const lazyAjv = {
   name: 'lazy-ajv',
   setup(b) {
-    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, async (a) => {
-      if (a.pluginData === 'lazy-ajv' || !/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/.test(a.importer)) return undefined;
-      const real = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'lazy-ajv' });
-      return { path: real.path, namespace: 'lazy-ajv' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (a) => ({
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (a) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/.test(a.importer) ? { path: 'ajv-provider', namespace: 'lazy-ajv' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, () => ({
       contents:
-        `let Real;\nexport class AjvJsonSchemaValidator {\n  constructor(ajv) { this.ajv = ajv; }\n` +
-        `  getValidator(schema) { Real ??= require(${JSON.stringify(a.path)}).AjvJsonSchemaValidator; this.real ??= new Real(this.ajv); return this.real.getValidator(schema); }\n}\n`,
+        `const vendorFile = () => require('node:path').join(__dirname, 'vendor', 'ajv-provider.js');\nlet Real;\n` +
+        `export class AjvJsonSchemaValidator {\n  constructor(ajv) { this.ajv = ajv; }\n` +
+        `  getValidator(schema) { Real ??= require(vendorFile()).AjvJsonSchemaValidator; this.real ??= new Real(this.ajv); return this.real.getValidator(schema); }\n}\n`,
       loader: 'js',
-      resolveDir: a.path.replace(/[\\/][^\\/]*$/, ''),
-      pluginData: 'lazy-ajv',
     }));
   },
 };
@@ -136,6 +134,7 @@ if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
 import { createRequire } from 'node:module';
 const requireHere = createRequire(import.meta.url);
 for (const name of ['iconv-lite', 'jschardet']) entries.push({ entryPoints: [requireHere.resolve(name)], outfile: `dist/vendor/${name}.js`, sourcemap: false });
+entries.push({ entryPoints: [requireHere.resolve('@modelcontextprotocol/sdk/validation/ajv')], outfile: 'dist/vendor/ajv-provider.js', sourcemap: false });
 
 const [summary] = await Promise.all([copyAssets(), ...entries.map((e) => build({ ...common, ...e }))]);
 if (process.argv.includes('--verbose')) console.log(summary);
