@@ -76,6 +76,20 @@ const lazyCrypto = {
     }));
   },
 };
+// node:worker_threads (its internals and message ports, ~1-3 ms of a start) loaded at every bundle evaluation for a
+// `new Worker(...)` that a session may never make: our modules get a Worker that loads it on first use.
+const lazyWorker = {
+  name: 'lazy-worker',
+  setup(b) {
+    b.onResolve({ filter: /^node:worker_threads$/ }, (a) =>
+      /[\\/]src[\\/]/.test(a.importer) && !/[\\/]outlineWorker\.ts$/.test(a.importer) ? { path: 'lazy-worker', namespace: 'lazy-worker' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-worker' }, () => ({
+      contents: `export function Worker(...a) { return new (require('node:worker_threads').Worker)(...a); }\n`,
+      loader: 'js',
+    }));
+  },
+};
 // The SDK's Server makes an ajv JSON Schema validator at construction (ajv, its formats and their URI parser: ~5 ms
 // of every start) for one thing, checking an elicitation's answer, which these servers never ask for. The Server
 // gets a stand-in that loads the real one on first use, from a file of its own (dist/vendor/ajv-provider.js): in the
@@ -110,7 +124,7 @@ const sharedBuiltins = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyAjv, sharedBuiltins];
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, sharedBuiltins];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
