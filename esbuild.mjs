@@ -76,24 +76,36 @@ const lazyCrypto = {
     }));
   },
 };
+// node:worker_threads (its internals and message ports, ~1-3 ms of a start) loaded at every bundle evaluation for a
+// `new Worker(...)` that a session may never make: our modules get a Worker that loads it on first use.
+const lazyWorker = {
+  name: 'lazy-worker',
+  setup(b) {
+    b.onResolve({ filter: /^node:worker_threads$/ }, (a) =>
+      /[\\/]src[\\/]/.test(a.importer) && !/[\\/]outlineWorker\.ts$/.test(a.importer) ? { path: 'lazy-worker', namespace: 'lazy-worker' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-worker' }, () => ({
+      contents: `export function Worker(...a) { return new (require('node:worker_threads').Worker)(...a); }\n`,
+      loader: 'js',
+    }));
+  },
+};
 // The SDK's Server makes an ajv JSON Schema validator at construction (ajv, its formats and their URI parser: ~5 ms
 // of every start) for one thing, checking an elicitation's answer, which these servers never ask for. The Server
-// gets a stand-in that loads the real one from the same bundle on first use.
+// gets a stand-in that loads the real one on first use, from a file of its own (dist/vendor/ajv-provider.js): in the
+// bundle, its ~130 KB were still read at every start and parsed at every first one (no code cache yet).
 const lazyAjv = {
   name: 'lazy-ajv',
   setup(b) {
-    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, async (a) => {
-      if (a.pluginData === 'lazy-ajv' || !/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/.test(a.importer)) return undefined;
-      const real = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'lazy-ajv' });
-      return { path: real.path, namespace: 'lazy-ajv' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, (a) => ({
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (a) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/.test(a.importer) ? { path: 'ajv-provider', namespace: 'lazy-ajv' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, () => ({
       contents:
-        `let Real;\nexport class AjvJsonSchemaValidator {\n  constructor(ajv) { this.ajv = ajv; }\n` +
-        `  getValidator(schema) { Real ??= require(${JSON.stringify(a.path)}).AjvJsonSchemaValidator; this.real ??= new Real(this.ajv); return this.real.getValidator(schema); }\n}\n`,
+        `const vendorFile = () => require('node:path').join(__dirname, 'vendor', 'ajv-provider.js');\nlet Real;\n` +
+        `export class AjvJsonSchemaValidator {\n  constructor(ajv) { this.ajv = ajv; }\n` +
+        `  getValidator(schema) { Real ??= require(vendorFile()).AjvJsonSchemaValidator; this.real ??= new Real(this.ajv); return this.real.getValidator(schema); }\n}\n`,
       loader: 'js',
-      resolveDir: a.path.replace(/[\\/][^\\/]*$/, ''),
-      pluginData: 'lazy-ajv',
     }));
   },
 };
@@ -112,7 +124,7 @@ const sharedBuiltins = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyAjv, sharedBuiltins];
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, sharedBuiltins];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
@@ -136,6 +148,7 @@ if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
 import { createRequire } from 'node:module';
 const requireHere = createRequire(import.meta.url);
 for (const name of ['iconv-lite', 'jschardet']) entries.push({ entryPoints: [requireHere.resolve(name)], outfile: `dist/vendor/${name}.js`, sourcemap: false });
+entries.push({ entryPoints: [requireHere.resolve('@modelcontextprotocol/sdk/validation/ajv')], outfile: 'dist/vendor/ajv-provider.js', sourcemap: false });
 
 const [summary] = await Promise.all([copyAssets(), ...entries.map((e) => build({ ...common, ...e }))]);
 if (process.argv.includes('--verbose')) console.log(summary);

@@ -41,6 +41,9 @@ type Request = { jsonrpc: '2.0'; id: string | number; method: string };
 const isHeldRequest = (m: JSONRPCMessage): m is JSONRPCMessage & Request =>
   'method' in m && 'id' in m && HELD.has((m as Request).method);
 
+const isCancellation = (m: JSONRPCMessage): m is JSONRPCMessage & { params: { requestId: unknown } } =>
+  'method' in m && m.method === 'notifications/cancelled' && !('id' in m) && typeof m.params === 'object' && m.params !== null;
+
 /** A transport that holds the workspace requests until `open()`; `fail(message)` answers them with it instead. */
 export class GatedTransport implements Transport {
   onclose?: () => void;
@@ -54,6 +57,9 @@ export class GatedTransport implements Transport {
 
   constructor(private readonly inner: Transport) {
     inner.onmessage = (m, extra) => {
+      // a held request the client cancels never runs (passed on later, it would run and answer: the cancellation,
+      // which arrived first, found no request to stop)
+      if (isCancellation(m) && this.state.kind === 'holding') this.held = this.held.filter((h) => h.id !== m.params.requestId);
       if (isHeldRequest(m) && this.state.kind === 'holding') this.held.push(m);
       else if (isHeldRequest(m) && this.state.kind === 'failed') void this.refuse(m, this.state.message);
       else this.forward(m, extra);

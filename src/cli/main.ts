@@ -31,6 +31,8 @@ import { idleGate, type IdleGate } from '../mcp/idleGate';
 import { runRecap } from './recap';
 import { RecallStore } from '../core/memory/node/recallStore';
 import { readFixedToken } from './token';
+import { cacheRefresher } from './cacheRefresh';
+import { refreshCodeCache } from '../core/files/codeCache';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 
@@ -65,6 +67,9 @@ function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown>; started: 
   }
   return background;
 }
+
+/** Saves the bundle's code cache again after the first calls, at idle moments (cacheRefresh.ts). */
+const refresher = () => cacheRefresher(() => backgroundRanks().idle.whenIdle(), refreshCodeCache);
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'recap') {
@@ -122,7 +127,7 @@ export async function main(argv: string[]): Promise<void> {
     const c = await compose(opts, roots);
     const { deps, memory, recorder } = c;
     backgroundRanks().started();
-    const observers = [backgroundRanks().idle, ...(recorder ? [recorder] : [])];
+    const observers = [backgroundRanks().idle, refresher(), ...(recorder ? [recorder] : [])];
     // Loaded only here: the HTTP stack (hono, undici globals) costs the stdio start ~10 ms for nothing.
     const [{ startHttpHost }, { createServer }] = await Promise.all([import('../mcp/httpHost'), import('../mcp/server')]);
     const host = await startHttpHost({
@@ -154,7 +159,7 @@ export async function main(argv: string[]): Promise<void> {
   let current: Composed | undefined;
   const deps = switchingDeps(() => current?.deps);
   const sessionId = `stdio-${randomUUID()}`;
-  const observers = [backgroundRanks().idle, switchingObserver(() => current?.recorder)];
+  const observers = [backgroundRanks().idle, refresher(), switchingObserver(() => current?.recorder)];
   const callerOptions = { sessionId, noPrefix: opts.noPrefix, lang: opts.lang, reply: opts.reply, replyLimit, log, observers, tools };
   // one caller for the session, whichever serves it (its reply pages live there)
   const caller = createToolCaller(deps, callerOptions);

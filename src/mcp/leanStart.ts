@@ -7,7 +7,8 @@
  * At the first line it does not answer so (another method, an unusual field, `_meta`, a batch, a line over 1 MiB)
  * or when told to (the CLI does at the first idle moment), it hands the session to the SDK server: that server reads
  * the session's initialize and initialized notification again (its initialize reply is the front's dropped
- * duplicate), then every line from there on, in order.
+ * duplicate), then every line from there on, in order. The calls this layer began still answer from here: it keeps
+ * watching those lines for their `notifications/cancelled` (the SDK server knows nothing of them).
  *
  * Nothing here imports the SDK's runtime: the CLI loads it with the hand-over.
  */
@@ -56,15 +57,21 @@ export function startLean(opts: LeanStartOptions): LeanStart {
   let clientName: string | undefined;
   let rest: PassThrough | undefined;
   let ended = false;
-  /** Calls not answered yet; `started` once they run (a call still waiting for the services is not cancelled,
-   * as the SDK server's gated transport holds it where no cancellation reaches). */
-  const inFlight = new Map<Id, { abort: AbortController; started: boolean }>();
+  /** Calls not answered yet. One cancelled while it waits for the services never runs (the gated transport drops
+   * such a request too, clientRoots.ts); one that runs is told through its signal, and its answer is not sent. */
+  const inFlight = new Map<Id, { abort: AbortController }>();
+  /** After the hand-over, while calls begun here are in flight: the partial last line of what went on to the SDK
+   * server (undefined while a line too long to be a cancellation is skipped). */
+  let watched: Buffer | undefined = Buffer.alloc(0);
 
   const handOver = () => {
     if (rest) return;
     rest = new PassThrough();
     for (const line of [initialize, initialized]) if (line !== undefined) rest.write(line + '\n');
-    if (pending.length) rest.write(pending);
+    if (pending.length) {
+      rest.write(pending);
+      watchCancels(pending); // from the start of the line left to the SDK server: it may hold a cancellation too
+    }
     pending = Buffer.alloc(0);
     if (ended) rest.end();
     opts.handOver(rest);
@@ -78,13 +85,9 @@ export function startLean(opts: LeanStartOptions): LeanStart {
 
   const call = (id: Id, name: string, args: unknown) => {
     const abort = new AbortController();
-    const entry = { abort, started: false };
-    inFlight.set(id, entry);
+    inFlight.set(id, { abort });
     void opts.ready
-      .then(() => {
-        entry.started = true;
-        return opts.caller.call(name, args ?? {}, { signal: abort.signal, client: clientName });
-      })
+      .then(() => (abort.signal.aborted ? undefined : opts.caller.call(name, args ?? {}, { signal: abort.signal, client: clientName })))
       .then(
         // key order as the SDK's Protocol writes a response; a cancelled request gets none
         (result) => void (abort.signal.aborted ? undefined : reply({ result, jsonrpc: '2.0', id })),
@@ -121,12 +124,7 @@ export function startLean(opts: LeanStartOptions): LeanStart {
         initialized = line;
         return true;
       }
-      if (m.method === 'notifications/cancelled' && isObject(params) && onlyKeys(params, ['requestId', 'reason']) && isId(params.requestId)) {
-        if (params.reason !== undefined && typeof params.reason !== 'string') return false;
-        const entry = inFlight.get(params.requestId);
-        if (entry?.started) entry.abort.abort(params.reason);
-        return true;
-      }
+      if (m.method === 'notifications/cancelled' && isObject(params) && onlyKeys(params, ['requestId', 'reason'])) return cancel(params);
       return false;
     }
     const id = m.id;
@@ -149,9 +147,41 @@ export function startLean(opts: LeanStartOptions): LeanStart {
     return false;
   };
 
+  /** Cancels the call `params.requestId` names, if it is one of this layer's; false: not a cancellation's params. */
+  const cancel = (params: Json): boolean => {
+    if (!isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return false;
+    inFlight.get(params.requestId)?.abort.abort(params.reason);
+    return true;
+  };
+
+  /** The lines after the hand-over, watched for a cancellation of a call begun here, as long as one is in flight. */
+  const watchCancels = (buf: Buffer) => {
+    if (inFlight.size === 0) return;
+    let from = 0;
+    for (let nl = buf.indexOf(0x0a); nl !== -1; from = nl + 1, nl = buf.indexOf(0x0a, from)) {
+      if (watched === undefined) watched = Buffer.alloc(0); // the end of a skipped line
+      else cancelIn(Buffer.concat([watched, buf.subarray(from, nl)]).toString('utf8'));
+      watched = Buffer.alloc(0);
+    }
+    if (watched !== undefined) watched = watched.length + buf.length - from > MAX_LEAN_LINE ? undefined : Buffer.concat([watched, buf.subarray(from)]);
+  };
+  const cancelIn = (line: string) => {
+    if (!line.includes('notifications/cancelled')) return;
+    let m: unknown;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (isObject(m) && m.jsonrpc === '2.0' && m.method === 'notifications/cancelled' && !('id' in m) && isObject(m.params)) cancel(m.params);
+  };
+
   opts.input.on('data', (chunk: Buffer | string) => {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (rest) return void rest.write(buf);
+    if (rest) {
+      rest.write(buf);
+      return watchCancels(buf);
+    }
     pending = pending.length ? Buffer.concat([pending, buf]) : Buffer.from(buf); // copied: the stream may reuse its buffers
     let nl: number;
     while (!rest && (nl = pending.indexOf(0x0a)) !== -1) {

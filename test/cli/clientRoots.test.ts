@@ -84,6 +84,16 @@ describe('cli/clientRoots', () => {
     await gate.send({ jsonrpc: '2.0', id: 4, result: { content: [] } });
   });
 
+  it('a held request the client cancels is dropped: it never runs, its cancellation still passes', async () => {
+    const { gate, clientEnd, toServer, tick } = await gated();
+    await clientEnd.send(call(1, 'tools/call'));
+    await clientEnd.send(call(2, 'tools/call'));
+    await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'no' } });
+    await tick();
+    gate.open();
+    assert.deepEqual(toServer.map((m) => ('id' in m ? m.id : 'method' in m ? m.method : undefined)), ['notifications/cancelled', 2]);
+  });
+
   it('fail(): a held tool call gets an error result with the message, a resource read a JSON-RPC error; later ones too', async () => {
     const { gate, clientEnd, toServer, toClient, tick } = await gated();
     await clientEnd.send(call(1, 'tools/call'));

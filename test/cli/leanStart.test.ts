@@ -49,8 +49,8 @@ interface Wired {
   close(): Promise<void>;
 }
 
-/** The CLI's stdio wiring (main.ts) over in-memory pipes. */
-function wire(services: Services): Wired {
+/** The CLI's stdio wiring (main.ts) over in-memory pipes; the calls wait for `ready` (the services composing). */
+function wire(services: Services, ready: Promise<unknown> = Promise.resolve()): Wired {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const front = startStdioFront(stdin, stdout);
@@ -66,7 +66,7 @@ function wire(services: Services): Wired {
     write: (line) => void stdout.write(line),
     caller,
     listing: () => toolTable.map((t) => toolListing(t, caller.listedName(t), 'en')),
-    ready: Promise.resolve(),
+    ready,
     handOver: (input) => {
       // handed over on receipt of a line (or at once, by a call): the last line sent then
       handedOver = sent.at(-1);
@@ -186,6 +186,29 @@ describe('cli lean start: the first requests answered without the SDK server, as
       for (const [id, line] of reference) assert.equal(replies.get(id), line);
       assert.ok(answer !== undefined);
     }
+  });
+
+  it('a call cancelled while the services compose never runs (an edit never lands), and gets no answer', async () => {
+    await ws.write('c.ts', 'const c = 1;\n');
+    let composed!: () => void;
+    const w = wire(services, new Promise<void>((resolve) => (composed = resolve)));
+    const client = new ClientV1({ name: 'lean-test', version: '1.0.0' });
+    await client.connect(w.transport as never);
+    const abort = new AbortController();
+    const edit = client.callTool({ name: 'be-replace', arguments: { file: 'c.ts:1', content: 'const c = 2;' } }, undefined, { signal: abort.signal });
+    const read = client.callTool({ name: 'be-read', arguments: { file: 'c.ts' } });
+    abort.abort();
+    await assert.rejects(edit);
+    composed();
+    await read;
+    // an edit of the same file after them: it takes the file's lock after the cancelled one, had that one run
+    await client.callTool({ name: 'be-insert', arguments: { file: 'c.ts:1', content: 'const d = 0;' } });
+    await client.close();
+    await w.close();
+    assert.equal(w.handedOverAt(), undefined);
+    assert.equal((await ws.read('c.ts')).toString('utf8'), 'const c = 1;\nconst d = 0;\n');
+    const editId = (JSON.parse(w.sent.find((l) => l.includes('be-replace'))!) as { id: number }).id;
+    assert.ok(!w.received.some((l) => (JSON.parse(l) as { id?: unknown }).id === editId), 'no answer to the cancelled call');
   });
 
   it('handed over at an idle moment, the session goes on through the SDK server with the same replies', async () => {

@@ -88,4 +88,24 @@ describe('core/codeCache', function () {
     fs.writeFileSync(cacheDir, 'a file where the folder should be');
     assert.equal(start().trim(), '1 dist true true');
   });
+
+  it('refreshCodeCache saves again once the bundle compiled more than its cache held, and only then', () => {
+    // a function the first start never calls: its code is not in the cache saved at exit
+    const body = Array.from({ length: 200 }, (_, i) => `t += String(${i} * n).length + [${i}, n].join('-').length;`).join('\n');
+    fs.writeFileSync(bundle, `exports.answer = async () => 'a';\nexports.more = (n) => { let t = 0;\n${body}\nreturn t; };\n`);
+    const run = (callMore: boolean) =>
+      execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e',
+        `const c = require(${JSON.stringify(MODULE)}); const m = c.runWithCodeCache({ file: ${JSON.stringify(bundle)}, cacheDir: ${JSON.stringify(cacheDir)} });
+         ${callMore ? 'm.more(3);' : ''} console.log(c.refreshCodeCache());`], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') }).trim();
+    run(false); // the first start: compiled, saved at exit
+    const full = path.join(cacheDir, caches()[0]!);
+    const first = fs.statSync(full).size;
+    assert.equal(run(false), 'false', 'nothing more compiled: not saved again');
+    assert.equal(fs.statSync(full).size, first);
+    assert.equal(run(true), 'true', 'more compiled: saved again');
+    const second = fs.statSync(full).size;
+    assert.ok(second > first, `${second} > ${first}`);
+    assert.equal(fs.statSync(full).mode & 0o777, 0o600);
+    assert.equal(run(true), 'false', 'the saved cache holds it now');
+  });
 });

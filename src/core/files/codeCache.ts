@@ -21,6 +21,23 @@ export interface CodeCacheOptions {
   saveAfterMs?: number;
 }
 
+/** Where the running bundle finds its loader's refresh (the loader and the bundle are two bundles). */
+const REFRESH_KEY = Symbol.for('better-edit-tools.code-cache-refresh');
+/** A cache is saved again only when it would grow by more than this share of its size. */
+const REFRESH_GROWTH = 1 / 32;
+
+/**
+ * Saves the running bundle's code cache again if it would now hold notably more compiled code than the one it was
+ * loaded with or last saved (createCachedData: ~10-30 ms of the main thread, so for an idle moment). A cache saved
+ * 1.5 s into a first start (all a client leaves that ends its server with a signal, before any exit handler) held
+ * no read or edit path: every later start compiled them again in its first read and first edit. False: nothing
+ * saved (not grown, or the bundle was not loaded through runWithCodeCache).
+ */
+export function refreshCodeCache(): boolean {
+  const refresh = (globalThis as Record<symbol, unknown>)[REFRESH_KEY];
+  return typeof refresh === 'function' ? (refresh as () => boolean)() : false;
+}
+
 /** The cache file of `file` for this Node: a rebuilt bundle or another Node never reads a stale cache. */
 export function cacheFileFor(file: string, cacheDir: string, stat: fs.Stats = fs.statSync(file)): string {
   const stem = path.basename(file, '.js');
@@ -33,6 +50,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   let script: vm.Script;
   let cacheFile: string;
   let hadCache: boolean;
+  let savedBytes = 0;
   try {
     if (importer === undefined) throw new Error('no main-context loader for vm scripts');
     const source = fs.readFileSync(opts.file, 'utf8');
@@ -40,19 +58,27 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
     const cachedData = readIfPresent(cacheFile);
     hadCache = cachedData !== undefined;
     script = new vm.Script(Module.wrap(source), { filename: opts.file, cachedData, importModuleDynamically: importer });
+    if (cachedData && !script.cachedDataRejected) savedBytes = cachedData.length;
   } catch {
     return require(opts.file) as unknown; // eslint-disable-line @typescript-eslint/no-require-imports
   }
+  const save = (): boolean => {
+    let data: Buffer;
+    try {
+      data = script.createCachedData();
+    } catch {
+      return false;
+    }
+    if (data.length <= savedBytes * (1 + REFRESH_GROWTH)) return false;
+    savedBytes = data.length;
+    saveCache(data, cacheFile, opts.cacheDir);
+    return true;
+  };
   if (!hadCache || script.cachedDataRejected) {
-    let saved = false;
-    const save = () => {
-      if (saved) return;
-      saved = true;
-      saveCache(script, cacheFile, opts.cacheDir);
-    };
     setTimeout(save, opts.saveAfterMs ?? 1500).unref();
     process.once('exit', save);
   }
+  (globalThis as Record<symbol, unknown>)[REFRESH_KEY] = save;
   const mod = new Module(opts.file, require.main);
   mod.filename = opts.file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
@@ -89,7 +115,7 @@ export function privateFile(st: fs.Stats): boolean {
 }
 
 /** Atomic (temp file + rename, so concurrent starts never read half a file), private, and best effort. */
-function saveCache(script: vm.Script, cacheFile: string, cacheDir: string): void {
+function saveCache(data: Buffer, cacheFile: string, cacheDir: string): void {
   try {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const stem = path.basename(cacheFile).split(`-${process.version}-`)[0]!;
@@ -100,7 +126,7 @@ function saveCache(script: vm.Script, cacheFile: string, cacheDir: string): void
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     // 'wx' after removing the name: a FIFO or a link planted as the temp is never opened for writing
     fs.rmSync(tmp, { force: true });
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, cacheFile);
   } catch {
     // a read-only or full cache folder only costs the next start its compile time
