@@ -18,7 +18,8 @@
 import { promises as fsp, constants as fsc, readlinkSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomHex } from '../util/ids';
 import { ToolError } from '../errors';
 import { isLockFileName, LOCK_SUFFIX } from './ownNames';
 import { currentOwner, isOwnerAlive } from './processIdentity';
@@ -155,7 +156,7 @@ export class CrossProcessLocks {
     const shown = lockFileOf(target);
     const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
-    const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomBytes(12).toString('hex'), path: target, since: Date.now(), pidns: pidNamespace() };
+    const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomHex(12), path: target, since: Date.now(), pidns: pidNamespace() };
     const body = JSON.stringify(record);
     return async () => {
       const made = await this.tryCreate(file, body, shown);
