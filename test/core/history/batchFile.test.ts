@@ -97,4 +97,15 @@ describe('core/history: a batch is one snapshot file', () => {
     assert.equal(rb.rolled_back, 4, rb.errors?.join('; '));
     assert.deepEqual(await contents(), Object.fromEntries(names.map((n) => [n, n === 'a.txt' || n === 'b.txt' ? `${n} new\n${before[n]!.split('\n')[1]}\n` : before[n]!])));
   });
+
+  it('two stores revert two parts of one batch at once: neither brings back the part the other took out', async () => {
+    const other = await another(); // read the batch before either revert
+    const parts = (await history.status()).snapshots;
+    const idOf = (name: string) => parts.find((s) => s.file.endsWith(name))!.id;
+    assert.equal(((await history.review({ action: 'revert', id: idOf('b.txt') })) as { status: string }).status, 'ok');
+    assert.equal(((await other.review({ action: 'revert', id: idOf('c.txt') })) as { status: string }).status, 'ok');
+    const third = await another();
+    const left = (await third.status()).snapshots.filter((s) => s.tool === 'be-apply');
+    assert.deepEqual(left.map((s) => path.basename(s.file)).sort(), ['a.txt', 'big.txt']);
+  });
 });

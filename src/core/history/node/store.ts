@@ -454,12 +454,25 @@ export class HistoryStore implements EditHistory {
     }
   }
 
+  /**
+   * The batch file without the part that left: the parts still queued here and still in the file (another process
+   * may have taken one out meanwhile, or moved the file: then the next refresh follows it).
+   */
   private async rewriteBatch(jsonName: string, rest: Entry[]): Promise<void> {
     const full = path.join(this.dir, jsonName);
-    const raw = JSON.parse((await readRegularFile(full)).toString('utf8')) as GroupSnapshotFile;
+    let raw: GroupSnapshotFile;
+    try {
+      raw = JSON.parse((await readRegularFile(full)).toString('utf8')) as GroupSnapshotFile;
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw err;
+    }
     const ids = new Set(rest.map((e) => e.meta.id));
-    const parts = (raw.v === 3 && Array.isArray(raw.parts) ? raw.parts : []).filter((p) => ids.has(p.id));
-    if (parts.length !== rest.length) throw new Error(`${full} no longer holds the batch's other snapshots`);
+    const parts = (raw.v === 3 && Array.isArray(raw.parts) ? raw.parts : []).filter((p) => p && ids.has(p.id));
+    if (parts.length === 0) {
+      await fs.unlink(full).catch(() => undefined);
+      return;
+    }
     const name = `${snapshotBase(parts[0]!.seq, parts[0]!.id)}.json`;
     const json = JSON.stringify({ ...raw, parts });
     await fs.unlink(full).catch((err: unknown) => {
