@@ -2,7 +2,7 @@
  * What each safety step of an edit costs over the durable-write floor (npm run bench:edits:ladder; not part of
  * the test suite). Plain Node, no server: the floor of bench/edits.ts (read, write a temp file, fsync, rename),
  * then the steps our edit path takes, added one at a time: the folder's fsync (the rename survives a crash), the
- * lock file beside the file (made whole: written, then hard-linked into place), the byte-compare with the bytes the
+ * lock file beside the file (created exclusively, its record written), the byte-compare with the bytes the
  * edit was computed from just before the rename, the read-back after it, and the sha256 of the new bytes with the
  * undo snapshot (temp + rename, no fsync). Each rung edits its own copy of the file; the rungs are interleaved, so
  * drift hits all alike. Prints median ms per edit and the multiple of the floor.
@@ -26,7 +26,7 @@ type Step = 'folder' | 'lock' | 'compare' | 'readBack' | 'snapshot';
 const RUNGS: [string, Step[]][] = [
   ['floor: read, write, fsync, rename', []],
   ['+ folder fsync', ['folder']],
-  ['+ lock file (temp, link, unlink)', ['folder', 'lock']],
+  ['+ lock file (exclusive create, write)', ['folder', 'lock']],
   ['+ byte-compare before the rename', ['folder', 'lock', 'compare']],
   ['+ read-back after the rename', ['folder', 'lock', 'compare', 'readBack']],
   ['+ sha256 and the undo snapshot', ['folder', 'lock', 'compare', 'readBack', 'snapshot']],
@@ -58,12 +58,9 @@ async function edit(dir: string, name: string, needle: string, replacement: stri
   const file = path.join(dir, name);
   const lock = path.join(dir, `.${name}.lock`);
   if (steps.has('lock')) {
-    const tmp = `${lock}.${process.pid}.tmp`;
-    const fh = await fs.open(tmp, 'wx');
+    const fh = await fs.open(lock, 'wx');
     await fh.writeFile('{"pid":0,"token":"bench"}');
-    await fs.link(tmp, lock);
     await fh.close();
-    void fs.unlink(tmp);
   }
   const bytes = await readWhole(file);
   const at = bytes.indexOf(needle);

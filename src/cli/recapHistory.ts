@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { workspaceKey } from '../core/files/workspaceKey';
 import { readRegularFile } from '../core/files/regularFile';
 import { isInside } from '../core/files/ports';
-import { FILE_PATTERN, parseSnapshot } from '../core/history/snapshotFile';
+import { FILE_PATTERN, parseSnapshots } from '../core/history/snapshotFile';
 import { readLandedLog, type LoggedEdit } from '../core/history/node/landedLog';
 import type { OpenStep } from '../core/memory/sessionRecap';
 
@@ -43,9 +43,9 @@ export async function readLandedEdits(dir: string, roots: readonly string[]): Pr
     } catch {
       continue;
     }
-    const entry = parseSnapshot(name, m[2]!, Number(m[1]), text, present);
-    if (typeof entry === 'string') continue;
-    const meta = entry.meta;
+    const entries = parseSnapshots(name, m[2]!, Number(m[1]), text, present);
+    if (typeof entries === 'string') continue;
+    for (const { meta } of entries) {
     const ours = meta.workspace !== undefined ? meta.workspace === key : roots.some((r) => isInside(r, meta.file));
     if (!ours) continue;
     const root = roots.find((r) => isInside(r, meta.file));
@@ -58,6 +58,7 @@ export async function readLandedEdits(dir: string, roots: readonly string[]): Pr
       ...(meta.client !== undefined ? { client: meta.client } : {}),
       time: meta.created_ms ?? meta.created_at * 1000,
     });
+    }
   }
   return out;
 }

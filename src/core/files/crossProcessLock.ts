@@ -5,8 +5,7 @@
  * The lock of `dir/name` is `dir/.name.be-lock`, beside the file, in the folder the staged temp is written to:
  * every process that can edit the file agrees on it whatever its environment (an earlier version kept it under
  * the user's cache folder, so two servers with different XDG_CACHE_HOME did not exclude each other). It is created
- * whole (written to an owner-named temp, then hard-linked into place, which fails when the lock exists; O_EXCL
- * where there are no hard links) and removed on release. It holds the owner's pid, process start time, pid
+ * exclusively (O_EXCL, which fails when the lock exists), its record written at once, and removed on release. It holds the owner's pid, process start time, pid
  * namespace, host and a random token; a live owner touches it every second (the heartbeat).
  *
  * A crash leaves the lock behind. A waiter breaks it when its owner is provably dead (same host and pid namespace,
@@ -19,12 +18,13 @@
 import { promises as fsp, constants as fsc, readlinkSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomHex } from '../util/ids';
 import { ToolError } from '../errors';
 import { isLockFileName, LOCK_SUFFIX } from './ownNames';
 import { currentOwner, isOwnerAlive } from './processIdentity';
 import { fileKind, READ_FLAGS } from './regularFile';
-import { sweepDeadTemps, tempBaseName } from './tempFiles';
+import { sweepDeadTemps } from './tempFiles';
 
 export interface LockRecord {
   pid: number;
@@ -97,8 +97,6 @@ export class CrossProcessLocks {
   private readonly heartbeatMs: number;
   private readonly onAbandoned?: (owner: LockRecord) => Promise<void>;
   private readonly host = os.hostname();
-  /** A lock's temp name, being removed while its holder goes on (createExclusive). */
-  private readonly unlinking = new WeakMap<fsp.FileHandle, Promise<void>>();
 
   constructor(opts: CrossProcessLockOptions = {}) {
     if (opts.dir !== undefined && !path.isAbsolute(opts.dir)) throw new ToolError('invalid_argument', `the lock folder must be an absolute path: ${opts.dir}`);
@@ -158,7 +156,7 @@ export class CrossProcessLocks {
     const shown = lockFileOf(target);
     const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
-    const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomBytes(12).toString('hex'), path: target, since: Date.now(), pidns: pidNamespace() };
+    const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomHex(12), path: target, since: Date.now(), pidns: pidNamespace() };
     const body = JSON.stringify(record);
     return async () => {
       const made = await this.tryCreate(file, body, shown);
@@ -273,7 +271,7 @@ export class CrossProcessLocks {
       let closing: Promise<void> | undefined;
       try {
         // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
-        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file), this.unlinking.get(fh)]);
+        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file)]);
         closing = fh.close().catch(() => undefined);
         if (mine.ino === there.ino && mine.dev === there.dev) await fsp.unlink(file);
       } catch {
@@ -296,37 +294,13 @@ export class CrossProcessLocks {
     }
   }
 
-  /** Creates `file` with `body` unless it exists (undefined then); never leaves a partly written lock behind. */
+  /**
+   * Creates `file` with `body` unless it exists (undefined then): one exclusive create, then the write (a temp
+   * hard-linked into place cost two more calls and two more changes of the folder that its fsync then commits).
+   * Readers allow for the instant between the two: a lock without a record yet is busy, and is broken only once
+   * it is UNREADABLE_GRACE_MS old (a writer that died in that instant). A failed write removes the lock again.
+   */
   private async createExclusive(file: string, body: string): Promise<fsp.FileHandle | undefined> {
-    const tmp = path.join(path.dirname(file), tempBaseName(path.basename(file)));
-    const fh = await fsp.open(tmp, CREATE_FLAGS, 0o644);
-    let linked = false;
-    try {
-      await fh.writeFile(body);
-      await fsp.link(tmp, file);
-      linked = true;
-      // the holder need not wait for its temp name to go (release does): an owner-named temp of a crashed
-      // holder is swept like any other
-      this.unlinking.set(fh, fsp.unlink(tmp).then(
-        () => undefined,
-        () => undefined,
-      ));
-      return fh;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return undefined;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-      // no hard links here (some file systems): exclusive create, written after (readers allow for that)
-      return await this.createExclusiveWithoutLink(file, body);
-    } finally {
-      if (!linked) {
-        await fh.close().catch(() => undefined);
-        await fsp.unlink(tmp).catch(() => undefined);
-      }
-    }
-  }
-
-  private async createExclusiveWithoutLink(file: string, body: string): Promise<fsp.FileHandle | undefined> {
     let fh;
     try {
       fh = await fsp.open(file, CREATE_FLAGS, 0o644);
@@ -384,7 +358,7 @@ export class CrossProcessLocks {
     const claimBody = JSON.stringify({ pid: me.pid, start: me.start, host: this.host, token: 'claim', path: file, since: Date.now(), pidns: pidNamespace() });
     const take = async () => {
       const fh = await this.createExclusive(claim, claimBody).catch(() => undefined);
-      await Promise.all([fh?.close().catch(() => undefined), fh && this.unlinking.get(fh)]);
+      await fh?.close().catch(() => undefined);
       return fh !== undefined;
     };
     if (!(await take())) {

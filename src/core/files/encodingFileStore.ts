@@ -18,10 +18,15 @@ const MAX_REMEMBERED = 4096;
 export class EncodingFileStore implements FileStore {
   private readonly legacy = new Map<string, string>();
 
+  /** the raw file's size is checked (a decoded text is checked by the loader after) */
+  readonly readChecksSize?: boolean;
+
   constructor(
     private readonly inner: FileStore,
     private readonly configured: EncodingResolver = () => undefined,
-  ) {}
+  ) {
+    this.readChecksSize = inner.readChecksSize;
+  }
 
   async read(absPath: string, opts?: ReadOptions): Promise<FileContent> {
     const content = await this.inner.read(absPath, opts);

@@ -94,6 +94,11 @@ export interface FileStore {
    * symlink now (it changed after the Sandbox resolved it).
    */
   read(absPath: string, opts?: ReadOptions): Promise<FileContent>;
+  /**
+   * True when `read` refuses a missing file (not_found) and one over `maxBytes` (too_large, `details.size`) from
+   * the descriptor's own stat before reading it: a loader need not stat first (one look-up less per load).
+   */
+  readonly readChecksSize?: boolean;
   /** Undefined when missing; refuses what `read` refuses. */
   stat(absPath: string): Promise<FileStat | undefined>;
   /**

@@ -15,6 +15,18 @@ const COMBINING = /\p{M}/gu;
 
 /** The folded form of one path name (see above). */
 export function foldName(name: string): string {
+  // a batch's paths repeat their folders' names: each folded once (a pure function of the name; bounded)
+  const known = folded.get(name);
+  if (known !== undefined) return known;
+  const f = foldNow(name);
+  if (folded.size >= 4096) folded.clear();
+  folded.set(name, f);
+  return f;
+}
+
+const folded = new Map<string, string>();
+
+function foldNow(name: string): string {
   let s = name;
   const colon = s.indexOf(':');
   if (colon >= 0) s = s.slice(0, colon);

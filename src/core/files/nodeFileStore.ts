@@ -97,6 +97,7 @@ const SPARE_SLACK = 1024 * 1024;
 const SWEEP_EVERY_MS = 60_000;
 
 export class NodeFileStore implements FileStore {
+  readonly readChecksSize = true;
   private readonly inProcess = new KeyedMutex();
   private readonly crossProcess?: CrossProcessLocks;
   /**

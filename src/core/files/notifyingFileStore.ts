@@ -25,6 +25,7 @@ export class NotifyingFileStore implements FileStore {
   readonly recover?: FileStore['recover'];
   readonly release?: FileStore['release'];
   readonly unsaved?: FileStore['unsaved'];
+  readonly readChecksSize?: boolean;
 
   constructor(
     private readonly inner: FileStore,
@@ -39,6 +40,7 @@ export class NotifyingFileStore implements FileStore {
       const stage = inner.stage.bind(inner);
       this.stage = async (absPath, parts, opts) => this.announcing(await stage(absPath, parts, opts));
     }
+    this.readChecksSize = inner.readChecksSize;
     if (inner.lock) this.lock = inner.lock.bind(inner);
     if (inner.lockAll) this.lockAll = inner.lockAll.bind(inner);
     if (inner.recover) this.recover = inner.recover.bind(inner);

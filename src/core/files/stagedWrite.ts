@@ -14,6 +14,7 @@ import { READ_FLAGS } from './regularFile';
 import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
 import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
+import { umaskNow } from './umask';
 import { assertUnchanged } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
 
@@ -123,19 +124,27 @@ export async function stageIn(
   const tmp = pinned.at(tempName);
   let fh: fs.promises.FileHandle | undefined;
   try {
-    fh = await fs.promises.open(tmp, CREATE_FLAGS, existing ? 0o600 : (opts.mode ?? 0o666));
+    // a plain file's temp is created with its mode (the umask may take bits away; the stat below sees that);
+    // set-id bits or an owner to give: private until they are set after the last write
+    const plain = existing !== undefined && !needsOwnerAfterWrite(existing);
+    fh = await fs.promises.open(tmp, CREATE_FLAGS, plain ? existing.mode & 0o777 : existing ? 0o600 : (opts.mode ?? 0o666));
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
     // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
-    // made before it (without such bits, beside the write). Hashed meanwhile: neither the sync nor the commit waits
-    // for the hash, only what needs the digest does; the inode is the same before and after the sync.
+    // made before it. Hashed meanwhile: neither the sync nor the commit waits for the hash, only what needs the
+    // digest does; the inode is the same before and after the sync.
     const synced = (async () => {
-      if (existing && !needsOwnerAfterWrite(existing)) await Promise.all([writeParts(file, parts, size), file.chmod(existing.mode & 0o7777)]);
-      else {
-        await writeParts(file, parts, size);
-        if (existing) await copyOwnerAndMode(file, existing);
+      // a mode the umask narrows is set beside the write (the usual umask leaves it whole: no call)
+      const narrowed = plain && (umaskNow() ?? 0o777) & existing.mode;
+      if (narrowed) await Promise.all([writeParts(file, parts, size), file.chmod(existing.mode & 0o7777)]);
+      else await writeParts(file, parts, size);
+      if (existing && !plain) await copyOwnerAndMode(file, existing);
+      let [, st] = await Promise.all([file.sync(), file.stat()]);
+      // the umask changed since it was read: the exact mode, synced again
+      if (plain && (st.mode & 0o7777) !== (existing.mode & 0o7777)) {
+        await file.chmod(existing.mode & 0o7777);
+        [, st] = await Promise.all([file.sync(), file.stat()]);
       }
-      const [, st] = await Promise.all([file.sync(), file.stat()]);
       return st.ino;
     })();
     const sha256 = sha256Parts(...parts);

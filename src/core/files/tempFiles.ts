@@ -8,7 +8,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids';
 import { OLD_TEMP_RE, STATE_TEMP_PREFIX, TEMP_RE } from './ownNames';
 import { currentOwner, isOwnerAlive, type ProcessOwner } from './processIdentity';
 
@@ -26,12 +26,12 @@ export function tempPathFor(target: string): string {
  * sweep their own directories by that `.tmp-` prefix, so directory scans never mistake one for a record.
  */
 export function stateTempPath(target: string): string {
-  return path.join(path.dirname(target), `${STATE_TEMP_PREFIX}${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  return path.join(path.dirname(target), `${STATE_TEMP_PREFIX}${path.basename(target)}.${process.pid}.${randomHex(4)}`);
 }
 
 export function tempBaseName(targetName: string, owner: ProcessOwner = currentOwner()): string {
   const base = Buffer.byteLength(targetName) > MAX_BASE_BYTES ? shorten(targetName) : targetName;
-  return `.${base}.be-${owner.pid}-${owner.start.toString(36)}-${randomBytes(6).toString('hex')}.tmp`;
+  return `.${base}.be-${owner.pid}-${owner.start.toString(36)}-${randomHex(6)}.tmp`;
 }
 
 function shorten(name: string): string {

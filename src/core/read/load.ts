@@ -41,16 +41,22 @@ export async function loadText(ports: LoadPorts, pathInput: string, resolved?: s
   const { files, sandbox, maxFileBytes } = ports;
   const abs = resolved ?? (await sandbox.resolve(pathInput));
   const display = sandbox.display(abs);
-  const st = await files.stat(abs);
-  if (!st) {
-    throw new ToolError('not_found', loadMessages.notFound(display, sandbox.roots[0]));
+  // a store whose read checks existence and size from its own descriptor is not asked for a stat first
+  const checked = files.readChecksSize === true;
+  if (!checked) {
+    const st = await files.stat(abs);
+    if (!st) throw new ToolError('not_found', loadMessages.notFound(display, sandbox.roots[0]));
+    checkFileSize(display, st.size, maxFileBytes);
   }
-  checkFileSize(display, st.size, maxFileBytes);
   let content;
   try {
     content = await files.read(abs, { maxBytes: maxFileBytes });
   } catch (e) {
-    if (e instanceof ToolError && e.code === 'not_found') throw new ToolError('not_found', loadMessages.vanished(display));
+    if (e instanceof ToolError && e.code === 'not_found') {
+      throw new ToolError('not_found', checked ? loadMessages.notFound(display, sandbox.roots[0]) : loadMessages.vanished(display));
+    }
+    const size = e instanceof ToolError && e.code === 'too_large' ? (e.details as { size?: unknown } | undefined)?.size : undefined;
+    if (checked && typeof size === 'number') checkFileSize(display, size, maxFileBytes);
     throw e;
   }
   checkFileSize(display, content.bytes.length, maxFileBytes);

@@ -3,7 +3,6 @@
  * (in sorted order, so two batches never deadlock), every edit planned and checked against the files as they were
  * before the call; only then is anything written (commit.ts), and the batch is one be-trx rollback step.
  */
-import { randomBytes } from 'node:crypto';
 import { isToolError, ToolError } from '../../errors';
 import type { FileStat, FileStore } from '../../files/fileStore';
 import type { SandboxPort, WriteLookups } from '../../files/ports';
@@ -19,6 +18,7 @@ import type { ViewedCodeRegistry } from '../viewedCode';
 import { BatchConflict, commitBatch, type BatchJournal, type FaultHook } from './commit';
 import { withLocks } from './locks';
 import { eachBounded } from '../../util/bounded';
+import { randomHex } from '../../util/ids';
 import { parseEdits, planFile, type ApplyEdit, type FilePlan, type ParsedEdit } from './plan';
 
 export interface ApplyArgs {
@@ -154,7 +154,7 @@ export class BatchEditor {
   private async record(plans: FilePlan[], result: ApplyResult, stats: readonly FileStat[]): Promise<void> {
     const { history } = this.deps;
     if (!history) return;
-    const group = randomBytes(6).toString('hex');
+    const group = randomHex(6);
     try {
       const inputs: EditRecordInput[] = [];
       for (const [i, p] of plans.entries()) {

@@ -31,7 +31,7 @@ import { isInside } from '../../files/ports';
 import type { RollbackSandbox, RollbackTargets } from '../targets';
 import { rollbackTargets } from './rollbackTarget';
 import { rollbackEntries } from '../rollback';
-import { FILE_PATTERN, INLINE_REMOVED_MAX, parseSnapshot, snapshotBase, type Entry, type SnapshotFile } from '../snapshotFile';
+import { FILE_PATTERN, INLINE_REMOVED_MAX, parseSnapshots, snapshotBase, type Entry, type GroupSnapshotFile, type SnapshotFile } from '../snapshotFile';
 import { loadRemoved } from './snapshotBytes';
 import { appendLanded } from './landedLog';
 import { countSteps, oldestStepLength, snapshotsInSteps } from '../steps';
@@ -131,18 +131,10 @@ export class HistoryStore implements EditHistory {
       await this.scan();
       // several written at once: each takes its seq and id in order before its first write, and joins the queue in order
       const taken = new Set(this.entries.map((e) => e.meta.id));
-      const written: (Entry | undefined)[] = inputs.map(() => undefined);
-      try {
-        await eachBounded(inputs, 8, async (input, i) => {
-          written[i] = await this.writeSnapshot(input, taken);
-        });
-      } catch (e) {
-        throw e instanceof BoundedFailure ? e.error : e;
-      } finally {
-        for (const entry of written) if (entry) this.entries.push(entry);
-        await this.logLanded(written.filter((e): e is Entry => e !== undefined));
-      }
-      const ids = written.map((e) => e!.meta.id);
+      const written = inputs.length === 1 && !inputs[0]!.group ? [await this.writeSnapshot(inputs[0]!, taken)] : await this.writeBatch(inputs, taken);
+      for (const entry of written) this.entries.push(entry);
+      await this.logLanded(written);
+      const ids = written.map((e) => e.meta.id);
       const queue_full = await this.evict();
       return queue_full ? { ids, queue_full } : { ids };
     });
@@ -170,6 +162,38 @@ export class HistoryStore implements EditHistory {
     return this.refresh().catch((err) => this.log(`snapshot directory scan failed: ${errorText(err)}`));
   }
 
+  /**
+   * A batch's snapshots in one file (v 3, snapshotFile.ts): each part takes its seq and id in order, a large part's
+   * bytes go to its own `.bin` first (several at once), then the one JSON. Nothing of it stays when a write fails.
+   */
+  private async writeBatch(inputs: readonly EditRecordInput[], taken: Set<string>): Promise<Entry[]> {
+    const planned = inputs.map((input) => this.planPart(input, taken));
+    const first = planned[0]!.meta;
+    const jsonName = `${snapshotBase(first.seq, first.id)}.json`;
+    const file: GroupSnapshotFile = { v: 3, workspace: this.workspace, group: first.group ?? first.id, parts: planned.map((p) => p.meta) };
+    const json = JSON.stringify(file);
+    const bins = planned.filter((p) => p.binName !== undefined);
+    try {
+      await eachBounded(bins, 8, (p) => writeFileAtomic(path.join(this.dir, p.binName!), p.removed, { mode: 0o600, fsync: false }));
+      await writeFileAtomic(path.join(this.dir, jsonName), json, { mode: 0o600, fsync: false });
+    } catch (err) {
+      await Promise.all(bins.map((p) => fs.unlink(path.join(this.dir, p.binName!)).catch(() => undefined)));
+      throw this.notSaved(err instanceof BoundedFailure ? err.error : err);
+    }
+    const share = Math.ceil(Buffer.byteLength(json) / planned.length);
+    return planned.map(({ meta: { removed_b64: _inline, ...kept }, binName, removed }) => ({
+      meta: kept,
+      jsonName,
+      ...(binName ? { binName } : {}),
+      bytes: share + (binName ? removed.length : 0),
+      shared: true as const,
+    }));
+  }
+
+  private notSaved(err: unknown): ToolError {
+    return new ToolError('io', `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. be-trx rollback cannot undo this edit.`);
+  }
+
   /** Writes one snapshot's files (no eviction); returns its queue entry, for the caller to append. `taken`: ids in use. */
   private async writeSnapshot(input: EditRecordInput, taken?: Set<string>): Promise<Entry> {
     const { entry, write } = this.planSnapshot(input, taken);
@@ -179,6 +203,24 @@ export class HistoryStore implements EditHistory {
 
   /** One snapshot's id, seq and queue entry (taken now), and the write of its files. */
   private planSnapshot(input: EditRecordInput, taken = new Set(this.entries.map((e) => e.meta.id))): { entry: Entry; write: () => Promise<void> } {
+    const { meta, binName, removed } = this.planPart(input, taken);
+    const base = snapshotBase(meta.seq, meta.id);
+    const json = JSON.stringify(meta);
+    const write = async () => {
+      try {
+        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
+        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
+      } catch (err) {
+        if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
+        throw this.notSaved(err);
+      }
+    };
+    const { removed_b64: _inline, ...kept } = meta;
+    return { entry: { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) }, write };
+  }
+
+  /** One snapshot record: its id and seq (taken now), the removed bytes inline or in a sidecar's name. */
+  private planPart(input: EditRecordInput, taken: Set<string>): { meta: SnapshotFile; binName?: string; removed: Buffer } {
     const id = newShortId((candidate) => taken.has(candidate));
     taken.add(id);
     const seq = ++this.lastSeq;
@@ -208,22 +250,7 @@ export class HistoryStore implements EditHistory {
       ...authorFields(input.author ?? this.authors?.current()),
       ...(input.chipId ? { chip_id: input.chipId } : {}),
     };
-    const json = JSON.stringify(meta);
-    const write = async () => {
-      try {
-        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
-        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
-      } catch (err) {
-        if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
-        throw new ToolError(
-          'io',
-          `The edit was written, but its undo snapshot could not be saved in ${this.dir}: ${errorText(err)}. ` +
-            `be-trx rollback cannot undo this edit.`,
-        );
-      }
-    };
-    const { removed_b64: _inline, ...kept } = meta;
-    return { entry: { meta: kept, jsonName: `${base}.json`, ...(binName ? { binName } : {}), bytes: Buffer.byteLength(json) + (binName ? removed.length : 0) }, write };
+    return { meta, ...(binName ? { binName } : {}), removed };
   }
 
   /** The landed-edit log (landedLog.ts) outlives commit and eviction; a failure to write it never fails the edit. */
@@ -321,9 +348,14 @@ export class HistoryStore implements EditHistory {
           return false;
         }
       };
+      // a batch file holds several entries: each counts once its file is gone
+      const gone = new Set<string>();
       for (const entry of this.entries) {
         if (entry.binName) await unlink(entry.binName);
-        if (await unlink(entry.jsonName)) committed++;
+        if (gone.has(entry.jsonName) || (await unlink(entry.jsonName))) {
+          gone.add(entry.jsonName);
+          committed++;
+        }
       }
       // temp files a crashed writer left (a young one may belong to a record in flight in another process)
       const cutoff = Date.now() - STALE_TEMP_MS; // against file times: the wall clock, not the injected one
@@ -404,14 +436,53 @@ export class HistoryStore implements EditHistory {
     return this.entries.reduce((sum, e) => sum + e.bytes, 0);
   }
 
+  /**
+   * An entry's files, once it has left the queue. A batch file's part: the file goes with its last part; until
+   * then the parts still queued are written to a file named after the first of them (the old one removed first,
+   * so no other process ever reads a part twice; a crash between the two loses those parts' undo, never more).
+   */
   private async deleteFiles(entry: Entry): Promise<void> {
-    for (const name of [entry.jsonName, entry.binName]) {
+    const rest = entry.shared ? this.entries.filter((e) => e.jsonName === entry.jsonName) : [];
+    if (rest.length > 0) await this.rewriteBatch(entry.jsonName, rest);
+    for (const name of [rest.length > 0 ? undefined : entry.jsonName, entry.binName]) {
       if (!name) continue;
       try {
         await fs.unlink(path.join(this.dir, name));
       } catch (err) {
         if (errnoCode(err) !== 'ENOENT') throw new Error(`could not delete ${path.join(this.dir, name)}: ${errorText(err)}`);
       }
+    }
+  }
+
+  /**
+   * The batch file without the part that left: the parts still queued here and still in the file (another process
+   * may have taken one out meanwhile, or moved the file: then the next refresh follows it).
+   */
+  private async rewriteBatch(jsonName: string, rest: Entry[]): Promise<void> {
+    const full = path.join(this.dir, jsonName);
+    let raw: GroupSnapshotFile;
+    try {
+      raw = JSON.parse((await readRegularFile(full)).toString('utf8')) as GroupSnapshotFile;
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw err;
+    }
+    const ids = new Set(rest.map((e) => e.meta.id));
+    const parts = (raw.v === 3 && Array.isArray(raw.parts) ? raw.parts : []).filter((p) => p && ids.has(p.id));
+    if (parts.length === 0) {
+      await fs.unlink(full).catch(() => undefined);
+      return;
+    }
+    const name = `${snapshotBase(parts[0]!.seq, parts[0]!.id)}.json`;
+    const json = JSON.stringify({ ...raw, parts });
+    await fs.unlink(full).catch((err: unknown) => {
+      if (errnoCode(err) !== 'ENOENT') throw err;
+    });
+    await writeFileAtomic(path.join(this.dir, name), json, { mode: 0o600, fsync: false });
+    const share = Math.ceil(Buffer.byteLength(json) / parts.length);
+    for (const e of rest) {
+      e.jsonName = name;
+      e.bytes = share + (e.binName ? e.meta.removed_length : 0);
     }
   }
 
@@ -433,9 +504,9 @@ export class HistoryStore implements EditHistory {
     for (const name of names) {
       const m = FILE_PATTERN.exec(name);
       if (!m || m[3] !== 'json' || known.has(name) || this.skipped.has(name)) continue;
-      const entry = await this.parseEntry(name, m[2]!, Number(m[1]), present);
-      if (entry && this.isOurs(entry.meta)) kept.push(entry);
-      else if (entry) this.skipped.add(name); // another workspace's: never undone, committed or evicted here
+      const entries = await this.parseEntries(name, m[2]!, Number(m[1]), present);
+      if (entries && entries.every((e) => this.isOurs(e.meta))) kept.push(...entries);
+      else if (entries) this.skipped.add(name); // another workspace's: never undone, committed or evicted here
     }
     kept.sort((a, b) => a.meta.seq - b.meta.seq || a.meta.created_ms - b.meta.created_ms || (a.meta.id < b.meta.id ? -1 : 1));
     this.entries = kept;
@@ -450,7 +521,7 @@ export class HistoryStore implements EditHistory {
     return this.sandbox.roots.some((root) => isInside(root, meta.file));
   }
 
-  private async parseEntry(name: string, id: string, seq: number, present: Set<string>): Promise<Entry | undefined> {
+  private async parseEntries(name: string, id: string, seq: number, present: Set<string>): Promise<Entry[] | undefined> {
     const full = path.join(this.dir, name);
     let text: string;
     try {
@@ -459,9 +530,9 @@ export class HistoryStore implements EditHistory {
       if (errnoCode(err) !== 'ENOENT') this.warnOnce(name, `skipping snapshot ${full}: cannot read it (${errorText(err)})`);
       return undefined;
     }
-    const entry = parseSnapshot(name, id, seq, text, present);
-    if (typeof entry === 'string') this.warnOnce(name, `skipping snapshot ${full}: ${entry}; it was left in place`);
-    return typeof entry === 'string' ? undefined : entry;
+    const entries = parseSnapshots(name, id, seq, text, present);
+    if (typeof entries === 'string') this.warnOnce(name, `skipping snapshot ${full}: ${entries}; it was left in place`);
+    return typeof entries === 'string' ? undefined : entries;
   }
 
   private warnOnce(name: string, message: string): void {

@@ -9,7 +9,6 @@
  * moment of use, and a journal naming files outside this server's roots belongs to another root's server (a shared
  * history folder): it is left in place for that server.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../../files/atomicWrite';
@@ -19,6 +18,7 @@ import { currentOwner, isOwnerAlive, type ProcessOwner } from '../../../files/pr
 import type { Sandbox } from '../../../files/sandbox';
 import { applyInverse, spliceBetween } from '../../../history/splice';
 import { sha256Hex } from '../../../util/sha256';
+import { randomHex } from '../../../util/ids';
 import { readRegularFile } from '../../../files/regularFile';
 import { readStateFile } from '../../../files/stateFile';
 import { tempPathFor } from '../../../files/tempFiles';
@@ -51,7 +51,7 @@ export class ApplyJournal implements BatchJournal {
    */
   async intend(targets: readonly string[]): Promise<JournalIntent> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const id = randomBytes(6).toString('hex');
+    const id = randomHex(6);
     const temps = targets.map((t) => tempPathFor(t));
     const body: StagingJournal = { v: 1, id, owner: currentOwner(), created_ms: Date.now(), staging: true, files: targets.map((target, i) => ({ target, temp: temps[i] })) };
     const file = this.fileOf(id);

@@ -1,0 +1,155 @@
+/**
+ * Every safety step of an edit, seen in the calls it makes to the file system (a spy on node:fs's promises and
+ * file handles, in this process): the lock file created exclusively and removed after; the temp written and
+ * fsynced before the rename; the file read again under the lock (the byte-compare) before the rename; the folder
+ * fsynced and the file read back after it. The edit path is tuned for fewer calls: these fail if a step is lost
+ * in that tuning, and the budget fails if calls creep back. Single edits and a be-apply batch.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createServices, type Services } from '../../../src/mcp/services';
+
+interface Call {
+  op: string;
+  /** the path named, or the path the descriptor was opened at */
+  at: string;
+  flags?: number;
+}
+
+interface Spy {
+  calls: Call[];
+  on: () => void;
+  off: () => void;
+}
+
+/** Records fs calls (at their start) while on; `off()` stops and restores everything. */
+async function spy(): Promise<Spy> {
+  const calls: Call[] = [];
+  let recording = false;
+  const fdPath = new Map<number, string>();
+  const restore: (() => void)[] = [];
+  const fsp = fs.promises as unknown as Record<string, unknown>;
+  const wrap = (obj: Record<string, unknown>, name: string, describe: (self: { fd?: number }, args: unknown[]) => Call) => {
+    const orig = obj[name] as (...a: unknown[]) => unknown;
+    obj[name] = function (this: { fd?: number }, ...args: unknown[]) {
+      if (recording) calls.push(describe(this, args));
+      const result = orig.apply(this, args);
+      // a handle's calls are named by the path it was opened at
+      if (obj === fsp && name === 'open') void (result as Promise<{ fd: number }>).then((fh) => fdPath.set(fh.fd, String(args[0])), () => undefined);
+      return result;
+    };
+    restore.push(() => (obj[name] = orig));
+  };
+  wrap(fsp, 'open', (_, a) => ({ op: 'open', at: String(a[0]), flags: typeof a[1] === 'number' ? a[1] : undefined }));
+  for (const n of ['rename', 'unlink', 'lstat', 'realpath', 'readlink', 'link', 'readdir', 'mkdir', 'stat']) wrap(fsp, n, (_, a) => ({ op: n, at: String(a[0]) }));
+  // the FileHandle class is not exported: its prototype from a handle
+  const h = await fs.promises.open(os.devNull, 'r');
+  const proto = Object.getPrototypeOf(h) as Record<string, unknown>;
+  await h.close();
+  for (const n of ['sync', 'datasync', 'read', 'write', 'writev', 'writeFile', 'stat', 'chmod', 'close']) {
+    wrap(proto, n, (self) => ({ op: `fh.${n}`, at: fdPath.get(self.fd ?? -1) ?? `fd ${self.fd}` }));
+  }
+  return {
+    calls,
+    on: () => void (recording = true),
+    off: () => {
+      recording = false;
+      for (const r of restore.splice(0).reverse()) r();
+    },
+  };
+}
+
+describe('core/edits: the safety steps of an edit, in its file-system calls', () => {
+  let base: string;
+  let root: string;
+  let services: Services;
+  let s: Spy;
+
+  beforeEach(async () => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bet-safety-')));
+    root = path.join(base, 'ws');
+    fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+    const text = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    fs.writeFileSync(path.join(root, 'f.txt'), text);
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(root, 'sub', `g${i}.txt`), text);
+    services = await createServices({ roots: [root], chipDir: path.join(base, 'chips'), historyDir: path.join(base, 'history'), lockDir: path.join(base, 'locks') });
+    // warm: the first edit sweeps the folder and starts the history
+    await services.edits.replace({ file: 'f.txt:1', content: 'warm\n' });
+    await services.apply.apply({ edits: [0, 1, 2].map((i) => ({ file: `sub/g${i}.txt:1`, content: 'warm\n' })) });
+    s = await spy();
+  });
+  afterEach(async () => {
+    s.off();
+    await services.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  /** The index of the first call matching, from `from` on (-1 when none). */
+  const find = (calls: Call[], pred: (c: Call) => boolean, from = 0) => calls.findIndex((c, i) => i >= from && pred(c));
+  const named = (c: Call, name: string) => path.basename(c.at) === name;
+
+  /** Asserts the steps around the rename of one file `name` in the recorded calls. */
+  function assertSteps(calls: Call[], name: string): void {
+    const lock = find(calls, (c) => c.op === 'open' && named(c, `.${name}.be-lock`) && ((c.flags ?? 0) & fs.constants.O_EXCL) !== 0);
+    assert.ok(lock >= 0, `the lock file of ${name} is created exclusively`);
+    const temp = find(calls, (c) => c.op === 'open' && path.basename(c.at).startsWith(`.${name}.be-`) && c.at.endsWith('.tmp'), lock);
+    assert.ok(temp > lock, `the temp of ${name} is made under the lock`);
+    const tempPath = calls[temp]!.at;
+    const rename = find(calls, (c) => c.op === 'rename' && c.at === tempPath, temp);
+    assert.ok(rename > temp, `the temp of ${name} is renamed over it`);
+    const synced = find(calls, (c) => c.op === 'fh.sync' && c.at === tempPath, temp);
+    assert.ok(synced > temp && synced < rename, `the temp of ${name} is fsynced before the rename`);
+    // the byte-compare: the file opened again and read after the temp was written, before the rename
+    const compare = find(calls, (c) => c.op === 'open' && named(c, name) && c.at.startsWith('/proc/self/fd/'), temp);
+    assert.ok(compare > temp && compare < rename, `${name} is read again under the lock before the rename (byte-compare)`);
+    assert.ok(find(calls, (c) => c.op === 'fh.read' && c.at === calls[compare]!.at, compare) < rename, `the compare reads ${name}'s bytes`);
+    // the read-back: opened and read after the rename
+    const back = find(calls, (c) => c.op === 'open' && named(c, name), rename + 1);
+    assert.ok(back > rename, `${name} is read back after the rename`);
+    assert.ok(find(calls, (c) => c.op === 'fh.read', back) > back, `the read-back reads ${name}'s bytes`);
+    const released = find(calls, (c) => c.op === 'unlink' && named(c, `.${name}.be-lock`), rename);
+    assert.ok(released > rename, `the lock of ${name} is removed after the rename`);
+  }
+
+  /** The folder's fsync after the rename: a sync of a descriptor opened on the folder (pinned) itself. */
+  function assertFolderSync(calls: Call[], dir: string): void {
+    // the edited files' renames go through the pinned folder's descriptor (the history's through plain paths)
+    const lastRename = calls.map((c) => (c.op === 'rename' && c.at.startsWith('/proc/self/fd/') ? 'edit' : '')).lastIndexOf('edit');
+    assert.ok(lastRename >= 0, 'the edit renames its temp');
+    const dirSync = find(calls, (c) => c.op === 'fh.sync' && c.at === dir, 0);
+    assert.ok(dirSync >= 0, `the folder ${dir} is fsynced`);
+    assert.ok(calls.slice(lastRename).some((c) => c.op === 'fh.sync' && c.at === dir), `the folder ${dir} is fsynced after the last rename`);
+  }
+
+  for (const op of ['replace', 'insert', 'delete'] as const) {
+    it(`be-${op}: lock, temp fsynced, byte-compare, rename, folder fsync, read-back; within a call budget`, async () => {
+      s.on();
+      const r =
+        op === 'replace'
+          ? await services.edits.replace({ file: 'f.txt:30', content: 'changed\n' })
+          : op === 'insert'
+            ? await services.edits.insert({ file: 'f.txt:30', content: 'inserted\n' })
+            : await services.edits.delete({ file: 'f.txt:30' });
+      s.off();
+      assert.equal((r as { status: string }).status, 'ok');
+      assertSteps(s.calls, 'f.txt');
+      assertFolderSync(s.calls, root);
+      // the file's own calls (the history's and the chips' folders aside): 32 after the tuning (closes are not seen)
+      const own = s.calls.filter((c) => !c.at.startsWith(path.join(base, 'history')) && !c.at.startsWith(path.join(base, 'chips')));
+      assert.ok(own.length <= 32, `${own.length} calls for one be-${op}:\n${own.map((c) => `${c.op} ${c.at}`).join('\n')}`);
+    });
+  }
+
+  it('be-apply: each file locked, compared, renamed and read back; each folder fsynced once after its renames', async () => {
+    s.on();
+    const r = await services.apply.apply({ edits: [0, 1, 2].map((i) => ({ file: `sub/g${i}.txt:5`, content: `batch ${i}\n` })) });
+    s.off();
+    assert.equal(r.files, 3);
+    for (let i = 0; i < 3; i++) assertSteps(s.calls, `g${i}.txt`);
+    assertFolderSync(s.calls, path.join(root, 'sub'));
+    const historyWrites = s.calls.filter((c) => c.op === 'open' && c.at.startsWith(path.join(base, 'history')) && c.at.includes('.tmp-snap-'));
+    assert.equal(historyWrites.length, 1, 'one history record for the batch');
+  });
+});
