@@ -1,10 +1,10 @@
 /** be-apply: several edits across several files in one call, all or nothing, one be-trx rollback step. */
 import { z } from 'zod';
 import { ToolError } from '../../core/errors';
-import { asRecord, brief, defineTool, format, preview } from './common';
+import { asRecord, defineTool, editOptions } from './common';
 
 // no per-field descriptions: the grammar is be-replace's, stated once in the catalog (every listed token is paid per turn)
-const edit = z.object({
+const edit = () => z.object({
   file: z.string(),
   content: z.string().optional(),
   op: z.enum(['insert', 'replace', 'delete', 'write']).optional(),
@@ -22,12 +22,10 @@ export const beApply = defineTool({
     '每项 file 的写法同 be-replace / be-insert（op "insert"）/ be-delete / be-write。',
   unlistedArgs: ['format', 'brief', 'preview'],
   example: { edits: [{ file: 'src/a.ts:3-4', content: 'x\n' }, { file: 'src/b.ts:0', op: 'insert', content: 'y\n' }] },
-  inputSchema: {
-    edits: z.array(edit), // at least one: the service says so (a minItems would be paid on every turn)
-    format,
-    preview,
-    brief,
-  },
+  inputSchema: () => ({
+    edits: z.array(edit()), // at least one: the service says so (a minItems would be paid on every turn)
+    ...editOptions(),
+  }),
   annotations: { title: 'Apply several edits', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {
     const apply = services.apply;

@@ -10,13 +10,13 @@ export const beBalance = defineTool({
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/main.go' },
   unlistedArgs: ['verbose'],
-  inputSchema: {
+  inputSchema: () => ({
     file: z.string(),
     verbose: z.boolean().optional(),
-  },
+  }),
   // Small data: kept as structuredContent, described for clients that validate it. The default reply says
   // `balanced`; `--reply json` keeps upstream's `mode` (`"unbalanced"` names the report, not the file) and `status`.
-  outputSchema: { balanced: z.boolean().optional(), mode: z.enum(['unbalanced', 'verbose']).optional(), status: z.string().optional() },
+  outputSchema: () => ({ balanced: z.boolean().optional(), mode: z.enum(['unbalanced', 'verbose']).optional(), status: z.string().optional() }),
   annotations: { title: 'Check balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { services, reply }) {
     const report = await services.edits.balance(args);

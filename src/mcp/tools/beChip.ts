@@ -9,10 +9,10 @@ export const beChip = defineTool({
     'Get, delete or clear chips (saved arguments, deleted text).',
   grammar: 'action: "get" | "delete" (with id, e.g. "a1b2c3" or "chip://a1b2c3") | "clear".',
   example: { action: 'get', id: 'a1b2c3' },
-  inputSchema: {
+  inputSchema: () => ({
     action: z.enum(['get', 'delete', 'clear']),
     id: z.string().optional(),
-  },
+  }),
   readOnlyCall: (args) => args.action === 'get',
   annotations: { title: 'Chip', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { services }) {

@@ -10,7 +10,7 @@ export const beDelete = lineEditTool({
   grammar: GRAMMAR_RANGE,
   example: { file: 'src/main.go:5-15' },
   unlistedArgs: ['format', 'brief', 'preview'],
-  inputSchema: { file: z.string() },
+  inputSchema: () => ({ file: z.string() }),
   destructive: true,
   run: (edits, args) => edits.delete(args),
 });

@@ -7,6 +7,6 @@ export const beFuncRange = lineQueryTool({
   description: 'Start and end of the function or block around line.',
   example: { file: 'src/main.go', line: 42 },
   // Small data: kept as structuredContent, described for clients that validate it.
-  outputSchema: { start: z.number().int(), end: z.number().int(), kind: z.enum(FUNCTION_KINDS).optional(), name: z.string().optional() },
+  outputSchema: () => ({ start: z.number().int(), end: z.number().int(), kind: z.enum(FUNCTION_KINDS).optional(), name: z.string().optional() }),
   run: (edits, args) => edits.funcRange(args),
 });

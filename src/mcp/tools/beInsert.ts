@@ -10,7 +10,7 @@ export const beInsert = lineEditTool({
   grammar: GRAMMAR_INSERT,
   example: { file: 'src/main.go:10', content: 'inserted line\n' },
   unlistedArgs: ['format', 'brief', 'preview'],
-  inputSchema: { file: z.string(), content: z.string() },
+  inputSchema: () => ({ file: z.string(), content: z.string() }),
   destructive: false,
   run: (edits, args) => edits.insert(args),
 });

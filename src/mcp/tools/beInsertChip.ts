@@ -20,7 +20,7 @@ export const beInsertChip = defineTool({
   grammar: 'from: "chip://<id>" or "file:///abs/path"; to: "path:N" inserts after line N, "path:0" at the top.',
   example: { from: 'chip://a1b2c3', to: 'src/main.go:10' },
   unlistedArgs: ['format', 'preview', 'tool', 'path', 'text'],
-  inputSchema: {
+  inputSchema: () => ({
     from: z.string().optional(),
     to: z.string().optional(),
     format: z.enum(FORMATS).optional(),
@@ -28,7 +28,7 @@ export const beInsertChip = defineTool({
     tool: z.string().optional(),
     path: z.string().optional(),
     text: z.string().optional(),
-  },
+  }),
   readOnlyCall: (args) => args.from === undefined && args.to === undefined, // the listing
   annotations: { title: 'Insert chip', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   render: renderInsertChip,

@@ -28,7 +28,7 @@ export const beMemory = defineTool({
   grammar: 'action: "add" (content, kind?, priority?, group?) | "pin"|"unpin"|"evict" (id) | "set_priority" (id, priority) | "window" (recent?, budget?) | "pins" (offset?, budget?) | "recall" (id, offset?, budget?) | "stats".',
   example: { action: 'add', kind: 'constraint', content: 'Do not modify migration files.' },
   unlistedArgs: ['group', 'recent', 'offset', 'budget'],
-  inputSchema: {
+  inputSchema: () => ({
     action: z.enum(['add', 'pin', 'unpin', 'set_priority', 'evict', 'window', 'pins', 'recall', 'stats']),
     content: z.string().optional(),
     kind: z.enum(['user_query', 'note', 'constraint']).optional(),
@@ -38,7 +38,7 @@ export const beMemory = defineTool({
     recent: z.number().int().min(0).max(50).optional(),
     budget: z.number().int().min(MIN_RECAP_TOKENS).max(100_000).optional(),
     offset: z.number().int().min(0).optional(),
-  },
+  }),
   readOnlyCall: (args) => args.action === 'window' || args.action === 'pins' || args.action === 'recall' || args.action === 'stats',
   annotations: { title: 'Chat memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   render: renderMemory,

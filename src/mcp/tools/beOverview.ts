@@ -40,12 +40,12 @@ export const beOverview = defineTool({
     '工作区或文件夹的概览：模块树、按被引用程度排序的关键文件、每个文件的简短摘要、文件数和行数，不超过 budget 个 token（默认 1024，有 query 时 512）。' +
     'query 让匹配的文件排在前面。之后用 be-read 的 mode "structure" 查看文件的符号和行范围。',
   example: { path: 'src', query: 'order amount' },
-  inputSchema: {
+  inputSchema: () => ({
     path: z.string().optional(),
     budget: z.number().int().min(128).max(32000).optional(),
     query: z.string().optional(),
     pin: z.boolean().optional(),
-  },
+  }),
   // not read-only: `pin` writes the overview into the session's chat memory
   annotations: { title: 'Repository overview', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   render: renderOverview,

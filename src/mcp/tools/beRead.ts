@@ -41,7 +41,7 @@ export const beRead = defineTool({
   grammar: 'file: "path", "path:N", "path:S-E" or "path:ALL"; 1-based, inclusive.',
   example: { file: 'src/main.go:10-20' },
   unlistedArgs: ['column', 'brief', 'target', 'from'],
-  inputSchema: {
+  inputSchema: () => ({
     file: z.string(),
     brief: z.boolean().optional(),
     target: z
@@ -54,7 +54,7 @@ export const beRead = defineTool({
     query: z.string().optional(),
     from: z.number().int().min(1).optional(),
     column: z.number().int().min(1).optional(),
-  },
+  }),
   annotations: { title: 'Read lines', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   render: renderRead,
   pageable: true,

@@ -11,12 +11,12 @@ export const beReplace = lineEditTool({
   example: { file: 'src/main.go:5-15', content: 'new lines\n' },
   aliases: { old_text: 'old' },
   unlistedArgs: ['format', 'brief', 'preview'],
-  inputSchema: {
+  inputSchema: () => ({
     file: z.string(),
     content: z.string().optional(),
     old: z.string().optional(),
     viewed_code_id: z.string().optional(),
-  },
+  }),
   destructive: true,
   run: (edits, args) => edits.replace(args),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { renderWrite } from '../render/index';
-import { asRecord, defineTool, GRAMMAR_PLAIN, preview } from './common';
+import { asRecord, defineTool, GRAMMAR_PLAIN } from './common';
 
 export const beWrite = defineTool({
   name: 'be-write',
@@ -10,12 +10,12 @@ export const beWrite = defineTool({
   grammar: GRAMMAR_PLAIN,
   example: { file: 'src/new.go', content: 'package main\n' },
   unlistedArgs: ['brief', 'preview'],
-  inputSchema: {
+  inputSchema: () => ({
     file: z.string(),
     content: z.string(),
-    preview,
+    preview: z.boolean().optional(),
     brief: z.boolean().optional(),
-  },
+  }),
   annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   render: renderWrite,
   async handler(args, { services }) {

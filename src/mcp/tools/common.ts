@@ -8,12 +8,33 @@ export const GRAMMAR_RANGE =
 export const GRAMMAR_INSERT = 'file: "path:N" inserts after line N; "path:0" inserts at the top.';
 export const GRAMMAR_PLAIN = 'file: a plain path, no ":N" suffix.';
 
-export const format = z.enum(['plain', 'diff']).optional();
-export const preview = z.boolean().optional();
-export const brief = z.boolean().optional();
+/** format, preview and brief, the options of the edit tools (called inside a tool's `inputSchema`). */
+export const editOptions = () => ({
+  format: z.enum(['plain', 'diff']).optional(),
+  preview: z.boolean().optional(),
+  brief: z.boolean().optional(),
+});
 
-/** Keeps each module's handler typed by its own shape while the table holds them uniformly. */
-export function defineTool<Shape extends z.ZodRawShape>(m: ToolModule<ServerDeps, Shape>): ToolModule<ServerDeps> {
+/**
+ * A tool as its module writes it: the zod shapes as functions. tools/list is answered from prebuilt JSON schemas
+ * (builtSchemas.ts), so the zod objects are first needed at the tool's first call; built at bundle evaluation they
+ * were about a third of it, at every start.
+ */
+export type ToolSpec<Shape extends z.ZodRawShape> = Omit<ToolModule<ServerDeps, Shape>, 'inputSchema' | 'outputSchema'> & {
+  inputSchema: () => Shape;
+  outputSchema?: () => z.ZodRawShape;
+};
+
+/**
+ * The table's ToolModule of `spec`: `inputSchema` and `outputSchema` are getters that build the shape once, at the
+ * first read. Keeps each module's handler typed by its own shape while the table holds them uniformly.
+ */
+export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): ToolModule<ServerDeps> {
+  const { inputSchema, outputSchema, ...rest } = spec;
+  let input: Shape | undefined;
+  let output: z.ZodRawShape | undefined;
+  const m = Object.defineProperty(rest, 'inputSchema', { enumerable: true, get: () => (input ??= inputSchema()) });
+  if (outputSchema) Object.defineProperty(m, 'outputSchema', { enumerable: true, get: () => (output ??= outputSchema()) });
   return m as unknown as ToolModule<ServerDeps>;
 }
 

@@ -8,15 +8,14 @@ import { renderEditDiff } from '../render/index';
 import type { DiffFormat } from '../../core/edits/types';
 import type { EditsPort, ServerDeps } from '../deps';
 import type { ToolModule } from '../types';
-import { asRecord, brief, defineTool, format, preview } from './common';
+import { asRecord, defineTool, editOptions, type ToolSpec } from './common';
 
-const EDIT_OPTIONS = { format, preview, brief };
-type EditShape<S extends z.ZodRawShape> = S & typeof EDIT_OPTIONS;
+type EditShape<S extends z.ZodRawShape> = S & ReturnType<typeof editOptions>;
 
 export interface LineEditSpec<S extends z.ZodRawShape>
-  extends Pick<ToolModule<ServerDeps, EditShape<S>>, 'name' | 'title' | 'description' | 'grammar' | 'example' | 'unlistedArgs' | 'aliases' | 'outputSchema'> {
+  extends Pick<ToolSpec<EditShape<S>>, 'name' | 'title' | 'description' | 'grammar' | 'example' | 'unlistedArgs' | 'aliases' | 'outputSchema'> {
   /** The tool's own arguments; format, preview and brief are added after them. */
-  inputSchema: S;
+  inputSchema: () => S;
   destructive: boolean;
   run(edits: EditsPort, args: z.infer<z.ZodObject<EditShape<S>>>): Promise<object>;
 }
@@ -25,7 +24,7 @@ export function lineEditTool<S extends z.ZodRawShape>(spec: LineEditSpec<S>): To
   const { inputSchema, destructive, run, ...described } = spec;
   return defineTool<EditShape<S>>({
     ...described,
-    inputSchema: { ...inputSchema, ...EDIT_OPTIONS },
+    inputSchema: () => ({ ...inputSchema(), ...editOptions() }),
     annotations: { title: spec.title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: false },
     render: renderEditDiff,
     async handler(args, { services, reply }) {

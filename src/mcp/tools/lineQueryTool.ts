@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { LineArgs } from '../../core/edits/types';
 import type { EditsPort, ServerDeps } from '../deps';
 import type { ToolModule } from '../types';
-import { asRecord, defineTool, GRAMMAR_PLAIN } from './common';
+import { asRecord, defineTool, GRAMMAR_PLAIN, type ToolSpec } from './common';
 
-export interface LineQuerySpec extends Pick<ToolModule, 'name' | 'title' | 'description' | 'example' | 'outputSchema'> {
+export interface LineQuerySpec extends Pick<ToolSpec<z.ZodRawShape>, 'name' | 'title' | 'description' | 'example' | 'outputSchema'> {
   run(edits: EditsPort, args: LineArgs): Promise<object>;
 }
 
@@ -13,7 +13,7 @@ export function lineQueryTool({ run, ...described }: LineQuerySpec): ToolModule<
   return defineTool({
     ...described,
     grammar: GRAMMAR_PLAIN + ' line: integer >= 1.',
-    inputSchema: { file: z.string(), line: z.number().int().min(1) },
+    inputSchema: () => ({ file: z.string(), line: z.number().int().min(1) }),
     annotations: { title: described.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (args, { services }) => asRecord(await run(services.edits, args)),
   });
