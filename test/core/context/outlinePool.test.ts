@@ -3,7 +3,7 @@
  * file of this repository and every fixture language, a cancelled parse that ends at once (its worker with it) and
  * leaves the pool working, a parse over its time limit that is abandoned, and idle workers that keep no process
  * alive; a large file parsed in parts on two workers gives the whole file's outline, after an edit too, and its
- * cancellation ends both.
+ * cancellation ends both; the workers start without the host's flags.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -201,6 +201,24 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     const script = `const { OutlinePool } = require(${JSON.stringify(path.join(REPO, 'src/core/context/node/outlinePool.ts'))}); const p = new OutlinePool({ grammarsDir: ${JSON.stringify(REPO)}, parallel: 2 }); p.warm(0); setTimeout(() => { if (p.workers !== 2) process.exit(3); }, 300);`;
     const { execFileSync } = await import('node:child_process');
     execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { cwd: REPO, timeout: 20_000 }); // throws on exit code 3 or the timeout
+  });
+
+  it("starts its workers without the host process's flags: a loader among them would load again in each worker", async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { existsSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(path.join(tmpdir(), 'pool-argv-'));
+    try {
+      const mark = path.join(dir, 'loaded-in-a-worker');
+      const preload = path.join(dir, 'preload.cjs');
+      writeFileSync(preload, `if (!require('node:worker_threads').isMainThread) require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'x');`);
+      const script = `const { OutlinePool } = require(${JSON.stringify(path.join(REPO, 'src/core/context/node/outlinePool.ts'))}); const p = new OutlinePool({ grammarsDir: ${JSON.stringify(REPO)}, size: 1, parallel: 1 }); p.outline('int x(void) { return 0; }\\n', 'c').then((ex) => { console.log(ex.symbols.map((s) => s.name).join()); return p.close(); });`;
+      const out = execFileSync(process.execPath, ['-r', 'tsx/cjs', '-r', preload, '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
+      assert.equal(out.trim(), 'x', 'the worker answered');
+      assert.equal(existsSync(mark), false, "the host's --require ran in the worker");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('after close, outlines are refused with a clear error', async () => {

@@ -1,0 +1,74 @@
+/**
+ * A 4 MB C file's outline as a host gets it: the built stdio server (dist/cli.js) started fresh, `initialize`,
+ * `tools/list`, then at once the first `be-read` in structure mode (the workers start, the grammar loads, the
+ * tokenizer's ranks load unless the background load has finished). Wall from the request to its reply, and the
+ * server's CPU in that time over all its threads (Linux: /proc/PID/stat; NaN elsewhere). The in-process rows of
+ * scale.ts run the worker from the TypeScript source through tsx (~0.2 s more CPU per worker than the built one).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cSource } from './generate';
+
+const CLI = resolve(__dirname, '../../dist/cli.js');
+
+/** User + system CPU of a process, all threads, in ms. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
+  } catch {
+    return NaN;
+  }
+}
+
+/** One fresh server's first structure read of a 4 MB C file; undefined without a build. */
+export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: number } | undefined> {
+  if (!existsSync(CLI)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ctx-stdio-'));
+  const root = join(dir, 'root');
+  mkdirSync(root);
+  writeFileSync(join(root, 'big.c'), cSource(4_000_000));
+  const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') } });
+  const waiting = new Map<number, (m: { result?: { isError?: boolean } }) => void>();
+  let buf = '';
+  let nextId = 1;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    buf += d;
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (!line.trim()) continue;
+      const m = JSON.parse(line) as { id?: number; result?: { isError?: boolean } };
+      if (typeof m.id === 'number') waiting.get(m.id)?.(m);
+    }
+  });
+  child.stderr.resume();
+  const request = (method: string, params: unknown) =>
+    new Promise<{ result?: { isError?: boolean } }>((res, rej) => {
+      const id = nextId++;
+      const timer = setTimeout(() => rej(new Error(`${method}: no reply in 60 s`)), 60_000);
+      waiting.set(id, (m) => (clearTimeout(timer), res(m)));
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  try {
+    await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-scale', version: '1.0.0' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    await request('tools/list', {});
+    const cpu0 = processCpuMs(child.pid!);
+    const t = performance.now();
+    const reply = await request('tools/call', { name: 'be-read', arguments: { file: 'big.c', mode: 'structure' } });
+    const wall = performance.now() - t;
+    const cpu = processCpuMs(child.pid!) - cpu0;
+    if (!reply.result || reply.result.isError) throw new Error(`be-read structure failed: ${JSON.stringify(reply).slice(0, 300)}`);
+    return { wall, cpu };
+  } finally {
+    child.stdin.end();
+    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
