@@ -110,7 +110,8 @@ export class FileRecords {
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 
 function emptyRecord(f: WalkedFile): FileRecord {
-  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', terms: undefined };
+  // every field in the literal: `tags` added later moved each record's fields to a second object (~38 bytes a file)
+  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', tags: undefined, terms: undefined };
 }
 
 /** The terms of a binary file: never ranked (the overview leaves binary files out), so one shared empty list. */

@@ -124,3 +124,27 @@ describe('context: the graph folds updated files in place of their old edges', (
     );
   });
 });
+
+describe('context: the graph keeps each name\'s total uses with its users', () => {
+  it('usesOf is the sum of every file\'s count, after builds and updates alike (property)', () => {
+    const names = ['alphaName', 'betaValue', 'gammaItem', 'deltaThing'];
+    const uses = fc.array(fc.tuple(fc.constantFrom(...names), fc.integer({ min: 1, max: 4 })), { maxLength: 4 });
+    const file = fc.record({ defs: fc.subarray(names, { maxLength: 2 }), uses });
+    const tagsOf = (f: { defs: string[]; uses: [string, number][] }) => ({ defs: f.defs, refs: new NameCounts(new Map(f.uses)), imports: [], summary: '', exported: [] });
+    const total = (files: { tags: ReturnType<typeof tagsOf> }[], name: string) => files.reduce((n, f) => n + (f.tags.refs.get(name) ?? 0), 0);
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), file), { maxLength: 8 }), (files, edits) => {
+        const now = files.map((f, i) => ({ rel: `f${i}.ts`, tags: tagsOf(f) }));
+        const graph = new Graph(now.slice());
+        for (const name of names) assert.equal(graph.usesOf(name), total(now, name), `${name} when built`);
+        for (const [at, f] of edits) {
+          const i = at % now.length;
+          now[i] = { rel: now[i]!.rel, tags: tagsOf(f) };
+          graph.updateFiles([now[i]!]);
+          for (const name of names) assert.equal(graph.usesOf(name), total(now, name), `${name} after an update`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -58,11 +58,12 @@ export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: 
  * The file defining the central class: of the capitalised names (classes, types, Go's exported names) that one
  * file defines, the one other files use most. The overview always shows it, whatever the query.
  */
-export function centralFile(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): string | undefined {
-  return runSync(centralFileSteps(files, totalRefs));
+export function centralFile(files: readonly GraphFile[], usesOf: (name: string) => number): string | undefined {
+  return runSync(centralFileSteps(files, usesOf));
 }
 
-export function* centralFileSteps(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): Steps<string | undefined> {
+/** `usesOf`: how often all files use a name (Graph.usesOf). */
+export function* centralFileSteps(files: readonly GraphFile[], usesOf: (name: string) => number): Steps<string | undefined> {
   const definers = new Map<string, GraphFile | null>();
   for (const [i, f] of files.entries()) {
     if (i % STEP_ITEMS === 0) yield;
@@ -74,7 +75,7 @@ export function* centralFileSteps(files: readonly GraphFile[], totalRefs: Readon
   for (const [name, f] of definers) {
     if (++seen % STEP_ITEMS === 0) yield;
     if (!f) continue;
-    const uses = (totalRefs.get(name) ?? 0) - (f.tags?.refs.get(name) ?? 0);
+    const uses = usesOf(name) - (f.tags?.refs.get(name) ?? 0);
     if (uses > 0 && (!best || uses > best.uses || (uses === best.uses && f.rel < best.rel))) best = { rel: f.rel, uses };
   }
   return best?.rel;
