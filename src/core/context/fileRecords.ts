@@ -115,7 +115,7 @@ function emptyRecord(f: WalkedFile): FileRecord {
 }
 
 /** The terms of a binary file: never ranked (the overview leaves binary files out), so one shared empty list. */
-const NO_TERMS: Terms = Object.freeze([]);
+const NO_TERMS: Terms = termsOf({ rel: '', summary: '' });
 
 function unreadable(rec: FileRecord): FileRecord {
   rec.terms = termsOf(rec); // its path still matches a query: made once here, not at each query

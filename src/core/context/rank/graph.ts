@@ -263,10 +263,12 @@ export class Graph {
     yield;
     const { start, to, w, outW } = yield* this.foldSteps();
     let rank = Float64Array.from(pers);
+    // two arrays in turn: a fresh one per iteration was 30 × 1.6 MB of garbage outside the heap at 200,000 files
+    let next = new Float64Array(n);
     const d = 0.85;
     for (let iter = 0; iter < 30; iter++) {
       yield;
-      const next = new Float64Array(n);
+      next.fill(0);
       let dangling = 0;
       for (let i = 0; i < n; i++) if (outW[i] === 0) dangling += rank[i]!;
       for (let i = 0; i < n; i++) {
@@ -279,7 +281,7 @@ export class Graph {
         next[i]! += (1 - d + d * dangling) * pers[i]!;
         delta += Math.abs(next[i]! - rank[i]!);
       }
-      rank = next;
+      [rank, next] = [next, rank];
       if (delta < 1e-9) break;
     }
     for (let i = 0; i < n; i++) rank[i]! *= n;
