@@ -9,6 +9,7 @@ import { extractTags, isCodeLanguage, type FileTags } from './tags';
 import { looksBinary } from '../text/binary';
 import type { MapFileReader, WalkedFile } from './mapPorts';
 import { termsOf, type Terms } from './rank/bm25';
+import { sharedList } from './nameCounts';
 
 /** Files larger than this are counted but not tagged (generated code, data dumps). */
 const MAX_TAG_BYTES = 1024 * 1024;
@@ -146,8 +147,8 @@ function described(rec: FileRecord, bytes: Buffer): FileRecord {
   if (isCodeLanguage(rec.languageId)) {
     // the exported names only made the summary: not kept (one array less per file of the map)
     tags.exported = NO_NAMES;
-    // a pushed array keeps room for 16 (145 bytes for one import): cut to its length
-    tags.imports = tags.imports.length ? tags.imports.slice() : NO_NAMES;
+    // a pushed array keeps room for 16 (145 bytes for one import): cut to its length, a single import shared
+    tags.imports = tags.imports.length ? sharedList(tags.imports) : NO_NAMES;
     rec.tags = tags;
   }
   rec.terms = termsOf(rec);
