@@ -84,7 +84,7 @@ export class Ranking {
     if (!this.graph || removed.length || added) return 'build';
     if (!tagsChanged.length) return 'kept';
     // Same file set: update the changed files' definitions and the edges that depend on them.
-    this.graph.updateFiles(tagsChanged);
+    yield* this.graph.updateFilesSteps(tagsChanged);
     this.version++;
     return 'updated';
   }

@@ -27,7 +27,9 @@ export class Graph {
   /**
    * identifier → files that use it (to find whose edges a definition change affects) and how often in all: one
    * file's number (its own count is the total), or the total and the files (usesOf). A separate Map of totals held
-   * ~14 MB more at 200,000 files.
+   * ~14 MB more at 200,000 files. Exact for every name some file defines; a name no file defines (a local, a
+   * property, a library's function: most identifiers) is kept only once it was defined, and its users are found by
+   * one pass over the files when a definition of it appears (trackUsers).
    */
   private refIndex = new Map<string, Users>();
   /**
@@ -60,7 +62,10 @@ export class Graph {
     for (const [i, f] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
       for (const d of f.tags?.defs ?? []) addId(this.defIndex, d, i);
-      for (const [id, n] of f.tags?.refs ?? []) this.addUser(id, i, n);
+    }
+    for (const [i, f] of files.entries()) {
+      if (i % STEP_ITEMS === 0) yield;
+      for (const [id, n] of f.tags?.refs ?? []) if (this.defIndex.has(id)) this.addUser(id, i, n);
     }
     const out = new FlatBuilder(files.length);
     for (let i = 0; i < files.length; i++) {
@@ -90,6 +95,11 @@ export class Graph {
   }
 
   updateFiles(recs: GraphFile[]): void {
+    runSync(this.updateFilesSteps(recs));
+  }
+
+  /** updateFiles() as steps (util/slices.ts): a name defined for the first time is looked for in every file. */
+  *updateFilesSteps(recs: GraphFile[]): Steps<void> {
     const affected = new Set<number>();
     for (const r of recs) {
       const i = this.index.get(r.rel);
@@ -98,14 +108,18 @@ export class Graph {
       const oldDefs = new Set(old.tags?.defs ?? []);
       const newDefs = new Set(r.tags?.defs ?? []);
       for (const d of oldDefs) if (!newDefs.has(d)) this.changeDef(d, i, false, affected);
-      for (const d of newDefs) if (!oldDefs.has(d)) this.changeDef(d, i, true, affected);
+      for (const d of newDefs) {
+        if (oldDefs.has(d)) continue;
+        if (!this.defIndex.has(d) && !this.refIndex.has(d)) yield* this.trackUsers(d);
+        this.changeDef(d, i, true, affected);
+      }
       // the index reflects files[i] (the old record) until it is replaced: counts move by their difference
       for (const [id, n] of old.tags?.refs ?? []) {
         const now = r.tags?.refs.get(id);
         if (now === undefined) this.removeUser(id, i, n);
         else if (now !== n) this.addToTotal(id, now - n);
       }
-      for (const [id, n] of r.tags?.refs ?? []) if (!old.tags?.refs.has(id)) this.addUser(id, i, n);
+      for (const [id, n] of r.tags?.refs ?? []) if (!old.tags?.refs.has(id) && (this.defIndex.has(id) || this.refIndex.has(id))) this.addUser(id, i, n);
       this.files[i] = r;
       affected.add(i);
     }
@@ -120,10 +134,24 @@ export class Graph {
     forUsers(this.refIndex.get(name), (j) => affected.add(j));
   }
 
-  /** How often all files use `name` (the sum of their counts). */
+  /** A name about to be defined for the first time: its users, from every file's counts (as files[] holds them). */
+  private *trackUsers(name: string): Steps<void> {
+    for (const [j, f] of this.files.entries()) {
+      if (j % STEP_ITEMS === 0) yield;
+      const n = f.tags?.refs.get(name);
+      if (n !== undefined) this.addUser(name, j, n);
+    }
+  }
+
+  /** How often all files use `name` (the sum of their counts); a name no file defines is counted file by file. */
   usesOf(name: string): number {
     const users = this.refIndex.get(name);
-    if (users === undefined) return 0;
+    if (users === undefined) {
+      if (this.defIndex.has(name)) return 0;
+      let n = 0;
+      for (const f of this.files) n += f.tags?.refs.get(name) ?? 0;
+      return n;
+    }
     if (typeof users === 'number') return this.files[users]!.tags?.refs.get(name) ?? 0;
     return users[0]!;
   }
