@@ -148,3 +148,24 @@ describe('context: the graph keeps each name\'s total uses with its users', () =
     );
   });
 });
+
+describe('context: PageRank runs reuse their working arrays', () => {
+  it('a run after others ranks as the first run on a fresh graph (property)', () => {
+    const names = ['alphaName', 'betaValue', 'gammaItem', 'deltaThing'];
+    const file = fc.record({ defs: fc.subarray(names, { maxLength: 2 }), uses: fc.subarray(names) });
+    const tagsOf = (f: { defs: string[]; uses: string[] }) => ({ defs: f.defs, refs: new NameCounts(f.uses.map((u) => [u, 1] as [string, number])), imports: [], summary: '', exported: [] });
+    const restart = fc.array(fc.tuple(fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 10 }), fc.array(restart, { minLength: 1, maxLength: 4 }), (files, restarts) => {
+        const recs = files.map((f, i) => ({ rel: `f${i}.ts`, tags: tagsOf(f) }));
+        const graph = new Graph(recs.slice());
+        for (const [k, r] of restarts.entries()) {
+          const vector = new Map(r.map(([at, x]) => [`f${at % recs.length}.ts`, x] as [string, number]));
+          const key = `q${k}`;
+          assert.deepEqual([...graph.rank(vector, key)], [...new Graph(recs.slice()).rank(vector, key)]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
