@@ -7,6 +7,7 @@ import { dirname, relative, sep } from 'node:path';
 import { isInside } from '../files/ports';
 import type { FileWalker, WalkedFile } from './mapPorts';
 import { Slices, STEP_ITEMS } from '../util/slices';
+import { SeenTable } from './seenTable';
 
 export interface ListChanges {
   /** Files to (re-)read: new, stat changed, or invalidated. */
@@ -15,13 +16,6 @@ export interface ListChanges {
   removed: string[];
   /** True when this refresh walked the folder (false: only the watcher-reported paths were looked at). */
   walked: boolean;
-}
-
-interface Seen {
-  mtimeMs: number;
-  size: number;
-  /** The number of the last walk that listed the file. */
-  walk: number;
 }
 
 export class FileList {
@@ -35,7 +29,7 @@ export class FileList {
   watched = false;
   /** The walk stopped at its file limit: the list is not the whole folder. */
   truncated = false;
-  private readonly files = new Map<string, Seen>();
+  private readonly files = new SeenTable();
   private readonly invalidated = new Set<string>();
   /** A path the watcher could not place (a new folder, a changed .gitignore): the next refresh walks. */
   private needsWalk = false;
@@ -80,10 +74,10 @@ export class FileList {
       // the walk lists only the changed and the new.
       const mark = ++this.walks;
       const { files: toRead, truncated } = await this.walker.walkSliced(this.root, (rel, abs, size, mtimeMs) => {
-        const old = this.files.get(rel);
-        if (!old) return true;
-        old.walk = mark;
-        return old.mtimeMs !== mtimeMs || old.size !== size || this.isInvalidated(abs);
+        const slot = this.files.slot(rel);
+        if (slot === undefined) return true;
+        this.files.mark(slot, mark);
+        return !this.files.same(slot, mtimeMs, size) || this.isInvalidated(abs);
       });
       this.needsWalk = false;
       if (truncated !== this.truncated) this.version++;
@@ -91,8 +85,8 @@ export class FileList {
       const slices = new Slices();
       const removed: string[] = [];
       let k = 0;
-      for (const [rel, seen] of this.files) {
-        if (seen.walk !== mark) removed.push(rel);
+      for (const [rel, slot] of this.files.entries()) {
+        if (this.files.walkOf(slot) !== mark) removed.push(rel);
         const due = ++k % STEP_ITEMS === 0 && slices.tick();
         if (due) await due;
       }
@@ -102,13 +96,12 @@ export class FileList {
     const slices = new Slices();
     for (const rel of result.removed) this.files.delete(rel);
     for (const [i, f] of result.toRead.entries()) {
-      const seen = this.files.get(f.rel);
-      if (seen) {
-        seen.mtimeMs = f.mtimeMs;
-        seen.size = f.size;
+      const slot = this.files.slot(f.rel);
+      if (slot !== undefined) {
+        this.files.set(slot, f.mtimeMs, f.size);
       } else {
         this.version++;
-        this.files.set(f.rel, { mtimeMs: f.mtimeMs, size: f.size, walk: this.walks });
+        this.files.add(f.rel, f.mtimeMs, f.size, this.walks);
       }
       const due = i % STEP_ITEMS === 0 && slices.tick();
       if (due) await due;

@@ -77,6 +77,25 @@ export const NO_COUNTS = new NameCounts([]);
  */
 export function resetNamePool(): void {
   pool = new Map();
+  singles = new Map();
+}
+
+/** The shared one-name lists (sharedList). */
+let singles = new Map<string, readonly string[]>();
+
+/**
+ * `names` as a list to keep: of one name, one frozen list shared by every file with the same one name (most files
+ * import one module or none: an array each took ~56 bytes a file); else a copy of exactly its length.
+ */
+export function sharedList(names: readonly string[]): string[] {
+  if (names.length !== 1) return names.slice();
+  const name = internName(names[0]!);
+  let list = singles.get(name);
+  if (!list) {
+    if (singles.size >= POOL_MAX) singles = new Map();
+    singles.set(name, (list = Object.freeze([name])));
+  }
+  return list as string[];
 }
 
 /** The pool's size at which it starts over (a cap for a long-lived server; a new pool only shares less). */

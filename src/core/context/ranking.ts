@@ -1,6 +1,6 @@
 /**
- * The repository map's ranking: the reference graph over the records, the total uses of each name (a table: summed
- * from the graph's users at each look-up, the top files' symbols held the loop ~1 s), and the ranked files of the
+ * The repository map's ranking: the reference graph over the records (which also keeps the total uses of each
+ * name: summed from the users at each look-up, the top files' symbols held the loop ~1 s), and the ranked files of the
  * last question. Its version moves when the graph does (a file added or removed, or a file's
  * definitions, uses or imports changed); an edit that keeps a file's tags leaves the scores, and only the order
  * among equal scores (by size) and the shown lines and summaries are refreshed.
@@ -42,7 +42,6 @@ export class Ranking {
   /** Bumped whenever the graph is built or updated. */
   version = 0;
   private graph: Graph | undefined;
-  private readonly totalRefs = new Map<string, number>();
   /** Scores of the last question, valid while `key` holds (graph version, folder, query, summaries if a query). */
   private scored: { key: string; scores: Float64Array; central: string | undefined } | undefined;
   /** The central file of the last folder asked about, valid while the graph version holds. */
@@ -74,13 +73,10 @@ export class Ranking {
   }
 
   private *updateSteps(removed: readonly FileRecord[], changes: readonly RecordChange[]): Steps<'build' | 'updated' | 'kept'> {
-    for (const rec of removed) this.countUses(rec, -1);
     const tagsChanged: FileRecord[] = [];
     let added = false;
     for (const [k, { old, rec }] of changes.entries()) {
       if (k % STEP_ITEMS === 0) yield;
-      if (old) this.countUses(old, -1);
-      this.countUses(rec, +1);
       if (!old || !this.graph?.has(rec.rel)) added = true;
       else if (sameTags(old, rec)) this.graph.replaceRecord(rec);
       else tagsChanged.push(rec);
@@ -88,7 +84,7 @@ export class Ranking {
     if (!this.graph || removed.length || added) return 'build';
     if (!tagsChanged.length) return 'kept';
     // Same file set: update the changed files' definitions and the edges that depend on them.
-    this.graph.updateFiles(tagsChanged);
+    yield* this.graph.updateFilesSteps(tagsChanged);
     this.version++;
     return 'updated';
   }
@@ -120,7 +116,7 @@ export class Ranking {
       yield;
       // the central file does not depend on the query: one search per graph version and folder
       const centralKey = `${this.version}\0${folderRel}`;
-      if (this.central?.key !== centralKey) this.central = { key: centralKey, rel: yield* centralFileSteps(files, this.totalRefs) };
+      if (this.central?.key !== centralKey) this.central = { key: centralKey, rel: yield* centralFileSteps(files, (name) => this.graph!.usesOf(name)) };
       this.scored = { key: scoreKey, scores, central: this.central.rel };
     }
     const orderKey = `${scoreKey}\0${recordsVersion}`;
@@ -160,7 +156,7 @@ export class Ranking {
     if (top) return top;
     const defs = rec.tags?.defs ?? [];
     const scored = defs.map((d) => {
-      const elsewhere = (this.totalRefs.get(d) ?? 0) - (rec.tags!.refs.get(d) ?? 0);
+      const elsewhere = this.graph!.usesOf(d) - (rec.tags!.refs.get(d) ?? 0);
       const q = nameMatches(d, terms) ? 1000 : 0;
       return { d, s: elsewhere + q };
     });
@@ -173,11 +169,4 @@ export class Ranking {
     return top;
   }
 
-  private countUses(rec: FileRecord, sign: 1 | -1): void {
-    for (const [id, n] of rec.tags?.refs ?? []) {
-      const total = (this.totalRefs.get(id) ?? 0) + sign * n;
-      if (total > 0) this.totalRefs.set(id, total);
-      else this.totalRefs.delete(id);
-    }
-  }
 }

@@ -124,3 +124,48 @@ describe('context: the graph folds updated files in place of their old edges', (
     );
   });
 });
+
+describe('context: the graph keeps each name\'s total uses with its users', () => {
+  it('usesOf is the sum of every file\'s count, after builds and updates alike (property)', () => {
+    const names = ['alphaName', 'betaValue', 'gammaItem', 'deltaThing'];
+    const uses = fc.array(fc.tuple(fc.constantFrom(...names), fc.integer({ min: 1, max: 4 })), { maxLength: 4 });
+    const file = fc.record({ defs: fc.subarray(names, { maxLength: 2 }), uses });
+    const tagsOf = (f: { defs: string[]; uses: [string, number][] }) => ({ defs: f.defs, refs: new NameCounts(new Map(f.uses)), imports: [], summary: '', exported: [] });
+    const total = (files: { tags: ReturnType<typeof tagsOf> }[], name: string) => files.reduce((n, f) => n + (f.tags.refs.get(name) ?? 0), 0);
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), file), { maxLength: 8 }), (files, edits) => {
+        const now = files.map((f, i) => ({ rel: `f${i}.ts`, tags: tagsOf(f) }));
+        const graph = new Graph(now.slice());
+        for (const name of names) assert.equal(graph.usesOf(name), total(now, name), `${name} when built`);
+        for (const [at, f] of edits) {
+          const i = at % now.length;
+          now[i] = { rel: now[i]!.rel, tags: tagsOf(f) };
+          graph.updateFiles([now[i]!]);
+          for (const name of names) assert.equal(graph.usesOf(name), total(now, name), `${name} after an update`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('context: PageRank runs reuse their working arrays', () => {
+  it('a run after others ranks as the first run on a fresh graph (property)', () => {
+    const names = ['alphaName', 'betaValue', 'gammaItem', 'deltaThing'];
+    const file = fc.record({ defs: fc.subarray(names, { maxLength: 2 }), uses: fc.subarray(names) });
+    const tagsOf = (f: { defs: string[]; uses: string[] }) => ({ defs: f.defs, refs: new NameCounts(f.uses.map((u) => [u, 1] as [string, number])), imports: [], summary: '', exported: [] });
+    const restart = fc.array(fc.tuple(fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 10 }), fc.array(restart, { minLength: 1, maxLength: 4 }), (files, restarts) => {
+        const recs = files.map((f, i) => ({ rel: `f${i}.ts`, tags: tagsOf(f) }));
+        const graph = new Graph(recs.slice());
+        for (const [k, r] of restarts.entries()) {
+          const vector = new Map(r.map(([at, x]) => [`f${at % recs.length}.ts`, x] as [string, number]));
+          const key = `q${k}`;
+          assert.deepEqual([...graph.rank(vector, key)], [...new Graph(recs.slice()).rank(vector, key)]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

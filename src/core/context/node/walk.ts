@@ -12,6 +12,7 @@ import { readRegularFileSync } from '../../files/regularFile';
 import type { FileWalker, WalkedFile, WalkFilter } from '../mapPorts';
 import { lstatOrUndefined } from './readWalked';
 import { Slices } from '../../util/slices';
+import { flatCopy } from '../nameCounts';
 
 export const SKIP_DIRS = new Set([
   '.git', '.hg', '.svn', 'node_modules', 'dist', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache',
@@ -114,7 +115,8 @@ export async function walkFilesSliced(root: string, opts: { maxFiles?: number; k
       const st = lstatSync(f.abs, { throwIfNoEntry: false }); // undefined: vanished between readdir and stat
       if (st?.isFile()) {
         listed++;
-        if (!keep || keep(f.rel, f.abs, st.size, st.mtimeMs)) files.push({ abs: f.abs, rel: f.rel, size: st.size, mtimeMs: st.mtimeMs });
+        // the path a record keeps as one flat string: `${dir}/${name}` is a pair of strings, ~90 bytes a file
+        if (!keep || keep(f.rel, f.abs, st.size, st.mtimeMs)) files.push({ abs: f.abs, rel: flatCopy(f.rel), size: st.size, mtimeMs: st.mtimeMs });
       }
       const due = k % 64 === 0 && slices.tick();
       if (due) await due;

@@ -5,7 +5,7 @@
  */
 import { pathWords, splitWords, stemMatch, stemOf } from './words';
 import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
-import { internName } from '../nameCounts';
+import { TermsReader, TermsWriter } from './packedTerms';
 
 /** What relevance reads of a file (a FileRecord of the repository map has these). */
 export interface RankDoc {
@@ -24,11 +24,11 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
- * A file's stemmed words, flat (one array per file, 200,000 files): for each field in FIELDS order its length
- * (words counted), its number of distinct stems k, then k pairs stem, count in first-seen order; then the
- * defined names of two or more words: their number, and for each its word count and stems.
+ * A file's stemmed words, packed in one string (packedTerms.ts; one per file, 200,000 files): for each field in
+ * FIELDS order its length (words counted), its number of distinct stems k, then k pairs stem, count in first-seen
+ * order; then the defined names of two or more words: their number, and for each its word count and stems.
  */
-export type Terms = readonly (string | number)[];
+export type Terms = string;
 
 /**
  * A defined name made of several query words (`mergePath` for "merging paths", `get_environment_proxies` for
@@ -38,17 +38,21 @@ export type Terms = readonly (string | number)[];
  */
 export const NAME_PHRASE_WEIGHT = 1;
 
-function addBag(out: (string | number)[], words: string[]): void {
+function addBag(out: TermsWriter, words: string[]): void {
   const counts = new Map<string, number>();
   for (const w of words) {
     if (w.length < 2) continue;
-    const s = internName(stemOf(w));
+    const s = stemOf(w);
     counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   let length = 0;
   for (const n of counts.values()) length += n;
-  out.push(length, counts.size);
-  for (const [st, n] of counts) out.push(st, n);
+  out.num(length);
+  out.num(counts.size);
+  for (const [st, n] of counts) {
+    out.stem(st);
+    out.num(n);
+  }
 }
 
 /** The terms of a file (see Terms). */
@@ -58,15 +62,38 @@ export function termsOf(doc: RankDoc): Terms {
   for (const name of doc.tags?.defs ?? []) {
     const words = splitWords(name).filter((w) => w.length >= 2);
     defWords.push(...words);
-    if (words.length >= 2) names.push(words.map((w) => internName(stemOf(w))));
+    if (words.length >= 2) names.push(words.map(stemOf));
   }
-  const out: (string | number)[] = [];
+  const out = new TermsWriter();
   addBag(out, pathWords(doc.rel));
   addBag(out, defWords);
   addBag(out, splitWords(doc.summary));
-  out.push(names.length);
-  for (const n of names) out.push(n.length, ...n);
-  return out.slice(); // exactly its length: a pushed array keeps up to half again as spare room
+  out.num(names.length);
+  for (const n of names) {
+    out.num(n.length);
+    for (const st of n) out.stem(st);
+  }
+  return out.done();
+}
+
+/** Terms as the flat list they encode: per field length, k, k × (stem, count); then names (tests, and to read them). */
+export function unpackTerms(t: Terms): (string | number)[] {
+  const r = new TermsReader().reset(t);
+  const out: (string | number)[] = [];
+  for (let f = 0; f < 3; f++) {
+    const length = r.num();
+    const k = r.num();
+    out.push(length, k);
+    for (let e = 0; e < k; e++) out.push(r.stem(), r.num());
+  }
+  const count = r.num();
+  out.push(count);
+  for (let k = 0; k < count; k++) {
+    const len = r.num();
+    out.push(len);
+    for (let e = 0; e < len; e++) out.push(r.stem());
+  }
+  return out;
 }
 
 /**
@@ -101,17 +128,25 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
   // The fields' mean lengths first (the norms need them), then one pass that meets each stem: which query stems
   // a stem of the vocabulary matches, and how strongly, is computed when first met (one Map look-up per word).
   const avg = [0, 0, 0];
+  const r = new TermsReader();
   for (const [j, t] of all.entries()) {
     if (j % STEP_ITEMS === 0) yield;
-    let at = 0;
+    r.reset(t);
     for (let f = 0; f < 3; f++) {
-      avg[f]! += t[at] as number;
-      at += 2 + 2 * (t[at + 1] as number);
+      avg[f]! += r.num();
+      const k = r.num();
+      for (let e = 0; e < k; e++) {
+        r.skip(r.stemLength());
+        r.num();
+      }
     }
   }
   for (let f = 0; f < 3; f++) avg[f] = avg[f]! / all.length || 1;
   const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
   const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
+  // Stems that match share their first letter (equal, or one a prefix of the other): the others are no match without
+  // an entry (an entry for each of the vocabulary's 400,000 stems took ~20 MB a query at 200,000 files).
+  const firsts = new Set(queryStems.map((qs) => qs.charCodeAt(0)));
   const matchesOf = (st: string): [number, number][] => {
     let m = matches.get(st);
     if (m) return m;
@@ -129,15 +164,16 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
   const df = new Float64Array(q);
   for (const [j, t] of all.entries()) {
     if (j % STEP_ITEMS === 0) yield;
-    let at = 0;
+    r.reset(t);
     for (let f = 0; f < 3; f++) {
-      const norm = 1 - B + (B * (t[at] as number)) / avg[f]!;
-      const k = t[at + 1] as number;
-      at += 2;
-      for (let e = 0; e < k; e++, at += 2) {
-        const m = matchesOf(t[at] as string);
+      const norm = 1 - B + (B * r.num()) / avg[f]!;
+      const k = r.num();
+      for (let e = 0; e < k; e++) {
+        const len = r.stemLength();
+        // a stem is taken out of the string only when its first letter can match
+        const m = firsts.has(r.firstCode(len)) ? matchesOf(r.text(len)) : (r.skip(len), NO_MATCH);
+        const n = r.num();
         if (m === NO_MATCH) continue;
-        const n = t[at + 1] as number;
         for (const [i, strength] of m) tf[j * q + i]! += (weight[f]! * strength * n) / norm;
       }
     }
@@ -152,7 +188,7 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
       const t = tf[j * q + i]!;
       if (t > 0) score += (idf[i]! * t * (K1 + 1)) / (t + K1);
     }
-    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(all[j]!, matches, idf);
+    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(r.reset(all[j]!), matches, firsts, idf);
     if (score > 0) out[j] = score;
   }
   return out;
@@ -166,17 +202,26 @@ export function nameMatches(name: string, words: readonly string[]): boolean {
 }
 
 /** The best defined name's phrase bonus: the idf of the query words it matches fully, the rarest one left out. */
-function namePhrase(t: Terms, matches: ReadonlyMap<string, [number, number][]>, idf: readonly number[]): number {
-  let at = 0;
-  for (let f = 0; f < 3; f++) at += 2 + 2 * (t[at + 1] as number);
-  const count = t[at++] as number;
+function namePhrase(r: TermsReader, matches: ReadonlyMap<string, [number, number][]>, firsts: ReadonlySet<number>, idf: readonly number[]): number {
+  for (let f = 0; f < 3; f++) {
+    r.num();
+    const k = r.num();
+    for (let e = 0; e < k; e++) {
+      r.skip(r.stemLength());
+      r.num();
+    }
+  }
+  const count = r.num();
   let best = 0;
   for (let k = 0; k < count; k++) {
-    const len = t[at++] as number;
+    const len = r.num();
     // the query words the name matches fully, in first-seen order (a Set per name per file cost a query ~0.3 s)
     const hit: number[] = [];
-    for (let e = 0; e < len; e++) for (const [i, strength] of matches.get(t[at + e] as string) ?? NO_MATCH) if (strength === 1 && !hit.includes(i)) hit.push(i);
-    at += len;
+    for (let e = 0; e < len; e++) {
+      const sl = r.stemLength();
+      const m = firsts.has(r.firstCode(sl)) ? (matches.get(r.text(sl)) ?? NO_MATCH) : (r.skip(sl), NO_MATCH);
+      for (const [i, strength] of m) if (strength === 1 && !hit.includes(i)) hit.push(i);
+    }
     if (hit.length < 2) continue;
     const weights = hit.map((i) => idf[i]!).sort((a, b) => b - a);
     best = Math.max(best, weights.slice(1).reduce((n, w) => n + w, 0));

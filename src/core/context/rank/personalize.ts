@@ -22,9 +22,10 @@ export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph,
 
 /** rankFiles() as steps (util/slices.ts). */
 export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Float64Array> {
-  const rel = yield* relevanceSteps(files, words);
+  // no query: no relevance array (every score would be 0)
+  const rel = words.length ? yield* relevanceSteps(files, words) : undefined;
   let maxRel = 0;
-  for (const r of rel) maxRel = Math.max(maxRel, r);
+  for (const r of rel ?? []) maxRel = Math.max(maxRel, r);
   // each file's position in the graph, looked up once: the restart vector and the ranks are by graph position
   const pos = new Int32Array(files.length).fill(-1);
   for (const [i, f] of files.entries()) {
@@ -32,17 +33,17 @@ export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: 
     pos[i] = graph.indexOf(f.rel) ?? -1;
   }
   let restart: Float64Array | undefined;
-  if (maxRel > 0) {
+  if (rel && maxRel > 0) {
     restart = new Float64Array(graph.size);
     for (let i = 0; i < files.length; i++) if (rel[i]! > 0 && pos[i]! >= 0) restart[pos[i]!] = rel[i]! / maxRel;
   }
   const ranks = (yield* graph.rankSteps(restart, words.join(' '))).values;
   const rankOf = new Float64Array(files.length);
   for (let i = 0; i < files.length; i++) rankOf[i] = pos[i]! >= 0 ? ranks[pos[i]!]! : 0;
-  if (!words.length) return rankOf;
+  if (!rel) return rankOf;
   let maxRank = 0;
   for (const r of rankOf) maxRank = Math.max(maxRank, r);
-  const out = new Float64Array(files.length);
+  const out = rankOf; // each score from the same file's rank: written in place (one array of 200,000 less)
   const logMax = Math.log1p(maxRank);
   for (let i = 0; i < files.length; i++) {
     if (i % STEP_ITEMS === 0) yield;
@@ -58,11 +59,12 @@ export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: 
  * The file defining the central class: of the capitalised names (classes, types, Go's exported names) that one
  * file defines, the one other files use most. The overview always shows it, whatever the query.
  */
-export function centralFile(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): string | undefined {
-  return runSync(centralFileSteps(files, totalRefs));
+export function centralFile(files: readonly GraphFile[], usesOf: (name: string) => number): string | undefined {
+  return runSync(centralFileSteps(files, usesOf));
 }
 
-export function* centralFileSteps(files: readonly GraphFile[], totalRefs: ReadonlyMap<string, number>): Steps<string | undefined> {
+/** `usesOf`: how often all files use a name (Graph.usesOf). */
+export function* centralFileSteps(files: readonly GraphFile[], usesOf: (name: string) => number): Steps<string | undefined> {
   const definers = new Map<string, GraphFile | null>();
   for (const [i, f] of files.entries()) {
     if (i % STEP_ITEMS === 0) yield;
@@ -74,7 +76,7 @@ export function* centralFileSteps(files: readonly GraphFile[], totalRefs: Readon
   for (const [name, f] of definers) {
     if (++seen % STEP_ITEMS === 0) yield;
     if (!f) continue;
-    const uses = (totalRefs.get(name) ?? 0) - (f.tags?.refs.get(name) ?? 0);
+    const uses = usesOf(name) - (f.tags?.refs.get(name) ?? 0);
     if (uses > 0 && (!best || uses > best.uses || (uses === best.uses && f.rel < best.rel))) best = { rel: f.rel, uses };
   }
   return best?.rel;

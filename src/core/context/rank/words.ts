@@ -28,9 +28,13 @@ export function queryWords(query: string | undefined): string[] {
 }
 
 const stems = new Map<string, string>();
+const DIGITS = /^[0-9]+$/;
 
 /** The stem of a lower-case word, memoised (names repeat across files and queries). */
 export function stemOf(word: string): string {
+  // a number is its own stem, and not memoised: generated and numbered names (`part4242`) would churn the memo, each
+  // clear leaving megabytes of long-lived garbage
+  if (DIGITS.test(word)) return word;
   let s = stems.get(word);
   if (s === undefined) {
     if (stems.size > 100_000) stems.clear();

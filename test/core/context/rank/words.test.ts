@@ -63,4 +63,13 @@ describe('context/rank words: splitting and stemming', () => {
       }),
     );
   });
+
+  it('a number stems to itself, as the stemmer would, without the memo (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,12}$/), fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), (digits, word) => {
+        assert.equal(stemOf(digits), stem(digits));
+        assert.equal(stemOf(word), stem(word));
+      }),
+    );
+  });
 });
