@@ -1,7 +1,7 @@
 /**
  * The be-trx history of a workspace as `recap` reads it: who landed which edit (session and client), read only
  * (no lock, no prune, no write: a hook must not change the state it reports). Every record is parsed and checked
- * like the store's own restore (parseSnapshot); a corrupt, foreign-workspace or non-regular file is skipped.
+ * like the store's own restore (parseSnapshots); a corrupt, foreign-workspace or non-regular file is skipped.
  * What the history holds is what is still open: a commit forgets every record, a rollback or keep the ones it closes.
  * The landed-edit log next to it (landedLog.ts) remembers past those which edits landed, for "who changed what".
  */
@@ -46,18 +46,18 @@ export async function readLandedEdits(dir: string, roots: readonly string[]): Pr
     const entries = parseSnapshots(name, m[2]!, Number(m[1]), text, present);
     if (typeof entries === 'string') continue;
     for (const { meta } of entries) {
-    const ours = meta.workspace !== undefined ? meta.workspace === key : roots.some((r) => isInside(r, meta.file));
-    if (!ours) continue;
-    const root = roots.find((r) => isInside(r, meta.file));
-    out.push({
-      id: meta.id,
-      ...(meta.group !== undefined ? { group: meta.group } : {}),
-      file: root ? path.relative(root, meta.file).split(path.sep).join('/') : meta.file,
-      tool: meta.tool,
-      ...(meta.session !== undefined ? { session: meta.session } : {}),
-      ...(meta.client !== undefined ? { client: meta.client } : {}),
-      time: meta.created_ms ?? meta.created_at * 1000,
-    });
+      const ours = meta.workspace !== undefined ? meta.workspace === key : roots.some((r) => isInside(r, meta.file));
+      if (!ours) continue;
+      const root = roots.find((r) => isInside(r, meta.file));
+      out.push({
+        id: meta.id,
+        ...(meta.group !== undefined ? { group: meta.group } : {}),
+        file: root ? path.relative(root, meta.file).split(path.sep).join('/') : meta.file,
+        tool: meta.tool,
+        ...(meta.session !== undefined ? { session: meta.session } : {}),
+        ...(meta.client !== undefined ? { client: meta.client } : {}),
+        time: meta.created_ms ?? meta.created_at * 1000,
+      });
     }
   }
   return out;

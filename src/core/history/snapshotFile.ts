@@ -55,13 +55,6 @@ export function labelOf(entry: Entry): string {
   return `snapshot ${entry.meta.id} (${entry.meta.summary})`;
 }
 
-/** The entry for `text`, the content of `name`, or a reason it is not a valid snapshot record (v 1 or 2). */
-export function parseSnapshot(name: string, id: string, seq: number, text: string, present: ReadonlySet<string>): Entry | string {
-  const entries = parseSnapshots(name, id, seq, text, present);
-  if (typeof entries === 'string') return entries;
-  return entries.length === 1 && !entries[0]!.shared ? entries[0]! : 'a batch record (v 3): read it with parseSnapshots';
-}
-
 /** The entries of `name` (one, or a batch's parts), or a reason it is not a valid snapshot record. */
 export function parseSnapshots(name: string, id: string, seq: number, text: string, present: ReadonlySet<string>): Entry[] | string {
   let raw: SnapshotFile | GroupSnapshotFile;
