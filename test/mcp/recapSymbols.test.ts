@@ -43,11 +43,14 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
   let registry: MemoryRegistry;
   let recall: RecallStore;
   let a: ToolSession;
+  /** Set: the memory's clock stands still (every call within one millisecond, as on a fast machine). */
+  let frozenAt: number | undefined;
   beforeEach(async () => {
+    frozenAt = undefined;
     ws = await tmpWorkspace();
     await ws.write('src/config.ts', CONFIG);
     await ws.write('src/money.ts', 'export const CENTS = 100;\n\nexport class Money {\n  constructor(readonly cents: number) {}\n}\n');
-    registry = await MemoryRegistry.open({ deps: memoryDeps, memoryOptions: { maxTokens: 1500, reserveRatio: 0, recentKeep: 2 } });
+    registry = await MemoryRegistry.open({ deps: { ...memoryDeps, clock: { now: () => frozenAt ?? Date.now() } }, memoryOptions: { maxTokens: 1500, reserveRatio: 0, recentKeep: 2 } });
     recall = new RecallStore({ dir: path.join(ws.chipDir, 'recall') });
     await recall.attach(registry);
     services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir, memory: registry, recall });
@@ -141,6 +144,14 @@ describe('mcp/recap symbols: where the symbols a session read live', () => {
       assert.doesNotMatch(text, /Files changed by[^\n]*\n[^\n]*preview\.ts/);
     });
   }
+
+  it('an edit and the read after it within one millisecond: the read shows the edited file (not marked)', async () => {
+    frozenAt = Date.now();
+    const ins = await a.call('be-insert', { file: 'src/config.ts:0', content: '// first\n' });
+    assert.equal(ins.isError, false, ins.text);
+    await read({ file: 'src/config.ts:ALL' });
+    assert.match(await recap(), /\n- src\/config\.ts: Config:4 parseConfig:8 loadConfig:13\n/);
+  });
 
   for (const evicted of [false, true]) {
     it(`a be-trx rollback after the read marks the files it put back${evicted ? ' (after it left the window)' : ''}`, async () => {

@@ -31,6 +31,9 @@ import { PRIORITIES, type Fingerprint, type MemoryChange, type MemoryMessage, ty
 
 export { DEFAULT_MEMORY_OPTIONS, DEFAULT_PRIORITY, type ChatMemoryOptions } from './memoryOptions';
 
+/** How much later than the message before it a message added in the same millisecond is (1 µs). */
+const TIE_STEP_MS = 0.001;
+
 export interface ChatMemoryDeps {
   /** The tokenizer for an encoding, given by the composition root (the memory's encoding is an option). */
   tokenizerFor: (encoding: TokenEncoding) => Tokenizer;
@@ -59,6 +62,8 @@ export class ChatMemory {
   private readonly window = new MessageWindow();
   private readonly runningSummary: RunningSummary;
   private nextSeq = 1;
+  /** The newest message's time: the next one's is later (see add). */
+  private lastTime = -Infinity;
 
   constructor(options: Partial<ChatMemoryOptions>, deps: ChatMemoryDeps) {
     this.options = { ...DEFAULT_MEMORY_OPTIONS, ...options, pinnedGroups: [...(options.pinnedGroups ?? DEFAULT_MEMORY_OPTIONS.pinnedGroups)] };
@@ -110,6 +115,12 @@ export class ChatMemory {
     }
     const tokens = input.tokens ?? this.tokenizer.count(input.content);
     const seq = this.nextSeq++;
+    // strictly after the message before it: two added within one millisecond keep their order in time too (the
+    // recap asks whether an edit came at or after a read by their times)
+    const now = this.clock.now();
+    const at = input.time === undefined ? now : Math.min(input.time, now);
+    const time = at > this.lastTime ? at : this.lastTime + TIE_STEP_MS;
+    this.lastTime = time;
     const priority = input.priority ?? DEFAULT_PRIORITY[input.kind];
     const group = input.group;
     const msg: MemoryMessage = {
@@ -121,7 +132,7 @@ export class ChatMemory {
       ...(group !== undefined ? { group } : {}),
       content: input.content,
       tokens,
-      time: input.time === undefined ? this.clock.now() : Math.min(input.time, this.clock.now()),
+      time,
       references: input.references ?? [],
       ...(input.tool !== undefined ? { tool: input.tool } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
@@ -392,6 +403,7 @@ export class ChatMemory {
       if (pairId !== undefined && memory.window.has(pairId)) memory.window.pair(msg, pairId);
     }
     memory.nextSeq = Math.max(json.nextSeq ?? 1, (sorted.at(-1)?.seq ?? 0) + 1);
+    for (const m of sorted) if (Number.isFinite(m.time) && m.time > memory.lastTime) memory.lastTime = m.time;
     memory.runningSummary.restore(json);
     // Restore exactly what was saved (an overflow stays reported); slide only if the caller changed the budget.
     if (Object.keys(overrides).length > 0) memory.slide(0, false, [], []);

@@ -146,4 +146,28 @@ describe('core/memory/ChatMemory properties', () => {
       { numRuns: Number(process.env.MEMORY_PROPERTY_RUNS ?? 300) },
     );
   });
+
+  it('message times follow the order of adding, within a millisecond too and after a JSON round trip; never before the time given', () => {
+    fc.assert(
+      fc.property(
+        // the clock's readings (it may stand still or step back) and an optional earlier time given with each add
+        fc.array(fc.record({ clock: fc.integer({ min: 0, max: 5 }), given: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 39 }),
+        (adds, cut) => {
+          let now = 0;
+          const clock = { now: () => now };
+          let memory = new ChatMemory({ maxTokens: 100_000 }, { ...memoryDeps, clock });
+          for (const [i, a] of adds.entries()) {
+            if (i === cut) memory = ChatMemory.fromJSON(memory.toJSON(), { ...memoryDeps, clock });
+            now = 1_000 + a.clock;
+            const before = memory.visibleMessages().at(-1)?.time ?? -Infinity;
+            const m = memory.add({ kind: 'note', content: `n${i}`, tokens: 1, ...(a.given !== undefined ? { time: now - a.given } : {}) });
+            assert.ok(m.time > before, `message ${i} at ${m.time}, after ${before}`);
+            const wanted = a.given !== undefined ? now - a.given : now;
+            assert.ok(m.time >= wanted && (m.time === wanted || m.time === before + 0.001), `message ${i}: ${m.time}, asked ${wanted}, before ${before}`);
+          }
+        },
+      ),
+    );
+  });
 });
