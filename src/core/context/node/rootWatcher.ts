@@ -149,6 +149,9 @@ export class RootWatcher {
       const dir = stack.pop()!;
       // looked at right before its watch: a folder swapped for a link since its parent was listed is not followed
       const st = await fsp.lstat(dir).catch(() => undefined);
+      // and its rules asked again: a .gitignore changed since its parent was listed (written in two steps, it was
+      // read empty first: that tree's walk went on to watch a folder the full rules had just unwatched)
+      if (dir !== top && rules.ignored(dir, FOLDER)) continue;
       if (!st?.isDirectory() || !this.watchFolder(root, rules, dir, st)) continue;
       let entries: Dirent[];
       try {
