@@ -1,7 +1,7 @@
 /**
  * The on-disk form of one snapshot: `snap-<seq>-<id>.json` (metadata, and the removed bytes in base64 when small)
  * plus `snap-<seq>-<id>.bin` when they are large. A be-apply batch is one file (v 3, `parts`: one v 2 record per
- * file, named after its first part; a large part's bytes still in its own `.bin`): one write per batch, not one
+ * file, named after its first part (or a part that left before it); a large part's bytes still in its own `.bin`): one write per batch, not one
  * per file. Parsing checks every field (a corrupt or foreign file is skipped, never trusted). Reading a snapshot's
  * removed bytes is node/snapshotBytes.ts.
  */
@@ -65,9 +65,12 @@ export function parseSnapshots(name: string, id: string, seq: number, text: stri
   }
   if (raw && raw.v === 3) {
     const { workspace, group, parts } = raw;
-    // named after its first part; every part of the same workspace and group, in seq order
+    // named after its first part (or after a part that left, when a crash came between the rewrite and the rename:
+    // node/store.ts rewriteBatch); every part of the same workspace and group, in seq order
+    const first = Array.isArray(parts) ? parts[0] : undefined;
+    const named = first !== undefined && first !== null && (first.seq === seq ? first.id === id : Number.isSafeInteger(first.seq) && first.seq > seq);
     const ok =
-      typeof workspace === 'string' && typeof group === 'string' && Array.isArray(parts) && parts.length > 0 && parts[0]?.id === id && parts[0]?.seq === seq &&
+      typeof workspace === 'string' && typeof group === 'string' && Array.isArray(parts) && named &&
       parts.every((p, i) => p && p.v === 2 && typeof p.id === 'string' && /^([0-9a-f]{6}|[0-9a-f]{12})$/.test(p.id) && Number.isSafeInteger(p.seq) && p.workspace === workspace && p.group === group && (i === 0 || p.seq > parts[i - 1]!.seq) && validRecord(p, p.id, p.seq, present));
     if (!ok) return 'not a valid batch snapshot record';
     const share = Math.ceil(Buffer.byteLength(text) / parts.length);

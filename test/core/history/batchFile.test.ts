@@ -98,6 +98,24 @@ describe('core/history: a batch is one snapshot file', () => {
     assert.deepEqual(await contents(), Object.fromEntries(names.map((n) => [n, n === 'a.txt' || n === 'b.txt' ? `${n} new\n${before[n]!.split('\n')[1]}\n` : before[n]!])));
   });
 
+  it('a crash between the rewrite and the rename: the parts not reverted stay undoable under the old name', async () => {
+    const [name] = await jsons();
+    const raw = JSON.parse(await fs.readFile(path.join(historyDir, name!), 'utf8')) as GroupSnapshotFile;
+    const [first, second] = raw.parts;
+    // the name the rest would move to is taken by a folder: the rename fails where a crash would have stopped it
+    const next = `snap-${String(second!.seq).padStart(12, '0')}-${second!.id}.json`;
+    await fs.mkdir(path.join(historyDir, next));
+    assert.equal(((await history.review({ action: 'revert', id: first!.id })) as { status: string }).status, 'ok');
+    assert.ok((await jsons()).includes(name!), 'the rewritten batch keeps its old name');
+    const left = (await (await another()).status()).snapshots.filter((s) => s.tool === 'be-apply');
+    assert.deepEqual(left.map((s) => s.id).sort(), raw.parts.slice(1).map((p) => p.id).sort(), 'each part not reverted, once');
+    // the revert is a step of its own: undo it and the rest of the batch
+    const rb = await (await another()).rollback(2, false);
+    assert.equal(rb.rolled_back, names.length, rb.errors?.join('; '));
+    const now = await contents();
+    assert.deepEqual(names.filter((n) => now[n] !== (n === 'a.txt' ? 'a.txt new\na2\n' : before[n])), [], 'files not as before the batch (a.txt: as after it)');
+  });
+
   it('two stores revert two parts of one batch at once: neither brings back the part the other took out', async () => {
     const other = await another(); // read the batch before either revert
     const parts = (await history.status()).snapshots;

@@ -438,8 +438,7 @@ export class HistoryStore implements EditHistory {
 
   /**
    * An entry's files, once it has left the queue. A batch file's part: the file goes with its last part; until
-   * then the parts still queued are written to a file named after the first of them (the old one removed first,
-   * so no other process ever reads a part twice; a crash between the two loses those parts' undo, never more).
+   * then the parts still queued are rewritten in place, then renamed after the first of them (rewriteBatch).
    */
   private async deleteFiles(entry: Entry): Promise<void> {
     const rest = entry.shared ? this.entries.filter((e) => e.jsonName === entry.jsonName) : [];
@@ -456,7 +455,10 @@ export class HistoryStore implements EditHistory {
 
   /**
    * The batch file without the part that left: the parts still queued here and still in the file (another process
-   * may have taken one out meanwhile, or moved the file: then the next refresh follows it).
+   * may have taken one out meanwhile, or moved the file: then the next refresh follows it). Written over the same
+   * name first (one atomic rename: a crash leaves the old parts or the rest, never neither, and no process reads a
+   * part twice), then renamed after its first part so other processes re-read it; a crash between the two leaves it
+   * valid under the old name (parseSnapshots accepts a name older than the first part).
    */
   private async rewriteBatch(jsonName: string, rest: Entry[]): Promise<void> {
     const full = path.join(this.dir, jsonName);
@@ -473,12 +475,15 @@ export class HistoryStore implements EditHistory {
       await fs.unlink(full).catch(() => undefined);
       return;
     }
-    const name = `${snapshotBase(parts[0]!.seq, parts[0]!.id)}.json`;
     const json = JSON.stringify({ ...raw, parts });
-    await fs.unlink(full).catch((err: unknown) => {
-      if (errnoCode(err) !== 'ENOENT') throw err;
-    });
-    await writeFileAtomic(path.join(this.dir, name), json, { mode: 0o600, fsync: false });
+    await writeFileAtomic(full, json, { mode: 0o600, fsync: false });
+    let name = `${snapshotBase(parts[0]!.seq, parts[0]!.id)}.json`;
+    if (name !== jsonName) {
+      await fs.rename(full, path.join(this.dir, name)).catch((err: unknown) => {
+        this.log(`batch snapshot ${full} keeps its name (the rest of its parts stay undoable): ${errorText(err)}`);
+        name = jsonName;
+      });
+    }
     const share = Math.ceil(Buffer.byteLength(json) / parts.length);
     for (const e of rest) {
       e.jsonName = name;
