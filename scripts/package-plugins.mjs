@@ -68,7 +68,10 @@ export function manifests(pkg) {
       // SessionStart is the event VS Code has for a fresh context (no PostCompact; "Hooks reference"); the command
       // runs in the workspace folder. `${PLUGIN_ROOT}` works whether the host replaces the text or only sets the
       // variable (the shell expands it then); some VS Code builds did neither for this format
-      // (microsoft/vscode#335006), which the README says.
+      // (microsoft/vscode#335006), which the README says. Copilot CLI (1.0.80 on) reads an Agent Plugin's hooks from this
+      // folder only, not from a hooks/hooks.json at the root (test/packaging/copilotCli.test.ts runs a session); it
+      // runs the hook in the plugin folder (the project is in COPILOT_PROJECT_DIR) and takes only a JSON
+      // `additionalContext` from its stdout, so there the recap does not reach the model yet.
       [`${COPILOT_NAMESPACE}/hooks/hooks.json`]: {
         hooks: {
           SessionStart: [{ type: 'command', command: RECAP_AGENT_PLUGIN, timeout: 30 }],

@@ -2,18 +2,56 @@
  * GitHub Copilot CLI's own reading of what we hand it, with its real binary (installed from npm into the user's cache
  * on first use; these commands run offline and without a GitHub login): the README's `~/.copilot/mcp-config.json`
  * snippet exactly as written, and the Agent Plugin folder installed with `copilot plugin install <folder>`, whose
- * bundled server Copilot then lists as a plugin server. A session (which would start the server) needs a GitHub
- * login, so the server itself is started by the packaging tests, not by Copilot.
+ * bundled server Copilot then lists as a plugin server. A session with GitHub's models needs a GitHub login; one with
+ * a custom provider (BYOK: COPILOT_PROVIDER_BASE_URL) does not, so a session runs here against a local stand-in for
+ * an OpenAI-compatible endpoint, which is enough to see which of the plugin's hooks Copilot runs.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildDist } from '../distBuild';
 import { cleanEnv, isolatedDir, REPO, run } from './packaged';
 
 const COPILOT_VERSION = '1.0.102';
+
+/**
+ * A stand-in for an OpenAI-compatible chat endpoint: every completion answers "done" (streamed when asked). Keeps
+ * the request bodies, which hold all the session put into the model's context.
+ */
+async function fakeModelEndpoint(): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      bodies.push(body);
+      if (req.url?.endsWith('/models')) {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4.1', object: 'model' }] }));
+        return;
+      }
+      const base = { id: 'c1', created: 1, model: 'gpt-4.1' };
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+      if (!body.includes('"stream":true')) {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'done' }, finish_reason: 'stop' }], usage }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (v: object) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...v })}\n\n`);
+      chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'done' }, finish_reason: null }] });
+      chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage });
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 function loudSkip(ctx: Mocha.Context, why: string): never {
   console.log(`\n  ##########\n  ## SKIPPED: ${why}\n  ##########`);
@@ -37,6 +75,15 @@ describe('packaging: GitHub Copilot CLI reads our config snippet and installs th
     const r = spawnSync(bin, args, { cwd, env: cleanEnv({ HOME: home, COPILOT_HOME: path.join(home, '.copilot') }), encoding: 'utf8', timeout: 120000 });
     assert.ifError(r.error);
     return { status: r.status, out: r.stdout + r.stderr };
+  };
+
+  /** The Agent Plugin folder as `npm run package` builds it, copied to `base/<name>` (Copilot names the plugin after it). */
+  const agentPluginCopy = async (name: string): Promise<string> => {
+    const built = path.join(base, 'built');
+    if (!fs.existsSync(built)) await run(process.execPath, [path.join(REPO, 'scripts', 'package-plugins.mjs'), '--out', built], { cwd: REPO, env: cleanEnv() });
+    const folder = path.join(base, name);
+    fs.cpSync(path.join(built, 'agent-plugin'), folder, { recursive: true });
+    return folder;
   };
 
   before(async function () {
@@ -77,10 +124,7 @@ describe('packaging: GitHub Copilot CLI reads our config snippet and installs th
   });
 
   it('`copilot plugin install <folder>` installs the Agent Plugin: its skill and its bundled server', async () => {
-    const built = path.join(base, 'built');
-    await run(process.execPath, [path.join(REPO, 'scripts', 'package-plugins.mjs'), '--out', built], { cwd: REPO, env: cleanEnv() });
-    const folder = path.join(base, 'better-edit-tools');
-    fs.cpSync(path.join(built, 'agent-plugin'), folder, { recursive: true });
+    const folder = await agentPluginCopy('better-edit-tools');
     const home = path.join(base, 'home-plugin');
     fs.mkdirSync(home, { recursive: true });
     const install = copilot(home, ['plugin', 'install', folder], base);
@@ -94,5 +138,34 @@ describe('packaging: GitHub Copilot CLI reads our config snippet and installs th
     // what Copilot copied in carries the server: the same tree the packaging tests start
     const installed = path.join(home, '.copilot', 'installed-plugins', '_direct', 'better-edit-tools');
     assert.ok(fs.statSync(path.join(installed, 'server', 'cli.js')).isFile(), `the server was copied into ${installed}`);
+  });
+
+  it('a Copilot CLI session runs the Agent Plugin\'s SessionStart hook from com.github.copilot/hooks/, not from a hooks/hooks.json at its root', async () => {
+    const folder = await agentPluginCopy('better-edit-tools');
+    // a probe where Claude Code and Codex look: Copilot CLI reads an Agent Plugin's hooks only under its namespace
+    // folder (its changelog, 1.0.80: no longer from the plugin root), so this must never run
+    const rootProbe = path.join(base, 'root-hook-ran');
+    fs.mkdirSync(path.join(folder, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { SessionStart: [{ type: 'command', command: `echo ran > ${rootProbe}` }] } }));
+    const home = path.join(base, 'home-session');
+    fs.mkdirSync(home, { recursive: true });
+    const install = copilot(home, ['plugin', 'install', folder], base);
+    assert.equal(install.status, 0, install.out);
+    const project = path.join(base, 'project-session');
+    fs.mkdirSync(project, { recursive: true });
+    const logs = path.join(base, 'session-logs');
+    const model = await fakeModelEndpoint();
+    try {
+      const env = cleanEnv({ HOME: home, COPILOT_HOME: path.join(home, '.copilot'), COPILOT_PROVIDER_BASE_URL: model.url, COPILOT_MODEL: 'gpt-4.1' });
+      const out = await run(bin, ['-p', 'say done', '--allow-all-tools', '--log-dir', logs, '--log-level', 'all'], { cwd: project, env, timeout: 120000 });
+      assert.match(out, /done/, out);
+      assert.ok(model.bodies.some((b) => b.includes('say done')), 'the session asked the stand-in model');
+    } finally {
+      await model.close();
+    }
+    const log = fs.readdirSync(logs).map((f) => fs.readFileSync(path.join(logs, f), 'utf8')).join('\n');
+    // our hook ran: `recap` says on stderr that it found no session, and Copilot logs a hook's stderr
+    assert.match(log, /\[hook stderr\] no chat-memory session saved in /, 'the recap hook ran');
+    assert.ok(!fs.existsSync(rootProbe), 'a hooks/hooks.json at the plugin root is not run');
   });
 });

@@ -174,7 +174,7 @@ export class RootWatcher {
     if (had) this.unwatchUnder(dir);
     let w: FSWatcher;
     try {
-      w = watch(dir, { persistent: false }, (_event, name) => this.onEvent(root, rules, dir, name));
+      w = watch(dir, { persistent: false }, (event, name) => this.onEvent(root, rules, dir, event, name));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES' && code !== 'EPERM') this.fail(e);
@@ -196,7 +196,7 @@ export class RootWatcher {
    * An entry of `dir` changed. It is reported unless the walk would not list it; a new folder is watched (with what
    * is under it) and reported again once watched, a folder gone takes its watches with it.
    */
-  private onEvent(root: string, rules: Rules, dir: string, name: string | Buffer | null): void {
+  private onEvent(root: string, rules: Rules, dir: string, event: string, name: string | Buffer | null): void {
     if (this.closed || this.failed) return;
     if (!name) {
       this.target.invalidate(dir); // the system did not say which entry: the folder (the next refresh walks)
@@ -209,8 +209,13 @@ export class RootWatcher {
         if (this.closed || this.failed || rules.ignored(abs, st)) return;
         if (basename(abs) === '.gitignore') this.rulesChanged(root, rules, dir);
         this.target.invalidate(abs);
+        if (!st.isDirectory()) return;
         const had = this.folders.get(abs);
-        if (st.isDirectory() && (!had || had.dev !== st.dev || had.ino !== st.ino)) {
+        // 'rename': the name was made, removed or moved in, so any watch under it may be on a folder gone by now, even
+        // one with the same inode number (ext4 gives a folder made right after a delete the freed number): rewatched
+        const replaced = event === 'rename';
+        if (replaced || !had || had.dev !== st.dev || had.ino !== st.ino) {
+          if (replaced) this.unwatchUnder(abs);
           void this.watchTree(root, rules, abs).then(() => this.closed || this.target.invalidate(abs));
         }
       },
