@@ -4,12 +4,16 @@
  * then the steps our edit path takes, added one at a time: the folder's fsync (the rename survives a crash), the
  * lock file beside the file (created exclusively, its record written), the byte-compare with the bytes the
  * edit was computed from just before the rename, the read-back after it, and the sha256 of the new bytes with the
- * undo snapshot (temp + rename, no fsync). Each rung edits its own copy of the file; the rungs are interleaved, so
- * drift hits all alike. Prints median ms per edit and the multiple of the floor.
+ * undo snapshot (temp + rename, no fsync). The last rung takes all those steps with synchronous calls but for the
+ * two fsyncs (what the same safety costs without a thread-pool trip per call: each trip is ~50 µs on a small
+ * machine). Each rung edits its own copy of the file; the rungs are interleaved, so drift hits all alike. Prints
+ * median ms per edit and the multiple of the floor.
  * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB), BENCH_RUNS=30.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import * as fsSync from 'node:fs';
+import { promisify } from 'node:util';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,14 +26,16 @@ const SIZES = (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map((s) => {
   return Number(m[1]) * (m[2]!.toLowerCase() === 'k' ? 1024 : 1024 * 1024);
 });
 
-type Step = 'folder' | 'lock' | 'compare' | 'readBack' | 'snapshot';
+type Step = 'folder' | 'lock' | 'compare' | 'readBack' | 'snapshot' | 'sync';
+const ALL: Step[] = ['folder', 'lock', 'compare', 'readBack', 'snapshot'];
 const RUNGS: [string, Step[]][] = [
   ['floor: read, write, fsync, rename', []],
   ['+ folder fsync', ['folder']],
   ['+ lock file (exclusive create, write)', ['folder', 'lock']],
   ['+ byte-compare before the rename', ['folder', 'lock', 'compare']],
   ['+ read-back after the rename', ['folder', 'lock', 'compare', 'readBack']],
-  ['+ sha256 and the undo snapshot', ['folder', 'lock', 'compare', 'readBack', 'snapshot']],
+  ['+ sha256 and the undo snapshot', ALL],
+  ['the same, sync calls but the fsyncs', [...ALL, 'sync']],
 ];
 
 /** The whole file in one positional read (a short read is its end), as the floor of bench/edits.ts reads it. */
@@ -54,7 +60,55 @@ async function syncFolder(dir: string): Promise<void> {
   }
 }
 
+const fsyncFd = promisify(fsSync.fsync);
+
+function readWholeSync(p: string): Buffer {
+  const fd = fsSync.openSync(p, 'r');
+  try {
+    const { size } = fsSync.fstatSync(fd);
+    const buf = Buffer.allocUnsafe(size + 1);
+    return buf.subarray(0, fsSync.readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}
+
+/** Every step of the rung before, each call synchronous but the two fsyncs (the thread pool's only jobs). */
+async function editSync(dir: string, name: string, needle: string, replacement: string): Promise<void> {
+  const file = path.join(dir, name);
+  const lock = path.join(dir, `.${name}.lock`);
+  const lfd = fsSync.openSync(lock, 'wx');
+  fsSync.writeSync(lfd, '{"pid":0,"token":"bench"}');
+  fsSync.closeSync(lfd);
+  const bytes = readWholeSync(file);
+  const at = bytes.indexOf(needle);
+  if (at < 0) throw new Error(`needle not found in ${name}`);
+  const parts = [bytes.subarray(0, at), Buffer.from(replacement), bytes.subarray(at + Buffer.byteLength(needle))];
+  const hash = parts.reduce((h, p) => h.update(p), createHash('sha256')).digest('hex');
+  const tmp = `${file}.tmp`;
+  const fd = fsSync.openSync(tmp, 'wx');
+  try {
+    fsSync.writevSync(fd, parts);
+    await fsyncFd(fd);
+  } finally {
+    fsSync.closeSync(fd);
+  }
+  if (!readWholeSync(file).equals(bytes)) throw new Error(`${name} changed`);
+  fsSync.renameSync(tmp, file);
+  const dfd = fsSync.openSync(dir, 'r');
+  const folderSynced = fsyncFd(dfd).finally(() => fsSync.closeSync(dfd));
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  const back = readWholeSync(file);
+  if (back.length !== size) throw new Error(`${name}: the read-back has ${back.length} bytes, not ${size}`);
+  const snap = path.join(dir, `.snap-${process.pid}.tmp`);
+  fsSync.writeFileSync(snap, JSON.stringify({ offset: at, removed: needle, after_hash: hash }), { flag: 'wx', mode: 0o600 });
+  fsSync.renameSync(snap, path.join(dir, `snap-${name}.json`));
+  await folderSynced;
+  fsSync.unlinkSync(lock);
+}
+
 async function edit(dir: string, name: string, needle: string, replacement: string, steps: ReadonlySet<Step>): Promise<void> {
+  if (steps.has('sync')) return editSync(dir, name, needle, replacement);
   const file = path.join(dir, name);
   const lock = path.join(dir, `.${name}.lock`);
   if (steps.has('lock')) {
