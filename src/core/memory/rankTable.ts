@@ -5,7 +5,7 @@
  * both on every token and on random strings).
  *
  * Layout (little-endian u32 unless said): magic "BETR", version, token count N, slot count S (a power of two),
- * pattern length P; the pattern (UTF-8, P bytes, padded to 4); offsets[N + 1] into the token bytes; slots[S];
+ * pattern length P, the longest token's length in bytes; the pattern (UTF-8, P bytes, padded to 4); offsets[N + 1] into the token bytes; slots[S];
  * the token bytes, in rank order (token r is bytes offsets[r]..offsets[r + 1]). Ranks are 0..N-1 (both tiktoken
  * encodings have no gaps; encodeRankTable refuses a table with one). A slot holds rank + 1, or 0 when empty: open
  * addressing with linear probing from FNV-1a of the token's bytes.
@@ -18,8 +18,8 @@ export interface RankLookup {
 }
 
 const MAGIC = 0x52544542; // "BETR" read as little-endian u32
-const VERSION = 1;
-const HEADER_WORDS = 5;
+const VERSION = 2;
+const HEADER_WORDS = 6;
 
 /** FNV-1a over the char codes of a latin1 string (one char per byte). */
 function fnv1a(s: string): number {
@@ -47,7 +47,8 @@ export function encodeRankTable(ranks: ReadonlyMap<string, number>, patStr: stri
   const bytesAt = slotsAt + slots * 4;
   const out = new Uint8Array(bytesAt + tokenBytes);
   const words = new DataView(out.buffer);
-  [MAGIC, VERSION, n, slots, pattern.length].forEach((w, i) => words.setUint32(i * 4, w, true));
+  const longest = byRank.reduce((max, t) => Math.max(max, t.length), 0);
+  [MAGIC, VERSION, n, slots, pattern.length, longest].forEach((w, i) => words.setUint32(i * 4, w, true));
   out.set(pattern, HEADER_WORDS * 4);
   const mask = slots - 1;
   let at = 0;
@@ -78,8 +79,10 @@ export class RankTable implements RankLookup {
   constructor(file: Uint8Array) {
     // typed views need 4-byte alignment: a buffer from a pool may start anywhere
     const data = file.byteOffset % 4 === 0 ? file : file.slice();
-    const word = (i: number) => new DataView(data.buffer, data.byteOffset, HEADER_WORDS * 4).getUint32(i * 4, true);
-    if (data.length < HEADER_WORDS * 4 || word(0) !== MAGIC || word(1) !== VERSION) throw new Error('rank table: not a rank table file of this version');
+    if (data.length < HEADER_WORDS * 4) throw new Error('rank table: not a rank table file of this version');
+    const header = new DataView(data.buffer, data.byteOffset, HEADER_WORDS * 4);
+    const word = (i: number) => header.getUint32(i * 4, true);
+    if (word(0) !== MAGIC || word(1) !== VERSION) throw new Error('rank table: not a rank table file of this version');
     const n = word(2);
     const slots = word(3);
     const patternLength = word(4);
@@ -94,9 +97,8 @@ export class RankTable implements RankLookup {
     this.bytes = data.subarray(bytesAt);
     if (this.offsets[n] !== this.bytes.length) throw new Error('rank table: truncated or malformed');
     this.mask = slots - 1;
-    let longest = 0;
-    for (let r = 0; r < n; r++) longest = Math.max(longest, this.offsets[r + 1]! - this.offsets[r]!);
-    this.maxTokenBytes = longest;
+    // in the header: a loop over the offsets here cost the first count ~3 ms (run once, so interpreted)
+    this.maxTokenBytes = word(5);
   }
 
   get(s: string): number | undefined {
