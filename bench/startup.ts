@@ -13,6 +13,8 @@
  * model turn (seconds) between them. So each round also starts ours twice more with a pause (BENCH_PAUSE_MS, default
  * 1000) after initialize and tools/list and before each call: the first tools/call is timed from its sending, and
  * the goal compares initialize + that call (the client's waits, the model turn left out) with the bare Node start.
+ * Each round also starts ours (later start) with a first call that counts tokens (the whole file: it waits for the
+ * tokenizer's ranks), printed beside the goals.
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
  * the second; the extension bundle's evaluation <= 40 ms with the code cache.
  */
@@ -138,8 +140,16 @@ interface OurRun {
   secondEdit: number;
 }
 
-/** One session of ours; with `pauseMs`, that pause after tools/list and before each later call (a model turn). */
-async function ours(cacheHome?: string, pauseMs = 0): Promise<OurRun> {
+/** The first call's read: a range the page holds without a count. */
+const RANGE_READ = { file: 'src.ts:1-20' };
+/** A full page of the whole file: more bytes than a page holds uncounted, so the read counts and needs the ranks. */
+const COUNTED_READ = { file: 'src.ts', mode: 'full' };
+
+/**
+ * One session of ours; with `pauseMs`, that pause after tools/list and before each later call (a model turn);
+ * `firstRead`: the first call's arguments.
+ */
+async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ): Promise<OurRun> {
   const ws = await workspace();
   const root = path.join(ws.dir, 'root');
   await fs.mkdir(root);
@@ -152,7 +162,7 @@ async function ours(cacheHome?: string, pauseMs = 0): Promise<OurRun> {
     const list = (await peer.request('tools/list', {})).at;
     if (pauseMs) await sleep(pauseMs);
     const sent = performance.now() - peer.t0;
-    const read = await peer.request('tools/call', { name: 'be-read', arguments: { file: 'src.ts:1-20' } });
+    const read = await peer.request('tools/call', { name: 'be-read', arguments: firstRead });
     text(read);
     const edit = async (n: number): Promise<number> => {
       if (pauseMs) await sleep(pauseMs);
@@ -232,6 +242,7 @@ async function main(): Promise<void> {
   const coldPaused: OurRun[] = [];
   const warmPaused: OurRun[] = [];
   const f: { init: number; firstCall: number }[] = [];
+  const counted: OurRun[] = [];
   await bare(); // warm the disk cache for node itself
   const keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
   try {
@@ -247,6 +258,7 @@ async function main(): Promise<void> {
         coldPaused.push(await ours(undefined, PAUSE_MS));
         warmPaused.push(await ours(keptCache, PAUSE_MS));
       }
+      counted.push(await ours(keptCache, 0, COUNTED_READ));
       f.push(await serverFilesystem());
     }
   } finally {
@@ -281,6 +293,13 @@ async function main(): Promise<void> {
       );
     }
   }
+  console.log('');
+  const countedFirst = median(counted.map((r) => r.firstCall));
+  console.log(
+    `first tools/call that counts tokens (be-read of a full page of the whole file: it needs the tokenizer's ranks), later start, back to back: ` +
+      `${countedFirst.toFixed(0)} ms from spawn (${(countedFirst / bareMs).toFixed(2)}x the bare Node start), ` +
+      `${median(counted.map((r) => r.firstCallSent)).toFixed(0)} ms from its sending, main-thread CPU until then ${median(counted.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
+  );
   console.log('');
   console.log('goals (issue: first answer fast)');
   for (const [name, o] of [['first start', cold], ['later start', warm]] as const) {

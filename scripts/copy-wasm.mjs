@@ -1,11 +1,12 @@
 // The data files the bundles load at run time, copied next to them (dist/ holds no node_modules, neither does
 // the .vsix nor the npm package):
 //   dist/wasm/   tree-sitter's runtime and the grammars of GRAMMAR_FILES (loaded on the first structure parse)
-//   dist/ranks/  js-tiktoken's o200k_base / cl100k_base rank tables as JSON (read on the first token count)
+//   dist/ranks/  js-tiktoken's o200k_base / cl100k_base rank tables as JSON, and the same laid out for loading
+//                without parsing (<encoding>.bin, src/core/memory/rankTable.ts: what a bundle reads on its first count)
 // Both stay out of the bundles so that loading the extension or starting the CLI never parses them.
 // Idempotent and safe to run concurrently (tests build in parallel): each file is written to a temp name and
 // renamed, and skipped when an identical one is already there.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,20 @@ function put(file, data) {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, data);
   renameSync(tmp, file);
+}
+
+const RANK_TABLE_SOURCES = ['../src/core/memory/rankTable.ts', '../src/core/memory/node/tokenizer.ts'].map((f) => new URL(f, import.meta.url));
+
+/** The prebuilt rank table (~1 s to lay out): made again only when it is older than its inputs. */
+async function putRankTable(file, bpe, ranksModule) {
+  const newest = Math.max(statSync(ranksModule).mtimeMs, ...RANK_TABLE_SOURCES.map((u) => statSync(u).mtimeMs));
+  if (existsSync(file) && statSync(file).mtimeMs >= newest) return;
+  const { tsImport } = await import('tsx/esm/api');
+  const { parseRanks } = await tsImport('../src/core/memory/node/tokenizer.ts', import.meta.url);
+  const { encodeRankTable } = await tsImport('../src/core/memory/rankTable.ts', import.meta.url);
+  put(file, Buffer.from(encodeRankTable(parseRanks(bpe.bpe_ranks), bpe.pat_str)));
+  const now = new Date();
+  utimesSync(file, now, now); // put() leaves an identical file as it was: it is up to date now
 }
 
 /** Copies the runtime data into `dist` (default: ./dist); returns what it wrote, for the build log. */
@@ -34,7 +49,9 @@ export async function copyAssets(dist = path.resolve('dist')) {
   for (const f of readdirSync(wasm)) if (f.endsWith('.wasm') && !files.has(f)) rmSync(path.join(wasm, f), { force: true });
   for (const enc of ENCODINGS) {
     const mod = require(`js-tiktoken/ranks/${enc}`);
-    put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify('default' in mod ? mod.default : mod)));
+    const bpe = 'default' in mod ? mod.default : mod;
+    put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify(bpe)));
+    await putRankTable(path.join(ranks, `${enc}.bin`), bpe, require.resolve(`js-tiktoken/ranks/${enc}`));
   }
   return `dist/wasm: runtime + ${files.size - 1} grammars; dist/ranks: ${ENCODINGS.join(', ')}`;
 }

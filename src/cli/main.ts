@@ -14,7 +14,8 @@ import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/servi
 import { takeFront } from '../mcp/fastStart';
 import { startLean } from '../mcp/leanStart';
 import { toolListing } from '../mcp/listing';
-import { createToolCaller, notifyObservers } from '../mcp/callPipeline';
+import { createToolCaller, notifyObservers, type ToolCaller } from '../mcp/callPipeline';
+import { warmEditReport } from '../core/edits/warmUp';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolTable } from '../mcp/tools/index';
 import { defaultChipDir, defaultMemoryDir, stateInsideRoots, workspaceChipDir } from '../core/files/statePaths';
@@ -66,6 +67,16 @@ function backgroundRanks(): { idle: IdleGate; ranks: Promise<unknown>; started: 
     background = { idle, started, ranks: preloadTokenizer(() => idle.whenIdle()).catch((e: unknown) => log(`tokenizer: ${e instanceof Error ? e.message : String(e)}`)) };
   }
   return background;
+}
+
+/** The tools' schemas and the edit report's steps, run once in memory so no first call runs them cold. */
+function warmFirstCalls(caller: ToolCaller): void {
+  try {
+    caller.warm();
+    warmEditReport();
+  } catch (e) {
+    log(`warm-up: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Saves the bundle's code cache again after the first calls, at idle moments (cacheRefresh.ts). */
@@ -241,8 +252,10 @@ export async function main(argv: string[]): Promise<void> {
       exitAfterComposing();
     },
   });
-  // the SDK server takes over at the first quiet moment (or at the first request the lean start leaves to it)
-  void composing.then(() => backgroundRanks().idle.whenIdle()).then(() => lean.handOver());
+  // at the first quiet moment: the first edit's CPU-bound steps run once on a made-up file (warmUp.ts), then the SDK
+  // server takes over (or at the first request the lean start leaves to it)
+  const whenIdle = () => backgroundRanks().idle.whenIdle();
+  void composing.then(whenIdle).then(() => warmFirstCalls(caller)).then(whenIdle).then(() => lean.handOver());
 }
 
 interface Composed {

@@ -63,6 +63,12 @@ export interface ToolCaller {
   call(name: string, rawArgs: unknown, ctx?: CallContext): Promise<CallToolResult>;
   /** Whether `name` names a tool of this caller (with or without the prefix as `call` accepts it). */
   knows(name: string): boolean;
+  /**
+   * Builds the argument schemas of `names` (all tools when absent) and checks each tool's example against its own,
+   * as a call would; no handler runs, no observer hears of it. For an idle moment: a tool's first call then does
+   * not build its zod object nor run zod's first parse of it.
+   */
+  warm(names?: readonly string[]): void;
 }
 
 export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): ToolCaller {
@@ -184,7 +190,13 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     }
     return finish(result);
   };
-  return { tools, listedName, call, knows: (name) => resolveTool(name) !== undefined };
+  const warm = (names?: readonly string[]) => {
+    for (const tool of names ? names.map(resolveTool) : tools) {
+      // a few parses: zod compiles an object's parser at its first, V8 the compiled one after a few more
+      if (tool?.example) for (let i = 0; i < 3; i++) schemaOf(tool).safeParse(applyAliases(tool, tool.example));
+    }
+  };
+  return { tools, listedName, call, knows: (name) => resolveTool(name) !== undefined, warm };
 }
 
 /** Ends a call: every observer hears of its result. */

@@ -56,3 +56,38 @@ describe('mcp tools: zod shapes built at first use', () => {
     assert.ok((listed['be-replace'].input.properties as Record<string, unknown>).file);
   });
 });
+
+describe('mcp tools: warming the schemas at an idle moment', () => {
+  it('warm() builds each named tool\'s shape and parses its example, running no handler and telling no observer', async () => {
+    let inputs = 0;
+    let handled = 0;
+    const heard: string[] = [];
+    const probe = (name: string) =>
+      defineTool({
+        name,
+        title: name,
+        description: name,
+        example: { n: 1 },
+        inputSchema: () => (inputs++, { n: z.number().int().min(1) }),
+        annotations: {},
+        handler: async (args) => (handled++, { n: args.n }),
+      });
+    const observer = { onToolCall: () => void heard.push('call'), onToolResult: () => void heard.push('result') };
+    const caller = createToolCaller({} as ServerDeps, { sessionId: 's', tools: [probe('be-a'), probe('be-b')], observers: [observer] });
+    caller.warm(['be-a', 'be-unknown']);
+    assert.deepEqual([inputs, handled, heard], [1, 0, []], 'only be-a built; nothing ran, nothing heard');
+    caller.warm();
+    assert.equal(inputs, 2, 'all tools: be-b built now, be-a not again');
+    // the warmed shape is the one calls use (built once), and it still refuses a bad argument
+    assert.equal((await caller.call('be-a', { n: 0 })).isError, true);
+    assert.equal(inputs, 2);
+  });
+
+  it('every tool of the table has an example its own schema accepts, so warm() exercises each parser', () => {
+    for (const t of toolTable) {
+      assert.ok(t.example, `${t.name} has an example`);
+      const parsed = z.object(t.inputSchema).strict().safeParse(t.example);
+      assert.ok(parsed.success, `${t.name}'s example parses: ${parsed.success ? '' : parsed.error.message}`);
+    }
+  });
+});

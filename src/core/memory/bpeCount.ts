@@ -16,6 +16,8 @@
  *   (`node --import tsx bench/bpeChunks.ts`). Ordinary text has no pre-token that long and stays exact.
  */
 
+import type { RankLookup } from './rankTable';
+
 /** Pieces longer than this many bytes are counted in chunks of this size. */
 export const CHUNK_BYTES = 4096;
 /** Chunk counts remembered (a long run of one character repeats its chunk). */
@@ -24,7 +26,7 @@ export const CHUNK_CACHE_MAX = 64;
 const RESCAN_MAX = 24;
 
 /** Exact number of parts BPE merges `bytes` into (what js-tiktoken's encode(piece).length gives). */
-export function exactPartCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
+export function exactPartCount(bytes: string, ranks: RankLookup): number {
   const n = bytes.length;
   if (n <= 1) return n;
   if (ranks.has(bytes)) return 1;
@@ -32,7 +34,7 @@ export function exactPartCount(bytes: string, ranks: ReadonlyMap<string, number>
 }
 
 /** Token count of one pre-token: exact up to CHUNK_BYTES, else the sum over its chunks. */
-export function pieceTokenCount(bytes: string, ranks: ReadonlyMap<string, number>, chunkCache?: Map<string, number>): number {
+export function pieceTokenCount(bytes: string, ranks: RankLookup, chunkCache?: Map<string, number>): number {
   if (bytes.length <= CHUNK_BYTES) return exactPartCount(bytes, ranks);
   let total = 0;
   for (let at = 0; at < bytes.length; ) {
@@ -52,7 +54,7 @@ export function chunkEnd(bytes: string, at: number): number {
 }
 
 /** One chunk's exact count, remembered: a long run of one character repeats the same chunk. */
-export function chunkCount(chunk: string, ranks: ReadonlyMap<string, number>, cache?: Map<string, number>): number {
+export function chunkCount(chunk: string, ranks: RankLookup, cache?: Map<string, number>): number {
   const cached = cache?.get(chunk);
   if (cached !== undefined) return cached;
   const n = exactPartCount(chunk, ranks);
@@ -67,7 +69,7 @@ export function chunkCount(chunk: string, ranks: ReadonlyMap<string, number>, ca
 const rescanStarts = new Int32Array(RESCAN_MAX + 1);
 const rescanRanks = new Float64Array(RESCAN_MAX);
 // No closures on this path: it runs once per uncached pre-token (shared scratch arrays for the same reason).
-function rescanCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
+function rescanCount(bytes: string, ranks: RankLookup): number {
   const starts = rescanStarts;
   const pairRank = rescanRanks;
   let parts = bytes.length;
@@ -97,7 +99,7 @@ function rescanCount(bytes: string, ranks: ReadonlyMap<string, number>): number 
  * stale once its left part died or its pair changed (a pair only grows, so its rank never comes back):
  * `pairRank[pos]` holds the live rank and stale entries are skipped when popped.
  */
-function heapCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
+function heapCount(bytes: string, ranks: RankLookup): number {
   const n = bytes.length;
   // part starting at byte i: next[i] = start of the following part (n at the end), prev[i] the previous one
   const next = new Int32Array(n);
@@ -142,7 +144,7 @@ function heapCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
 }
 
 /** Rank of the part starting at `i` joined with the next one (Infinity when that is not a token or `i` is last). */
-function pairRankAt(bytes: string, i: number, next: Int32Array, ranks: ReadonlyMap<string, number>): number {
+function pairRankAt(bytes: string, i: number, next: Int32Array, ranks: RankLookup): number {
   const j = next[i]!;
   if (j >= bytes.length) return Infinity;
   return ranks.get(bytes.slice(i, next[j]!)) ?? Infinity;

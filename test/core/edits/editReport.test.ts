@@ -1,6 +1,8 @@
 /** The balance line of an edit on a file over maxWholeBalanceBytes (src/core/edits/editReport.ts), en and zh. */
 import { strict as assert } from 'node:assert';
 import { workspace } from './helpers';
+import { quickBalance } from '../../../src/core/edits/balance';
+import { warmEditReport } from '../../../src/core/edits/warmUp';
 
 const FILE = 'function f() {\n  return g(1);\n}\n' + '// filler line\n'.repeat(10);
 
@@ -27,4 +29,11 @@ describe('core/edits the balance line of a large file', () => {
       }
     });
   }
+});
+
+describe('warmEditReport (the idle warm-up of an edit report)', () => {
+  it('scans a balanced made-up file in each language asked, in memory', () => {
+    assert.equal(warmEditReport(), quickBalance('', 'typescript'), 'the made-up file is balanced');
+    assert.equal(warmEditReport(['python', 'go']), quickBalance('', 'go'));
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Exact token counts for the o200k_base / cl100k_base encodings, on js-tiktoken's ranks.
  *
- * - Lazy: the ranks are several MB of JSON; they are parsed on the first count, never at activation,
- *   and cached per encoding. `ready()` (awaited by `countAsync` and the context modes) loads them in slices.
+ * - Lazy: the ranks are read on the first count, never at activation, and cached per encoding. A bundle reads the
+ *   table laid out at build time (rankTable.ts: one file read, views of it, ~4 ms); from source, js-tiktoken's
+ *   JSON is parsed into a Map. `ready()` (awaited by `countAsync` and the context modes) loads without blocking:
+ *   the table's file asynchronously, the JSON in slices.
  * - Exact: the text is split with the encoding's own pre-token pattern and each pre-token is merged
  *   with the same byte-pair rule as js-tiktoken (lowest rank first, leftmost on ties); tests check the
  *   count against `Tiktoken.encode(text).length`. Special-token strings count as plain text.
@@ -19,6 +21,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { CHUNK_BYTES, CHUNK_CACHE_MAX, chunkCount, chunkEnd, exactPartCount, pieceTokenCount } from '../bpeCount';
+import { RankTable, type RankLookup } from '../rankTable';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 
@@ -72,17 +75,36 @@ const CUT_GRAIN_BYTES = 16;
 interface Encoding {
   patStr: string;
   /**
-   * Token bytes → rank, the key being the bytes as a latin1 string (one char per byte). js-tiktoken's
-   * own Tiktoken keeps comma-joined byte strings plus a rank → Uint8Array map and builds both through a
-   * 200k-key intermediate object: ~150 MB and ~1.5 s for o200k. This map holds the same pairs in ~15 MB
+   * Token bytes → rank, the key being the bytes as a latin1 string (one char per byte). A bundle reads the table
+   * laid out at build time (rankTable.ts: views of one file, ~4 ms); from source, a Map built from js-tiktoken's
+   * ranks. js-tiktoken's own Tiktoken keeps comma-joined byte strings plus a rank → Uint8Array map and builds both
+   * through a 200k-key intermediate object: ~150 MB and ~1.5 s for o200k. Either form here holds the same pairs
    * and lets the merge loop look up plain substrings instead of re-joining byte arrays.
    */
-  ranks: Map<string, number>;
+  ranks: RankLookup;
+  /** The longest token, in bytes. */
+  maxTokenBytes: number;
 }
 
 const encodings = new Map<TokenEncoding, Encoding>();
 const loading = new Map<TokenEncoding, Promise<void>>();
 const tokenizers = new Map<TokenEncoding, TiktokenTokenizer>();
+
+/** The bundle's prebuilt table of `encoding` (esbuild.mjs writes <bundle dir>/ranks/<encoding>.bin), if there is one. */
+function bundledTable(encoding: TokenEncoding): string | undefined {
+  const file = path.join(__dirname, 'ranks', `${encoding}.bin`);
+  return existsSync(file) ? file : undefined;
+}
+
+function fromTable(table: RankTable): Encoding {
+  return { patStr: table.patStr, ranks: table, maxTokenBytes: table.maxTokenBytes };
+}
+
+function fromMap(patStr: string, ranks: Map<string, number>): Encoding {
+  let longest = 0;
+  for (const token of ranks.keys()) longest = Math.max(longest, token.length);
+  return { patStr, ranks, maxTokenBytes: longest };
+}
 
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
   // A bundle (the extension, the CLI) ships the tables as <bundle dir>/ranks/<encoding>.json (esbuild.mjs
@@ -181,6 +203,13 @@ export function preloadTokenizer(whenIdle: () => Promise<void>, encoding: TokenE
 
 async function loadInSlices(encoding: TokenEncoding, sliceMs: number, gate: Gate): Promise<void> {
   await idleOrWoken(gate);
+  const table = bundledTable(encoding);
+  if (table) {
+    // read without blocking; taking views of it is ~4 ms: no slices needed
+    const bytes = await readFile(table);
+    if (!encodings.has(encoding)) encodings.set(encoding, fromTable(new RankTable(bytes)));
+    return;
+  }
   const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
   const text = existsSync(bundled) ? await readFile(bundled, 'utf8') : undefined;
   // a call may have come in during the read: its parse (the longest synchronous step) waits for idle too
@@ -203,14 +232,19 @@ async function loadInSlices(encoding: TokenEncoding, sliceMs: number, gate: Gate
       }
     }
   }
-  if (!encodings.has(encoding)) encodings.set(encoding, { patStr: bpe.pat_str, ranks });
+  if (!encodings.has(encoding)) encodings.set(encoding, fromMap(bpe.pat_str, ranks));
 }
 
 function load(encoding: TokenEncoding): Encoding {
   let entry = encodings.get(encoding);
   if (!entry) {
-    const bpe = loadRanks(encoding);
-    entry = { patStr: bpe.pat_str, ranks: parseRanks(bpe.bpe_ranks) };
+    const table = bundledTable(encoding);
+    if (table) {
+      entry = fromTable(new RankTable(readFileSync(table)));
+    } else {
+      const bpe = loadRanks(encoding);
+      entry = fromMap(bpe.pat_str, parseRanks(bpe.bpe_ranks));
+    }
     encodings.set(encoding, entry);
   }
   return entry;
@@ -297,10 +331,8 @@ class TiktokenTokenizer implements Tokenizer, PrefixFitter {
     return { chars: text.length, tokens };
   }
 
-  private maxTokenBytes = 0;
   private longestTokenBytes(): number {
-    if (this.maxTokenBytes === 0) for (const token of load(this.encoding).ranks.keys()) this.maxTokenBytes = Math.max(this.maxTokenBytes, token.length);
-    return this.maxTokenBytes;
+    return load(this.encoding).maxTokenBytes;
   }
 
   /** The pre-token pattern for synchronous walks, reset to the start. */
