@@ -38,6 +38,49 @@ const DEF_RE =
 // Methods in class bodies (TS/JS/Java/C#/PHP): an indented `name(...) {` or `name(...): T {`.
 const METHOD_RE =
   /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
+/** METHOD_RE anchored at a given line start (sticky), for methodNames. */
+const METHOD_AT = new RegExp(METHOD_RE.source, 'my');
+/** An indented line's start: the line break before it (or the text's start) and its first space or tab. */
+const INDENTED_LINE = /(?:^|[\n\r\u2028\u2029])[ \t]/g;
+/** What `\s*$` needs after a method's `{`: white space up to a line break or the end. */
+const BLANK_TO_LINE_END = /[^\S\n\r\u2028\u2029]*(?:[\n\r\u2028\u2029]|$)/y;
+
+/**
+ * The names METHOD_RE finds, in its order, trying it only at indented line starts that can begin a match: nothing
+ * in a match before its final `{` may be a `{` or a `;`, so the first `{` after the line start must end its line
+ * and come before the first `;`. Run over every position of a 1M-line folder the expression took ~0.4 s.
+ */
+export function methodNames(text: string): string[] {
+  const names: string[] = [];
+  let from = 0; // where the last match ended: the next starts at or after it
+  let brace = -1;
+  let braceEndsLine = false;
+  let semi = -1;
+  INDENTED_LINE.lastIndex = 0;
+  for (let m = INDENTED_LINE.exec(text); m; m = INDENTED_LINE.exec(text)) {
+    const start = m.index === 0 && m[0].length === 1 ? 0 : m.index + 1;
+    INDENTED_LINE.lastIndex = start + 1;
+    if (start < from) continue;
+    if (brace < start) {
+      brace = text.indexOf('{', start);
+      if (brace < 0) break;
+      BLANK_TO_LINE_END.lastIndex = brace + 1;
+      braceEndsLine = BLANK_TO_LINE_END.test(text);
+    }
+    if (!braceEndsLine) continue;
+    if (semi < start && semi !== Infinity) {
+      semi = text.indexOf(';', start);
+      if (semi < 0) semi = Infinity;
+    }
+    if (semi < brace) continue;
+    METHOD_AT.lastIndex = start;
+    const hit = METHOD_AT.exec(text);
+    if (!hit) continue;
+    names.push(hit[1]!);
+    from = METHOD_AT.lastIndex;
+  }
+  return names;
+}
 // C/C++ functions at column 0: `int order_total(const struct order *o) {`
 const C_FUNC_RE = /^[A-Za-z_][\w\s*&:<>,]*?[\s*&]([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$/gm;
 const IMPORT_RE = /(?:from\s+|import\s+|require\s*\(\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -62,7 +105,7 @@ export function extractTags(text: string, languageId: string): FileTags {
     defs.add(m[2]!);
   }
   if (rules.methods) {
-    for (const m of text.matchAll(METHOD_RE)) if (!KEYWORDS.has(m[1]!)) defs.add(m[1]!);
+    for (const name of methodNames(text)) if (!KEYWORDS.has(name)) defs.add(name);
   }
   if (rules.cFunctions) {
     for (const m of text.matchAll(C_FUNC_RE)) {

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { countIdentifiers, extractTags, isTagKeyword } from '../../../src/core/context/tags';
+import { countIdentifiers, extractTags, isTagKeyword, methodNames } from '../../../src/core/context/tags';
 import { blankComments } from '../../../src/core/context/comments';
 import { tagRules } from '../../../src/core/text/languages';
 
@@ -65,6 +65,27 @@ describe('context: the tag scan loops', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('find the methods the expression finds at every position, in the same order (property)', () => {
+    const METHOD_RE =
+      /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
+    // lines shaped like method heads, each part of which may be missing or wrong, joined by every kind of line break
+    const pick = (...xs: string[]) => fc.constantFrom(...xs);
+    const head = fc
+      .tuple(pick(' ', '  ', '\t', ''), pick('', '', 'static ', 'async ', 'get ', 'if '), pick('', '', 'Map<K> ', 'int[] '), pick('run', 'x', 'get', '1a'), pick('', '', ' ', '\n'), pick('(', '(', ''), pick('', 'a, b', '', 'a;', 'a {', '\n  b'), pick(')', ')', ''), pick('', '', ': T', ': {', ' = 1', ': T;', ' throws E'), pick('', ' '), pick('{', '{', '{', '', ';', '{ x;', '{}'), pick('', '', ' ', '\u00a0', 'x'))
+      .map((xs) => xs.join(''));
+    const code = fc.array(fc.tuple(head, pick('\n', '\r\n', '\r', '\u2028', '', '\n\n')), { maxLength: 12 }).map((xs) => xs.map(([l, eol]) => l + eol).join(''));
+    const found = { some: 0 };
+    fc.assert(
+      fc.property(code, (text) => {
+        const want = [...text.matchAll(METHOD_RE)].map((m) => m[1]);
+        if (want.length) found.some++;
+        assert.deepEqual(methodNames(text), want);
+      }),
+      { numRuns: 5000 },
+    );
+    assert.ok(found.some > 300, `only ${found.some} texts held a method`);
   });
 
   it('takes letters after a digit as an identifier and stops at a non-ASCII letter', () => {
