@@ -36,5 +36,30 @@ export function blankComments(text: string, languageId: string): string {
   if (!cache.has(languageId)) cache.set(languageId, scanner(languageId));
   const s = cache.get(languageId);
   if (!s) return text;
-  return text.replace(s.blank, (tok) => (s.comment.test(tok) ? tok.replace(/[^\n]/g, ' ') : tok));
+  // an exec loop that copies only around comments: replace() with a callback for every string and comment took
+  // ~60% of this function's time
+  const blank = s.blank;
+  blank.lastIndex = 0;
+  let out = '';
+  let from = 0;
+  for (let m = blank.exec(text); m; m = blank.exec(text)) {
+    const tok = m[0];
+    if (!tok) {
+      blank.lastIndex++; // an empty match (none of the patterns has one today) must not stall the loop
+      continue;
+    }
+    if (!s.comment.test(tok)) continue;
+    out += text.slice(from, m.index) + spaced(tok);
+    from = m.index + tok.length;
+  }
+  return from ? out + text.slice(from) : text;
+}
+
+/** `tok` with every character but a newline made a space. */
+function spaced(tok: string): string {
+  if (!tok.includes('\n')) return ' '.repeat(tok.length);
+  return tok
+    .split('\n')
+    .map((line) => ' '.repeat(line.length))
+    .join('\n');
 }

@@ -38,9 +38,51 @@ const DEF_RE =
 // Methods in class bodies (TS/JS/Java/C#/PHP): an indented `name(...) {` or `name(...): T {`.
 const METHOD_RE =
   /^[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|final|virtual|get|set|function)\s+)*(?:[\w<>[\],.?]+\s+)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)\s*(?::\s*[^{;=]+)?(?:throws [\w., ]+)?\s*\{\s*$/gm;
+/** METHOD_RE anchored at a given line start (sticky), for methodNames. */
+const METHOD_AT = new RegExp(METHOD_RE.source, 'my');
+/** An indented line's start: the line break before it (or the text's start) and its first space or tab. */
+const INDENTED_LINE = /(?:^|[\n\r\u2028\u2029])[ \t]/g;
+/** What `\s*$` needs after a method's `{`: white space up to a line break or the end. */
+const BLANK_TO_LINE_END = /[^\S\n\r\u2028\u2029]*(?:[\n\r\u2028\u2029]|$)/y;
+
+/**
+ * The names METHOD_RE finds, in its order, trying it only at indented line starts that can begin a match: nothing
+ * in a match before its final `{` may be a `{` or a `;`, so the first `{` after the line start must end its line
+ * and come before the first `;`. Run over every position of a 1M-line folder the expression took ~0.4 s.
+ */
+export function methodNames(text: string): string[] {
+  const names: string[] = [];
+  let from = 0; // where the last match ended: the next starts at or after it
+  let brace = -1;
+  let braceEndsLine = false;
+  let semi = -1;
+  INDENTED_LINE.lastIndex = 0;
+  for (let m = INDENTED_LINE.exec(text); m; m = INDENTED_LINE.exec(text)) {
+    const start = m.index === 0 && m[0].length === 1 ? 0 : m.index + 1;
+    INDENTED_LINE.lastIndex = start + 1;
+    if (start < from) continue;
+    if (brace < start) {
+      brace = text.indexOf('{', start);
+      if (brace < 0) break;
+      BLANK_TO_LINE_END.lastIndex = brace + 1;
+      braceEndsLine = BLANK_TO_LINE_END.test(text);
+    }
+    if (!braceEndsLine) continue;
+    if (semi < start && semi !== Infinity) {
+      semi = text.indexOf(';', start);
+      if (semi < 0) semi = Infinity;
+    }
+    if (semi < brace) continue;
+    METHOD_AT.lastIndex = start;
+    const hit = METHOD_AT.exec(text);
+    if (!hit) continue;
+    names.push(hit[1]!);
+    from = METHOD_AT.lastIndex;
+  }
+  return names;
+}
 // C/C++ functions at column 0: `int order_total(const struct order *o) {`
 const C_FUNC_RE = /^[A-Za-z_][\w\s*&:<>,]*?[\s*&]([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$/gm;
-const IDENT_RE = /[A-Za-z_$][\w$]*/g;
 const IMPORT_RE = /(?:from\s+|import\s+|require\s*\(\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const EXPORT_RE = /^export\s+(?:default\s+)?(?:abstract\s+|async\s+)*(?:class|interface|enum|type|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
 
@@ -63,7 +105,7 @@ export function extractTags(text: string, languageId: string): FileTags {
     defs.add(m[2]!);
   }
   if (rules.methods) {
-    for (const m of text.matchAll(METHOD_RE)) if (!KEYWORDS.has(m[1]!)) defs.add(m[1]!);
+    for (const name of methodNames(text)) if (!KEYWORDS.has(name)) defs.add(name);
   }
   if (rules.cFunctions) {
     for (const m of text.matchAll(C_FUNC_RE)) {
@@ -73,12 +115,7 @@ export function extractTags(text: string, languageId: string): FileTags {
   }
   tags.defs = [...defs].map(internName);
 
-  const refs = tags.refs;
-  for (const m of text.matchAll(IDENT_RE)) {
-    const id = m[0];
-    if (id.length < 3 || KEYWORDS.has(id)) continue;
-    refs.set(id, (refs.get(id) ?? 0) + 1);
-  }
+  countIdentifiers(text, tags.refs);
   for (const m of text.matchAll(IMPORT_RE)) tags.imports.push(internName(m[1]!));
   for (const m of text.matchAll(EXPORT_RE)) tags.exported.push(m[1]!);
   if (!tags.exported.length) {
@@ -88,7 +125,42 @@ export function extractTags(text: string, languageId: string): FileTags {
     }
   }
   if (!tags.summary && tags.exported.length) tags.summary = flatCopy(clip(tags.exported.slice(0, 4).join(', '), 30));
-  return { ...tags, refs: new NameCounts(refs) };
+  return { ...tags, refs: new NameCounts(tags.refs) };
+}
+
+/** 1: may start an identifier ([A-Za-z_$]); 2: may only continue one ([0-9]). */
+const IDENT_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_$]/.test(ch)) IDENT_CHAR[c] = 1;
+  else if (/[0-9]/.test(ch)) IDENT_CHAR[c] = 2;
+}
+
+/**
+ * Counts the identifiers of 3+ characters that are not keywords, as `/[A-Za-z_$][\w$]*\/g` finds them (a digit
+ * run starts none, the letters after it do: `0x1F` holds `x1F`), by character codes: a match object per identifier
+ * made a third of the tag scan's time.
+ */
+export function countIdentifiers(text: string, refs: Map<string, number>): void {
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || IDENT_CHAR[c] !== 1) {
+      i++;
+      continue;
+    }
+    const start = i++;
+    for (let d = text.charCodeAt(i); i < n && d < 128 && IDENT_CHAR[d] !== 0; d = text.charCodeAt(++i));
+    if (i - start < 3) continue;
+    const id = text.slice(start, i);
+    if (KEYWORDS.has(id)) continue;
+    refs.set(id, (refs.get(id) ?? 0) + 1);
+  }
+}
+
+/** A word the tag scan never counts as a use (a keyword of some language, or too common to say anything). */
+export function isTagKeyword(word: string): boolean {
+  return KEYWORDS.has(word);
 }
 
 const NOISE_COMMENT = /^(copyright|\(c\)|spdx|license|eslint|@ts-|prettier|jshint|tslint|-\*-|noqa|pylint|type:|vim:|#!|use strict|generated|@flow|@jsx|nolint|go:build|\+build)/i;
