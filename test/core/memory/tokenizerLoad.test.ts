@@ -41,10 +41,16 @@ describe('tokenizer: the rank table loads without blocking the event loop', func
   this.timeout(120000);
   for (const [encoding, how] of [['o200k_base', 'countAsync'], ['o200k_base', 'ready'], ['cl100k_base', 'countAsync']] as const) {
     it(`${encoding}: the first ${how} count blocks < 60 ms at a time, and counts exactly`, () => {
-      const r = firstCountInFreshProcess(encoding, how);
+      let r = firstCountInFreshProcess(encoding, how);
       assert.ok(r.loaded, 'the table was loaded by this count');
       assert.equal(r.tokens, 6);
       console.log(`      longest block: ${r.maxGapMs.toFixed(1)} ms`);
+      // One more fresh process when the first is over: under the full suite a major GC in one slice measured 66 ms
+      // once (alone: 18-30 ms); a table built in one go is over in every process, so the retry cannot hide it.
+      if (r.maxGapMs >= 60) {
+        r = firstCountInFreshProcess(encoding, how);
+        console.log(`      longest block, a second process: ${r.maxGapMs.toFixed(1)} ms`);
+      }
       // goal: < 100 ms; asserted tighter because o200k built in one go measures ~110 CPU-ms here, sliced ~20
       assert.ok(r.maxGapMs < 60, `longest event-loop block ${r.maxGapMs.toFixed(0)} ms`);
     });
