@@ -1,8 +1,9 @@
 // The data files the bundles load at run time, copied next to them (dist/ holds no node_modules, neither does
 // the .vsix nor the npm package):
 //   dist/wasm/   tree-sitter's runtime and the grammars of GRAMMAR_FILES (loaded on the first structure parse)
-//   dist/ranks/  js-tiktoken's o200k_base / cl100k_base rank tables as JSON, and the same laid out for loading
-//                without parsing (<encoding>.bin, src/core/memory/rankTable.ts: what a bundle reads on its first count)
+//   dist/ranks/  js-tiktoken's o200k_base / cl100k_base rank tables laid out for loading without parsing
+//                (<encoding>.bin, src/core/memory/rankTable.ts: what a bundle reads on its first count; the JSON
+//                form they came from is not shipped, ~3.4 MB no bundle reads)
 // Both stay out of the bundles so that loading the extension or starting the CLI never parses them.
 // Idempotent and safe to run concurrently (tests build in parallel): each file is written to a temp name and
 // renamed, and skipped when an identical one is already there.
@@ -50,7 +51,7 @@ export async function copyAssets(dist = path.resolve('dist')) {
   for (const enc of ENCODINGS) {
     const mod = require(`js-tiktoken/ranks/${enc}`);
     const bpe = 'default' in mod ? mod.default : mod;
-    put(path.join(ranks, `${enc}.json`), Buffer.from(JSON.stringify(bpe)));
+    rmSync(path.join(ranks, `${enc}.json`), { force: true }); // shipped by earlier builds
     await putRankTable(path.join(ranks, `${enc}.bin`), bpe, require.resolve(`js-tiktoken/ranks/${enc}`));
   }
   return `dist/wasm: runtime + ${files.size - 1} grammars; dist/ranks: ${ENCODINGS.join(', ')}`;

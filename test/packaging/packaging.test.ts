@@ -35,10 +35,11 @@ describe('packaging: the shipped CLI outside the repository', function () {
     const names = unzip(vsix, path.join(base, 'unpacked'));
     for (const f of ['extension/dist/cli.js', 'extension/dist/cli-main.js', 'extension/dist/extension.js', 'extension/dist/extension-main.js',
       'extension/dist/wasm/tree-sitter.wasm',
-      'extension/dist/wasm/tree-sitter-python.wasm', 'extension/dist/ranks/o200k_base.json']) {
+      'extension/dist/wasm/tree-sitter-python.wasm', 'extension/dist/ranks/o200k_base.bin']) {
       assert.ok(names.includes(f), `${f} is in the .vsix`);
     }
     assert.ok(!names.some((n) => n.includes('node_modules/') || n.endsWith('.map') || n.startsWith('extension/src/')), 'no sources, maps or node_modules');
+    assert.deepEqual(names.filter((n) => n.startsWith('extension/dist/ranks/') && !n.endsWith('.bin')), [], 'the ranks only as prebuilt tables');
     await checkStructureTools(process.execPath, [path.join(base, 'unpacked', 'extension', 'dist', 'cli.js')], base);
   });
 
@@ -54,7 +55,7 @@ describe('packaging: the shipped CLI outside the repository', function () {
     const [{ filename, files }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
     const packed = files.map((f) => f.path);
     const version = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-    for (const f of ['dist/cli.js', 'dist/cli-main.js', 'dist/wasm/tree-sitter-python.wasm', 'dist/ranks/cl100k_base.json', 'README.md', 'LICENSE',
+    for (const f of ['dist/cli.js', 'dist/cli-main.js', 'dist/wasm/tree-sitter-python.wasm', 'dist/ranks/cl100k_base.bin', 'README.md', 'LICENSE',
       `dist/plugin/better-edit-tools-agent-plugin-${version}.tar.gz`, `dist/plugin/better-edit-tools-claude-code-${version}.tar.gz`]) {
       assert.ok(packed.includes(f), `${f} is in the tarball`);
     }

@@ -124,7 +124,7 @@ describe('packaging: the Agent Plugin and the Claude Code plugin', function () {
     const vscodeHooks = readJson(path.join(built, 'agent-plugin', 'com.github.copilot', 'hooks', 'hooks.json')) as { hooks: Record<string, unknown[]> };
     const validateCommand = ajv.compile((hookSchema.$defs as Record<string, object>).hookCommand);
     for (const entry of vscodeHooks.hooks.SessionStart) assert.ok(validateCommand(entry), ajv.errorsText(validateCommand.errors));
-    for (const f of ['cli.js', 'cli-main.js', 'wasm/tree-sitter.wasm', 'ranks/o200k_base.json', 'vendor/iconv-lite.js']) {
+    for (const f of ['cli.js', 'cli-main.js', 'wasm/tree-sitter.wasm', 'ranks/o200k_base.bin', 'vendor/iconv-lite.js']) {
       assert.ok(fs.existsSync(path.join(dir, 'server', f)), `server/${f} is in the plugin`);
     }
     assert.ok(!fs.readdirSync(path.join(dir, 'server')).some((f) => f.endsWith('.map')), 'no source maps');

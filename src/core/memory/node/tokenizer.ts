@@ -3,7 +3,7 @@
  *
  * - Lazy: the ranks are read on the first count, never at activation, and cached per encoding. A bundle reads the
  *   table laid out at build time (rankTable.ts: one file read, views of it, ~4 ms); from source, js-tiktoken's
- *   JSON is parsed into a Map. `ready()` (awaited by `countAsync` and the context modes) loads without blocking:
+ *   ranks module is parsed into a Map. `ready()` (awaited by `countAsync` and the context modes) loads without blocking:
  *   the table's file asynchronously, the JSON in slices.
  * - Exact: the text is split with the encoding's own pre-token pattern and each pre-token is merged
  *   with the same byte-pair rule as js-tiktoken (lowest rank first, leftmost on ties); tests check the
@@ -107,11 +107,8 @@ function fromMap(patStr: string, ranks: Map<string, number>): Encoding {
 }
 
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
-  // A bundle (the extension, the CLI) ships the tables as <bundle dir>/ranks/<encoding>.json (esbuild.mjs
-  // leaves them out of the bundle, so loading it never parses them): read on the first count only.
-  const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
-  if (existsSync(bundled)) return JSON.parse(readFileSync(bundled, 'utf8')) as TiktokenBPE;
-  // From source: js-tiktoken's modules. The CJS build exports the object itself, the ESM one as `default`.
+  // From source (a bundle reads its prebuilt table, bundledTable): js-tiktoken's modules. The CJS build exports the
+  // object itself, the ESM one as `default`.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const mod =
     encoding === 'cl100k_base'
@@ -210,12 +207,10 @@ async function loadInSlices(encoding: TokenEncoding, sliceMs: number, gate: Gate
     if (!encodings.has(encoding)) encodings.set(encoding, fromTable(new RankTable(bytes)));
     return;
   }
-  const bundled = path.join(__dirname, 'ranks', `${encoding}.json`);
-  const text = existsSync(bundled) ? await readFile(bundled, 'utf8') : undefined;
-  // a call may have come in during the read: its parse (the longest synchronous step) waits for idle too
+  // from source: a call may have come in meanwhile; the module's load (the longest synchronous step) waits for idle
   await idleOrWoken(gate);
   if (encodings.has(encoding)) return;
-  const bpe = text !== undefined ? (JSON.parse(text) as TiktokenBPE) : loadRanks(encoding);
+  const bpe = loadRanks(encoding);
   const ranks = new Map<string, number>();
   let sliceStart = performance.now();
   const pause = () => performance.now() - sliceStart >= sliceMs;
