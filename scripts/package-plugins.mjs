@@ -71,7 +71,7 @@ export function manifests(pkg) {
       // (microsoft/vscode#335006), which the README says. Copilot CLI (1.0.80 on) reads an Agent Plugin's hooks from this
       // folder only, not from a hooks/hooks.json at the root (test/packaging/copilotCli.test.ts runs a session); it
       // runs the hook in the plugin folder (the project is in COPILOT_PROJECT_DIR) and takes only a JSON
-      // `additionalContext` from its stdout, so there the recap does not reach the model yet.
+      // `additionalContext` from its stdout: `recap` does both when COPILOT_CLI is set (src/cli/recap.ts).
       [`${COPILOT_NAMESPACE}/hooks/hooks.json`]: {
         hooks: {
           SessionStart: [{ type: 'command', command: RECAP_AGENT_PLUGIN, timeout: 30 }],

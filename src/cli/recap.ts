@@ -28,7 +28,8 @@ Prints the recap of the workspace's most recent chat-memory session: pinned cons
 refused, unknown), the be-trx steps still open, the files its edits changed, edits other sessions landed (from
 the be-trx history and its landed-edit log, which a commit keeps), the summary of what left the window, with the ids be-memory recall gives back in full.
 At most --budget tokens (default ${DEFAULT_SESSION_RECAP_TOKENS}, from ${MIN_SESSION_RECAP_TOKENS} to ${MAX_SESSION_RECAP_TOKENS}). Nothing is printed when there is no session.
---root and --memory-dir select the directory exactly as the server does.`;
+--root and --memory-dir select the directory exactly as the server does. Under the Copilot CLI (COPILOT_CLI set),
+without --root: the project in COPILOT_PROJECT_DIR, printed as JSON {"additionalContext": "..."}, what it reads.`;
 
 export interface RecapIo {
   env: Record<string, string | undefined>;
@@ -73,7 +74,7 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
   try {
     const cacheBase = defaultChipDir(io.env, process.platform, os.homedir());
     const needRoots = !values['memory-dir'] || values.root !== undefined;
-    const roots = needRoots ? resolveRoots({ roots: values.root ?? [], allowRootDir: values['allow-root-dir'] ?? false }, io.cwd) : undefined;
+    const roots = needRoots ? resolveRoots({ roots: values.root ?? [], allowRootDir: values['allow-root-dir'] ?? false }, projectDir(io, values.root)) : undefined;
     memoryDir = values['memory-dir'] ? path.resolve(io.cwd, values['memory-dir']) : defaultMemoryDir(cacheBase, roots ?? []);
     if (roots) history = { dir: values['history-dir'] ? path.resolve(io.cwd, values['history-dir']) : defaultHistoryDir(cacheBase, roots), roots };
   } catch (e) {
@@ -92,18 +93,28 @@ export async function runRecap(argv: string[], io: RecapIo): Promise<number> {
   const undone = history ? await readUndoneEdits(history.dir, history.roots) : undefined;
   const client = known.find((e) => e.session === session.sessionId && e.client !== undefined)?.client;
   const otherEdits = known.filter((e) => e.session !== session.sessionId);
-  io.out(
-    renderSessionRecap(session.memory, {
-      sessionId: session.sessionId,
-      lastActivity: session.lastActivity,
-      budgetTokens: budget,
-      trail,
-      ...(client !== undefined ? { client } : {}),
-      otherEdits,
-      ...(history ? { openSteps: openSteps(landed) } : {}),
-      ...(undone ? { undone, kept: known.filter((e) => e.session === session.sessionId) } : {}),
-      count: (t) => tokenizer.count(t),
-    }),
-  );
+  const recap = renderSessionRecap(session.memory, {
+    sessionId: session.sessionId,
+    lastActivity: session.lastActivity,
+    budgetTokens: budget,
+    trail,
+    ...(client !== undefined ? { client } : {}),
+    otherEdits,
+    ...(history ? { openSteps: openSteps(landed) } : {}),
+    ...(undone ? { undone, kept: known.filter((e) => e.session === session.sessionId) } : {}),
+    count: (t) => tokenizer.count(t),
+  });
+  io.out(io.env.COPILOT_CLI !== undefined ? `${JSON.stringify({ additionalContext: recap })}\n` : recap);
   return 0;
+}
+
+/**
+ * The folder whose workspace a recap without --root reads. The Copilot CLI (it sets COPILOT_CLI) runs a plugin's
+ * hook in the plugin folder with the project in COPILOT_PROJECT_DIR, and takes only a JSON `additionalContext`
+ * from a hook's output into the context (test/packaging/copilotCli.test.ts runs a session); other hosts run it
+ * in the project.
+ */
+function projectDir(io: RecapIo, roots: string[] | undefined): string {
+  const project = io.env.COPILOT_CLI !== undefined ? io.env.COPILOT_PROJECT_DIR : undefined;
+  return roots === undefined && project && path.isAbsolute(project) ? project : io.cwd;
 }

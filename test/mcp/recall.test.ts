@@ -8,9 +8,9 @@ import { recallFileName } from '../../src/core/memory/node/recallStore';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { buildCli, call, callError, childEnv, CLI, stdioClient, tmpWorkspace, type Workspace } from './helpers';
 
-function runCli(ws: Workspace, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(ws: Workspace, args: string[], env: Record<string, string> = {}, cwd = ws.root): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...childEnv(ws), ...env }, cwd: ws.root }, (err, stdout, stderr) =>
+    execFile(process.execPath, [CLI, ...args], { env: { ...childEnv(ws), ...env }, cwd }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -100,6 +100,23 @@ describe('mcp be-memory recall and the recap command (stdio CLI)', function () {
     assert.match(out, /Edits refused \(nothing was written to these paths\):\nsrc\/order\.ts \(×1\)\n/);
     const tokens = getTokenizer().count(out);
     assert.ok(tokens <= 800, `recap is ${tokens} tokens, over its 800-token budget`);
+
+    // the Copilot CLI (COPILOT_CLI set) runs a plugin's hook in the plugin folder with the project in
+    // COPILOT_PROJECT_DIR, and takes only a JSON additionalContext into the context
+    const pluginFolder = await tmpWorkspace();
+    try {
+      const copilot = await runCli(ws, ['recap', '--history-dir', ws.historyDir, '--budget', '800'], { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: ws.root }, pluginFolder.root);
+      assert.equal(copilot.code, 0, copilot.stderr);
+      const context = (JSON.parse(copilot.stdout) as { additionalContext: string }).additionalContext;
+      assert.match(context, /^\[Better Edit Tools recap of session stdio-/);
+      assert.match(context, /Pinned constraints \(always apply\):\n- \[m1\] Never edit migrations\/\./);
+      // without COPILOT_CLI the project is the folder the hook runs in, the text plain
+      const elsewhere = await runCli(ws, ['recap', '--history-dir', ws.historyDir], { COPILOT_PROJECT_DIR: ws.root }, pluginFolder.root);
+      assert.equal(elsewhere.stdout, '');
+      assert.match(elsewhere.stderr, /no chat-memory session saved/);
+    } finally {
+      await pluginFolder.dispose();
+    }
 
     // no session for another workspace: nothing on stdout, exit 0 (a hook must not fail the host)
     const other = await tmpWorkspace();
