@@ -22,7 +22,8 @@ const STYLES: Record<TagRules['comments'], { comments: string; strings: string }
   lua: { comments: String.raw`--\[\[[\s\S]*?(?:\]\]|$)|--[^\n]*`, strings: QUOTED },
 };
 
-function scanner(languageId: string): { blank: RegExp; comment: RegExp } | undefined {
+/** A language's scanner: `blank` finds its comments and strings, `comment` tells a comment from a string. */
+export function commentScanner(languageId: string): { blank: RegExp; comment: RegExp } | undefined {
   const style = tagRules(languageId)?.comments;
   if (!style) return undefined;
   const { comments, strings } = STYLES[style];
@@ -30,10 +31,10 @@ function scanner(languageId: string): { blank: RegExp; comment: RegExp } | undef
   return { blank: new RegExp(`${comments}|${strings}`, 'g'), comment: new RegExp(`^(?:${comments})`) };
 }
 
-const cache = new Map<string, ReturnType<typeof scanner>>();
+const cache = new Map<string, ReturnType<typeof commentScanner>>();
 
 export function blankComments(text: string, languageId: string): string {
-  if (!cache.has(languageId)) cache.set(languageId, scanner(languageId));
+  if (!cache.has(languageId)) cache.set(languageId, commentScanner(languageId));
   const s = cache.get(languageId);
   if (!s) return text;
   // an exec loop that copies only around comments: replace() with a callback for every string and comment took

@@ -6,29 +6,13 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { countIdentifiers, extractTags, isTagKeyword, methodNames } from '../../../src/core/context/tags';
-import { blankComments } from '../../../src/core/context/comments';
-import { tagRules } from '../../../src/core/text/languages';
+import { blankComments, commentScanner } from '../../../src/core/context/comments';
 
-/** The comment blanking as it was written first: one replace() over comments and strings. */
+/** The comment blanking as it was written first: one replace() over the same comments and strings. */
 function blankByReplace(text: string, languageId: string): string {
-  const style = tagRules(languageId)?.comments;
-  if (!style) return text;
-  const C_LIKE = String.raw`\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)`;
-  const HASH = String.raw`#[^\n]*`;
-  const DOCSTRING = String.raw`"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)`;
-  const QUOTED = String.raw`"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'`;
-  const BACKTICK = String.raw`\x60(?:\\.|[^\x60\\])*\x60`;
-  const styles: Record<string, { comments: string; strings: string }> = {
-    c: { comments: C_LIKE, strings: QUOTED },
-    'c-backtick': { comments: C_LIKE, strings: `${QUOTED}|${BACKTICK}` },
-    hash: { comments: HASH, strings: QUOTED },
-    python: { comments: `${DOCSTRING}|${HASH}`, strings: QUOTED },
-    php: { comments: `${C_LIKE}|${HASH}`, strings: QUOTED },
-    lua: { comments: String.raw`--\[\[[\s\S]*?(?:\]\]|$)|--[^\n]*`, strings: QUOTED },
-  };
-  const { comments, strings } = styles[style]!;
-  const comment = new RegExp(`^(?:${comments})`);
-  return text.replace(new RegExp(`${comments}|${strings}`, 'g'), (tok) => (comment.test(tok) ? tok.replace(/[^\n]/g, ' ') : tok));
+  const s = commentScanner(languageId);
+  if (!s) return text;
+  return text.replace(s.blank, (tok) => (s.comment.test(tok) ? tok.replace(/[^\n]/g, ' ') : tok));
 }
 
 /** The identifier counts as the regular expression finds them. */
