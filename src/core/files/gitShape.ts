@@ -92,7 +92,8 @@ export async function gitShapeRefusal(
   // LOOK_AHEAD levels at once, judged in order below (a path that ends early leaves at most that many unused)
   const ahead: Promise<[ReadonlySet<GitDirMarker>, Stats | undefined]>[] = [];
   const level = (i: number) => {
-    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([shapeMarkers(dirs[j]!, lookups), memo(lookups, `lstat:${dirs[j + 1]!}`, () => lstatOrUndefined(dirs[j + 1]!))]));
+    // the path itself is not looked at (see below): the last level asks for its folder's markers only
+    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([shapeMarkers(dirs[j]!, lookups), j + 1 === names.length ? undefined : memo(lookups, `lstat:${dirs[j + 1]!}`, () => lstatOrUndefined(dirs[j + 1]!))]));
     return ahead[i]!;
   };
   let dir = root;
@@ -100,6 +101,9 @@ export async function gitShapeRefusal(
   // a regular file (or any entry not a folder nor a link) has no entries: its markers need no look-up
   let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
+    // the path itself is written only as a regular file (the store refuses a folder or a link there at the moment
+    // of use, safeOpen.ts and stagedWrite.ts), and a regular file has no entries: no look-up of it, nor inside it
+    if (i === names.length && i > 0) break;
     const looked = i < names.length && onDisk ? await level(i) : undefined;
     let markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await shapeMarkers(dir, lookups))) : NO_MARKERS;
     const batch = pendingMarkers(dir, pending);
