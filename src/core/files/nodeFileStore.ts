@@ -143,7 +143,9 @@ export class NodeFileStore implements FileStore {
     } catch (e) {
       throw ioError('read', absPath, e);
     } finally {
-      await fh?.close().catch(() => undefined);
+      // a read-only descriptor: nothing waits for its close (none of its errors matters, and it is long done
+      // before anything renames over the file)
+      void fh?.close().catch(() => undefined);
     }
   }
 
