@@ -418,7 +418,10 @@ export class NodeFileStore implements FileStore {
       // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
       syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
-        if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        if (open) {
+          await staged.closed.catch(() => undefined);
+          await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        }
         await close();
       },
       revert: async () => {

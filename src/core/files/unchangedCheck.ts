@@ -99,7 +99,9 @@ async function assertSameBytes(entry: string, absPath: string, expected: Uint8Ar
       actualMtimeMs: st.mtimeMs,
     });
   } finally {
-    await fh.close().catch(() => undefined);
+    // read-only: the rename need not wait for its close, but Windows may refuse to replace a file still open
+    const closing = fh.close().catch(() => undefined);
+    if (process.platform === 'win32') await closing;
   }
 }
 

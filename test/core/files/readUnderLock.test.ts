@@ -1,7 +1,8 @@
 /**
  * A write under the lock after a read under the same hold (the edit path: lock, load, write) looks at the file it
  * replaces through the read's stat, not through another lstat; the stat serves one write only, so a second write
- * of the same hold looks again and sees the first.
+ * of the same hold looks again and sees the first. And the staged temp's close, which overlaps the compare, still
+ * decides the commit.
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -69,5 +70,39 @@ describe('core/files: a write after a read under the same lock', () => {
     const seen = await lstatsOf('f.txt', () => store.lock(f, async () => void (await store.write(f, Buffer.from('x\n'), { expectedContent: bytes }))));
     assert.equal(seen, 1);
     assert.equal(fs.readFileSync(f, 'utf8'), 'x\n');
+  });
+});
+
+describe('core/files: the temp\'s close overlaps the compare, and still decides the commit', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'be-tempclose-')))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('a temp whose close fails is never renamed: the file stays, no temp is left, the error is told', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const f = path.join(dir, 'f.txt');
+    fs.writeFileSync(f, 'one\n');
+    const store = new NodeFileStore({ crossProcess: true });
+    // a handle's close is its own property (not the prototype's): the temp's handle gets a failing one at its open
+    const open = fs.promises.open;
+    fs.promises.open = (async (p: fs.PathLike, ...rest: unknown[]) => {
+      const fh = (await (open as (...a: unknown[]) => Promise<fs.promises.FileHandle>)(p, ...rest)) as fs.promises.FileHandle & { close: () => Promise<void> };
+      if (String(p).endsWith('.tmp')) {
+        const close = fh.close.bind(fh);
+        fh.close = async () => {
+          await close();
+          throw Object.assign(new Error('EIO: i/o error, close'), { code: 'EIO' });
+        };
+      }
+      return fh;
+    }) as typeof open;
+    try {
+      const { bytes } = await store.read(f);
+      await assert.rejects(store.write(f, Buffer.from('two\n'), { expectedContent: bytes }), /i\/o error, close/);
+    } finally {
+      fs.promises.open = open;
+    }
+    assert.equal(fs.readFileSync(f, 'utf8'), 'one\n');
+    assert.deepEqual(fs.readdirSync(dir), ['f.txt']);
   });
 });
