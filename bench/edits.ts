@@ -10,7 +10,8 @@
  * BENCH_SIZES=4k,1m,10m (k: KiB, m: MiB; a bare number: MB), BENCH_RUNS=15, BENCH_WARMUP=3,
  * BENCH_OURS_ARGS="--no-memory" (extra CLI flags for ours), BENCH_APPLY=0 (only the single-edit rows and the rollback),
  * BENCH_ONLY=apply (only the be-apply rows), BENCH_CLI=path/to/cli.js (ours from another build, to compare two builds
- * in the same conditions), BENCH_APPLY_RUNS=7 (be-apply batches per contestant).
+ * in the same conditions), BENCH_BEFORE_CLI=path/to/cli.js (a second build of ours, e.g. the last commit's, as one more
+ * contestant interleaved with the others: before/after in one run), BENCH_APPLY_RUNS=7 (be-apply batches per contestant).
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -24,6 +25,7 @@ import { getTokenizer } from '../src/core/memory/node/tokenizer';
 
 const REPO = path.resolve(__dirname, '..');
 const OUR_CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.join(REPO, 'dist/cli.js');
+const BEFORE_CLI = process.env.BENCH_BEFORE_CLI ? path.resolve(process.env.BENCH_BEFORE_CLI) : undefined;
 const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const ONLY_APPLY = process.env.BENCH_ONLY === 'apply';
 const SIZES = ONLY_APPLY ? [] : (process.env.BENCH_SIZES ?? '4k,1m,10m').split(',').map(parseSize);
@@ -97,15 +99,16 @@ async function connect(command: string, args: string[], cwd: string): Promise<{ 
   return { client, pid: transport.pid! };
 }
 
-type Who = 'ours' | 'edit_file' | 'floor' | 'core';
+type Who = 'ours' | 'edit_file' | 'floor' | 'core' | 'before';
 /** CPU ms spent per contestant and op over the measured calls (robust to a loaded machine, unlike wall time). */
 const cpuTotals: Record<Who, Record<Op, number>> = {
   ours: { replace: 0, insert: 0, delete: 0 },
   edit_file: { replace: 0, insert: 0, delete: 0 },
   floor: { replace: 0, insert: 0, delete: 0 },
   core: { replace: 0, insert: 0, delete: 0 },
+  before: { replace: 0, insert: 0, delete: 0 },
 };
-let pids: Record<'ours' | 'edit_file', number> = { ours: 0, edit_file: 0 };
+let pids: Record<'ours' | 'edit_file' | 'before', number> = { ours: 0, edit_file: 0, before: 0 };
 
 async function timed(f: () => Promise<void>, who?: Who, op?: Op, measured = false): Promise<number> {
   const inProcess = who === 'floor' || who === 'core';
@@ -118,7 +121,7 @@ async function timed(f: () => Promise<void>, who?: Who, op?: Op, measured = fals
       const d = process.cpuUsage(c0 as NodeJS.CpuUsage);
       cpuTotals[who][op] += (d.user + d.system) / 1000;
     } else {
-      cpuTotals[who][op] += (await cpuMs(pids[who as 'ours' | 'edit_file'])) - (c0 as number);
+      cpuTotals[who][op] += (await cpuMs(pids[who as 'ours' | 'edit_file' | 'before'])) - (c0 as number);
     }
   }
   return ms;
@@ -162,8 +165,8 @@ async function floorEdit(file: string, needle: string, replacement: string): Pro
   await fs.rename(tmp, file);
 }
 
-type Contestant = 'ours' | 'edit_file' | 'floor' | 'core';
-const CONTESTANTS: readonly Contestant[] = ['ours', 'edit_file', 'floor', 'core'];
+type Contestant = 'ours' | 'edit_file' | 'floor' | 'core' | 'before';
+const CONTESTANTS: readonly Contestant[] = ['ours', 'edit_file', 'floor', 'core', ...(BEFORE_CLI ? (['before'] as const) : [])];
 
 interface SizeResult {
   size: number;
@@ -194,30 +197,36 @@ async function coreOk(r: Promise<{ status?: string }>): Promise<void> {
 
 async function benchSize(dir: string, size: number): Promise<SizeResult> {
   const label = sizeLabel(size).replace(' ', '').toLowerCase();
-  const files = { ours: `ours-${label}.txt`, edit_file: `fs-${label}.txt`, floor: `floor-${label}.txt`, core: `core-${label}.txt` };
+  const files: Partial<Record<Contestant, string>> & Record<'ours' | 'edit_file' | 'floor' | 'core', string> = {
+    ours: `ours-${label}.txt`,
+    edit_file: `fs-${label}.txt`,
+    floor: `floor-${label}.txt`,
+    core: `core-${label}.txt`,
+    ...(BEFORE_CLI ? { before: `before-${label}.txt` } : {}),
+  };
   const lines = await makeFile(path.join(dir, files.ours), size);
-  for (const f of [files.edit_file, files.floor, files.core]) await fs.copyFile(path.join(dir, files.ours), path.join(dir, f));
+  for (const f of Object.values(files)) if (f !== files.ours) await fs.copyFile(path.join(dir, files.ours), path.join(dir, f));
   const L = Math.floor(lines / 2);
   const lineL = lineText(L);
 
-  const ours = await connect(
-    process.execPath,
-    [OUR_CLI, ...(process.env.BENCH_OURS_ARGS ?? '').split(' ').filter(Boolean), '--root', dir, '--chip-dir', path.join(dir, '.cache/chips'), '--history-dir', path.join(dir, '.cache/history')],
-    dir,
-  );
+  const oursArgs = (cli: string, cache: string) => [cli, ...(process.env.BENCH_OURS_ARGS ?? '').split(' ').filter(Boolean), '--root', dir, '--chip-dir', path.join(dir, cache, 'chips'), '--history-dir', path.join(dir, cache, 'history')];
+  const ours = await connect(process.execPath, oursArgs(OUR_CLI, '.cache'), dir);
+  const before = BEFORE_CLI ? await connect(process.execPath, oursArgs(BEFORE_CLI, '.cache/before'), dir) : undefined;
   const fsServer = await connect(process.execPath, [FS_SERVER, dir], dir);
   const core = await inProcessCore(dir);
   const cold = { ours: (await rss(ours.pid)).rss, edit_file: (await rss(fsServer.pid)).rss };
   // one trivial call each, so one-time initialisation (lazy modules, tokenizer tables) counts as idle
   await fs.writeFile(path.join(dir, 'tiny.txt'), 'a\nb\n');
   await callOk(ours.client, 'be-read', { file: 'tiny.txt' });
+  if (before) await callOk(before.client, 'be-read', { file: 'tiny.txt' });
   await callOk(fsServer.client, 'read_text_file', { path: path.join(dir, 'tiny.txt') });
   await coreOk(core.edits.replace({ file: 'tiny.txt:1', content: 'a\n' }));
   // work a server does after answering (ours records the call into ChatMemory then) belongs to idle too
   await quiet(ours.pid);
+  if (before) await quiet(before.pid);
   await quiet(fsServer.pid);
   const idle = { ours: (await rss(ours.pid)).rss, edit_file: (await rss(fsServer.pid)).rss };
-  pids = { ours: ours.pid, edit_file: fsServer.pid };
+  pids = { ours: ours.pid, edit_file: fsServer.pid, before: before?.pid ?? 0 };
   for (const who of Object.values(cpuTotals)) for (const op of OPS) who[op] = 0;
 
   const total = WARMUP + RUNS;
@@ -240,6 +249,7 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
     );
     await run('floor', 'replace', i, () => floorEdit(path.join(dir, files.floor), current + '\n', next + '\n'));
     await run('core', 'replace', i, () => coreOk(core.edits.replace({ file: `${files.core}:${L}`, content: next + '\n' })));
+    if (before) await run('before', 'replace', i, () => callOk(before.client, 'be-replace', { file: `${files.before}:${L}`, content: next + '\n' }));
     current = next;
   }
   // insert a line after L
@@ -251,6 +261,7 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
     );
     await run('floor', 'insert', i, () => floorEdit(path.join(dir, files.floor), current + '\n', `${current}\n${ins}\n`));
     await run('core', 'insert', i, () => coreOk(core.edits.insert({ file: `${files.core}:${L}`, content: ins + '\n' })));
+    if (before) await run('before', 'insert', i, () => callOk(before.client, 'be-insert', { file: `${files.before}:${L}`, content: ins + '\n' }));
   }
   // delete the line after L (the latest inserted one)
   for (let i = 0; i < total; i++) {
@@ -261,11 +272,12 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
     );
     await run('floor', 'delete', i, () => floorEdit(path.join(dir, files.floor), `${gone}\n`, ''));
     await run('core', 'delete', i, () => coreOk(core.edits.delete({ file: `${files.core}:${L + 1}` })));
+    if (before) await run('before', 'delete', i, () => callOk(before.client, 'be-delete', { file: `${files.before}:${L + 1}` }));
   }
 
-  // all four must have made the same change
+  // all of them must have made the same change
   const [a, ...rest] = await Promise.all(Object.values(files).map((f) => fs.readFile(path.join(dir, f))));
-  if (!rest.every((b) => a!.equals(b))) throw new Error(`the four files differ after the ${label} run`);
+  if (!rest.every((b) => a!.equals(b))) throw new Error(`the contestants' files differ after the ${label} run`);
 
   // a rollback of one edit, against that edit (each pair interleaved); the file ends as it was
   const rb: number[] = [];
@@ -279,6 +291,7 @@ async function benchSize(dir: string, size: number): Promise<SizeResult> {
 
   const peak = { ours: (await rss(ours.pid)).hwm, edit_file: (await rss(fsServer.pid)).hwm };
   await ours.client.close();
+  await before?.client.close();
   await fsServer.client.close();
   await core.close();
   const med = (k: Contestant) => Object.fromEntries(OPS.map((op) => [op, median(samples[k][op])])) as Record<Op, number>;
@@ -372,7 +385,7 @@ async function main(): Promise<void> {
     const apply = withApply ? await benchApply(dir) : undefined;
     const f = (n: number) => n.toFixed(1).padStart(8);
     const r = (n: number) => `${n.toFixed(2)}×`.padStart(9);
-    const head = 'size      op          ours edit_file    floor     core   ours/floor ours/edit_file ours/core';
+    const head = `size      op          ours edit_file    floor     core   ours/floor ours/edit_file ours/core${BEFORE_CLI ? '   before ours/before before/floor' : ''}`;
     const rows = (pick: (res: SizeResult) => SizeResult['ms']) => {
       for (const res of results) {
         for (const op of OPS) {
@@ -380,14 +393,15 @@ async function main(): Promise<void> {
           const o = m.ours[op];
           console.log(
             `${sizeLabel(res.size).padEnd(9)} ${op.padEnd(7)} ${f(o)} ${f(m.edit_file[op])} ${f(m.floor[op])} ${f(m.core[op])} ` +
-              `${r(o / m.floor[op]).padStart(12)} ${r(o / m.edit_file[op]).padStart(14)} ${r(o / m.core[op]).padStart(9)}`,
+              `${r(o / m.floor[op]).padStart(12)} ${r(o / m.edit_file[op]).padStart(14)} ${r(o / m.core[op]).padStart(9)}` +
+              (BEFORE_CLI ? ` ${f(m.before[op])} ${r(o / m.before[op]).padStart(11)} ${r(m.before[op] / m.floor[op]).padStart(12)}` : ''),
           );
         }
       }
     };
     console.log(`\nmedian ms per call, ${RUNS} calls each after ${WARMUP} warm-up, interleaved (node ${process.version}, ${os.cpus().length} cpus)`);
     console.log('ours: dist/cli.js over stdio; edit_file: server-filesystem over stdio; floor: read, write, fsync, rename in this process;');
-    console.log('core: our edit core called in this process (no stdio)');
+    console.log(`core: our edit core called in this process (no stdio)${BEFORE_CLI ? `; before: ${path.relative(REPO, BEFORE_CLI)} over stdio, the same calls` : ''}`);
     console.log(head);
     rows((res) => res.ms);
     console.log('\nCPU ms per call (user+system of the server process, all threads; floor and core: this process)');

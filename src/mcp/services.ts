@@ -232,6 +232,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       await watcher?.close();
       context?.setWatched(false);
       await outlines.close();
+      await history.close();
     },
   };
 }

@@ -37,6 +37,19 @@ export async function gitMarkers(dir: string): Promise<Set<GitDirMarker>> {
   return new Set(found.filter((m): m is GitDirMarker => m !== undefined));
 }
 
+const NO_MARKERS: ReadonlySet<GitDirMarker> = new Set();
+
+/**
+ * The markers that decide whether `dir` is a git directory now: the shape needs `HEAD`, so without it (nearly
+ * every folder) one look-up says "none" and the other three are not asked; with it, all of them.
+ */
+async function shapeMarkers(dir: string, lookups: Map<string, Promise<unknown>> | undefined): Promise<ReadonlySet<GitDirMarker>> {
+  const known = lookups?.get(`markers:${dir}`) as Promise<Set<GitDirMarker>> | undefined;
+  if (known) return known;
+  const head = await memo(lookups, `head:${dir}`, () => exists(path.join(dir, 'HEAD')));
+  return head ? memo(lookups, `markers:${dir}`, () => gitMarkers(dir)) : NO_MARKERS;
+}
+
 /** `look()`, or its promise from `lookups` when this call looked it up already. */
 function memo<T>(lookups: Map<string, Promise<unknown>> | undefined, key: string, look: () => Promise<T>): Promise<T> {
   if (!lookups) return look();
@@ -77,9 +90,10 @@ export async function gitShapeRefusal(
   for (const name of names) dirs.push(path.join(dirs[dirs.length - 1]!, name));
   // the look-ups of the folders on the way (each one's markers, the next one's lstat) are independent: made
   // LOOK_AHEAD levels at once, judged in order below (a path that ends early leaves at most that many unused)
-  const ahead: Promise<[Set<GitDirMarker>, Stats | undefined]>[] = [];
+  const ahead: Promise<[ReadonlySet<GitDirMarker>, Stats | undefined]>[] = [];
   const level = (i: number) => {
-    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([memo(lookups, `markers:${dirs[j]!}`, () => gitMarkers(dirs[j]!)), memo(lookups, `lstat:${dirs[j + 1]!}`, () => lstatOrUndefined(dirs[j + 1]!))]));
+    // the path itself is not looked at (see below): the last level asks for its folder's markers only
+    for (let j = ahead.length; j < Math.min(names.length, i + LOOK_AHEAD); j++) ahead.push(Promise.all([shapeMarkers(dirs[j]!, lookups), j + 1 === names.length ? undefined : memo(lookups, `lstat:${dirs[j + 1]!}`, () => lstatOrUndefined(dirs[j + 1]!))]));
     return ahead[i]!;
   };
   let dir = root;
@@ -87,14 +101,19 @@ export async function gitShapeRefusal(
   // a regular file (or any entry not a folder nor a link) has no entries: its markers need no look-up
   let mayHaveEntries = true;
   for (let i = 0; i <= names.length; i++) {
+    // the path itself is written only as a regular file (the store refuses a folder or a link there at the moment
+    // of use, safeOpen.ts and stagedWrite.ts), and a regular file has no entries: no look-up of it, nor inside it
+    if (i === names.length && i > 0) break;
     const looked = i < names.length && onDisk ? await level(i) : undefined;
-    const markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await memo(lookups, `markers:${dir}`, () => gitMarkers(dir)))) : new Set<GitDirMarker>();
+    let markers = onDisk && mayHaveEntries ? (looked?.[0] ?? (await shapeMarkers(dir, lookups))) : NO_MARKERS;
     const batch = pendingMarkers(dir, pending);
     if (looksLikeGitDir(markers)) {
       return { rel: toRel(root, p), why: `${toRel(root, dir)} is a git directory by its shape (it has ${listed(markers)})` };
     }
     if (i === names.length) break;
     const gained = gitMarkerOf(names[i]);
+    // a write that adds an entry may complete the shape without HEAD there yet: then every entry counts
+    if ((gained || batch.length) && onDisk && mayHaveEntries) markers = await memo(lookups, `markers:${dir}`, () => gitMarkers(dir));
     const after = new Set([...markers, ...batch, ...(gained ? [gained] : [])]);
     if ((gained || batch.length) && looksLikeGitDir(after)) {
       return {

@@ -103,9 +103,9 @@ export class NodeFileStore implements FileStore {
   /**
    * The paths whose lock the current async call chain holds (a write inside `lock` must not take it again), each
    * with the folder the lock was made in, still open: the write stages and renames through that same descriptor
-   * (one open and one check of the folder per edit).
+   * (one open and one check of the folder per edit), and what a read under that hold saw of the file.
    */
-  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, PinnedDir | undefined>>();
+  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
   private readonly syncDirectory: boolean;
   private readonly maxReadBytes: number;
   private readonly pin: boolean;
@@ -136,11 +136,16 @@ export class NodeFileStore implements FileStore {
       fh = opened.fh;
       if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
       const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
+      // read under this call chain's lock: the write that follows looks at the file through this stat
+      const hold = this.held.getStore()?.get(absPath);
+      if (hold) hold.seen = opened.st;
       return { bytes, stat: toStat(opened.st) };
     } catch (e) {
       throw ioError('read', absPath, e);
     } finally {
-      await fh?.close().catch(() => undefined);
+      // a read-only descriptor: nothing waits for its close (none of its errors matters, and it is long done
+      // before anything renames over the file)
+      void fh?.close().catch(() => undefined);
     }
   }
 
@@ -212,7 +217,7 @@ export class NodeFileStore implements FileStore {
     return this.inProcess.run(absPath, async () => {
       const { release, pinned } = await this.acquireCrossProcess(absPath);
       try {
-        return await this.held.run(new Map([...(held ?? []), [absPath, pinned]]), fn);
+        return await this.held.run(new Map([...(held ?? []), [absPath, { pinned }]]), fn);
       } finally {
         await release?.();
         await pinned?.close();
@@ -232,7 +237,7 @@ export class NodeFileStore implements FileStore {
     const locked = async () => {
       const { taken, letGo } = await this.acquireAll(todo);
       try {
-        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, taken[i].pinned] as const)]), fn);
+        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, { pinned: taken[i].pinned }] as const)]), fn);
       } finally {
         await letGo();
       }
@@ -359,7 +364,12 @@ export class NodeFileStore implements FileStore {
       }
     }
     // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
-    const shared = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
+    const hold = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
+    const shared = hold?.pinned;
+    // what a read under this hold saw (a regular file, not a link, at this name: safeOpen.ts), taken once: any later
+    // write of the hold looks again. A change since then by a writer that takes no lock is the byte-compare's to find.
+    const seen = hold?.seen;
+    if (hold) hold.seen = undefined;
     let pinned: PinnedDir;
     try {
       pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
@@ -372,7 +382,7 @@ export class NodeFileStore implements FileStore {
     let staged: Staged;
     try {
       await this.sweepNow(pinned);
-      const existing = await existingEntry(pinned, name, absPath);
+      const existing = seen ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
       staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
     } catch (e) {
@@ -408,7 +418,10 @@ export class NodeFileStore implements FileStore {
       // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
       syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
-        if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        if (open) {
+          await staged.closed.catch(() => undefined);
+          await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        }
         await close();
       },
       revert: async () => {
@@ -444,6 +457,13 @@ export class NodeFileStore implements FileStore {
       }
     });
   }
+}
+
+/** A path's lock as the call chain holding it sees it: the folder it was made in, and a read's stat of the file. */
+interface Hold {
+  pinned?: PinnedDir;
+  /** the file's stat from a read under this hold, until a write of the hold uses it */
+  seen?: fs.Stats;
 }
 
 /** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */

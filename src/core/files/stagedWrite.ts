@@ -58,7 +58,8 @@ export async function readBackEquals(
     return { equal: false, ino: st.ino, hex: h.digest('hex'), size: total };
   } finally {
     if (buf) giveScratch(buf);
-    await fh.close().catch(() => undefined);
+    // read-only: the reply need not wait for the close (none of its errors matters)
+    void fh.close().catch(() => undefined);
   }
 }
 
@@ -110,6 +111,8 @@ export interface Staged {
   size: number;
   /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
   ino: number;
+  /** the temp's close, after its sync: the commit waits for it beside its last checks, before the rename */
+  closed: Promise<void>;
 }
 
 /** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
@@ -150,9 +153,11 @@ export async function stageIn(
     const sha256 = sha256Parts(...parts);
     sha256.catch(() => undefined); // awaited by the commit; a discarded stage never reads it
     const ino = await synced;
-    await fh.close();
+    // synced: its close overlaps what follows (the commit's compare); a failed close fails the commit
+    const closed = fh.close();
+    closed.catch(() => undefined);
     fh = undefined;
-    return { tempName, sha256, size, ino };
+    return { tempName, sha256, size, ino, closed };
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await fs.promises.unlink(tmp).catch(() => undefined);
@@ -189,10 +194,12 @@ export async function commitStaged(
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
   try {
-    // the two last checks (the bytes, the folder) read and change nothing: they run together, the bytes' refusal first
-    const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts), pinned.verify('write')]);
+    // the two last checks (the bytes, the folder) read and change nothing: they run together (with the temp's
+    // close), the bytes' refusal first
+    const [same, folder, closed] = await Promise.allSettled([assertUnchanged(entry, absPath, opts), pinned.verify('write'), staged.closed]);
     if (same.status === 'rejected') throw same.reason;
     if (folder.status === 'rejected') throw folder.reason;
+    if (closed.status === 'rejected') throw closed.reason;
     await fs.promises.rename(tmp, entry);
   } catch (e) {
     await fs.promises.unlink(tmp).catch(() => undefined);

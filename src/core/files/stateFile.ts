@@ -31,14 +31,15 @@ export async function readStateFile(file: string, maxBytes: number): Promise<Sta
     const hst = await handle.stat();
     if (!hst.isFile()) return { ok: false, kind: 'skipped', reason: `it became ${fileKind(hst)}; it was not read` };
     if (hst.size > maxBytes) return { ok: false, kind: 'skipped', reason: tooLarge(hst.size, maxBytes) };
-    // Read at most maxBytes + 1: a file growing under us is caught, never read without bound.
+    // Read at most maxBytes + 1: a file growing under us is caught, never read without bound. A short read is the
+    // end of a regular file: the read that finds it is the one that filled the buffer (no second call to see 0).
     const buf = Buffer.allocUnsafe(Math.min(hst.size, maxBytes) + 1);
     let n = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-      if (bytesRead === 0) break;
+      const want = buf.length - n;
+      const { bytesRead } = await handle.read(buf, n, want, n);
       n += bytesRead;
-      if (n === buf.length) break;
+      if (bytesRead < want || n === buf.length) break;
     }
     if (n > maxBytes) return { ok: false, kind: 'skipped', reason: tooLarge(n, maxBytes) };
     return { ok: true, text: buf.toString('utf8', 0, n) };
@@ -48,7 +49,8 @@ export async function readStateFile(file: string, maxBytes: number): Promise<Sta
     if (code === 'ELOOP') return { ok: false, kind: 'skipped', reason: 'it became a symbolic link; it was not followed' };
     return { ok: false, kind: 'error', reason: `cannot read it (${errorText(err)})` };
   } finally {
-    await handle?.close().catch(() => undefined);
+    // read-only: nothing waits for the close (none of its errors matters)
+    void handle?.close().catch(() => undefined);
   }
 }
 

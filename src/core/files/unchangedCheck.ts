@@ -49,8 +49,9 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
 
 /**
  * The file must hold exactly `expected`: opened without following a link (what stands there now, a link is a
- * change), its size from the open descriptor, then its bytes: with one call into a buffer one byte larger than
- * expected, so a short read is its end and a file that grew meanwhile shows as a longer read without a second call.
+ * change), then its bytes with one call into a buffer one byte larger than expected, so a short read is its end
+ * and a file that grew meanwhile shows as a longer read without a second call. The descriptor's stat is asked only
+ * to word a mismatch (its kind, its size): equal bytes say all the check needs.
  */
 async function assertSameBytes(entry: string, absPath: string, expected: Uint8Array): Promise<void> {
   let fh: FileHandle;
@@ -65,6 +66,21 @@ async function assertSameBytes(entry: string, absPath: string, expected: Uint8Ar
     throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
   }
   try {
+    // the whole file in one read where it has the expected size (a short read is its end), into a reused buffer;
+    // a read that fails (a folder, a FIFO with no writer) is a mismatch, worded from the stat below
+    const scratch = takeScratch(Math.min(MAX_ONE_READ, expected.length + 1));
+    let at: number | undefined;
+    let failed: unknown;
+    try {
+      at = await firstDifference(fh, expected, scratch);
+    } catch (e) {
+      failed = e;
+    } finally {
+      giveScratch(scratch);
+    }
+    const same = at === undefined && failed === undefined;
+    // an empty read also comes from a FIFO without a writer or a device: an empty file's kind is asked even then
+    if (same && expected.length > 0) return;
     const st = await fh.stat();
     if (!st.isFile()) throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
     if (st.size !== expected.length) {
@@ -74,24 +90,18 @@ async function assertSameBytes(entry: string, absPath: string, expected: Uint8Ar
         actualMtimeMs: st.mtimeMs,
       });
     }
-    // the whole file in one read where it has the expected size (a short read is its end), into a reused buffer
-    const scratch = takeScratch(Math.min(MAX_ONE_READ, expected.length + 1));
-    let at: number | undefined;
-    try {
-      at = await firstDifference(fh, expected, scratch);
-    } finally {
-      giveScratch(scratch);
-    }
-    if (at !== undefined) {
-      const line = lineAtByte(expected, at);
-      throw conflict(absPath, `same size, but the content differs from line ${line} on`, {
-        firstDifferentLine: line,
-        firstDifferentByte: at,
-        actualMtimeMs: st.mtimeMs,
-      });
-    }
+    if (same) return;
+    if (at === undefined) throw failed;
+    const line = lineAtByte(expected, at);
+    throw conflict(absPath, `same size, but the content differs from line ${line} on`, {
+      firstDifferentLine: line,
+      firstDifferentByte: at,
+      actualMtimeMs: st.mtimeMs,
+    });
   } finally {
-    await fh.close().catch(() => undefined);
+    // read-only: the rename need not wait for its close, but Windows may refuse to replace a file still open
+    const closing = fh.close().catch(() => undefined);
+    if (process.platform === 'win32') await closing;
   }
 }
 

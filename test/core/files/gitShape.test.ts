@@ -125,6 +125,25 @@ describe('core/files git metadata by what it is (names folded, directories by sh
     }
   });
 
+  it('a folder without HEAD is asked for HEAD only (the shape needs it); with HEAD, or a write adding an entry, for every entry', async () => {
+    mk('a/b/c.txt', 'x');
+    mk('bare/HEAD', 'ref: refs/heads/main\n');
+    const asked = async (rel: string) => {
+      const lookups = new Map<string, Promise<unknown>>();
+      await new Sandbox([root]).resolveForWrite(rel, [], lookups);
+      return [...lookups.keys()].filter((k) => !k.startsWith('lstat:')).map((k) => k.replace(root, '.')).sort();
+    };
+    assert.deepEqual(await asked('a/b/c.txt'), ['head:.', 'head:./a', 'head:./a/b']);
+    // HEAD there: all four entries are looked up (a HEAD alone is no git directory: the write is allowed)
+    assert.deepEqual(await asked('bare/x.txt'), ['head:.', 'head:./bare', 'markers:./bare']);
+    // a write named like an entry may complete the shape with the others: its folder's entries all count
+    assert.deepEqual(await asked('a/refs'), ['head:.', 'head:./a', 'markers:./a']);
+    // the path itself is never looked at (only a regular file is written there), the folders on the way are
+    const lookups = new Map<string, Promise<unknown>>();
+    await new Sandbox([root]).resolveForWrite('a/b/c.txt', [], lookups);
+    assert.deepEqual([...lookups.keys()].filter((k) => k.startsWith('lstat:')).map((k) => k.replace(root, '.')).sort(), ['lstat:./a', 'lstat:./a/b']);
+  });
+
   it('a config that runs a command or redirects is refused next to any git entry; a plain one, or one elsewhere, is not', async () => {
     mk('half/objects');
     mk('half/refs');

@@ -2,10 +2,13 @@
  * A lock shared by every process that uses one directory: a lock file created with O_EXCL ('wx').
  * Creating a file exclusively is atomic on local file systems, so exactly one holder at a time.
  * The file holds "<pid> <token>"; a lock whose holder process is gone (or that is older than
- * `staleMs`) is broken, after re-reading it to make sure it is still the same stale lock.
+ * `staleMs`) is broken, after re-reading it to make sure it is still the same stale lock. The holder keeps the
+ * lock file open until it releases it, and removes it only if the file at the path is still that one (the same
+ * inode, which cannot be reused while it is open): two calls, where reading the token back took six.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { errnoCode, errorText, ToolError } from '../../errors';
 import { fileKind } from '../../files/regularFile';
 import { readStateFile } from '../../files/stateFile';
@@ -27,14 +30,12 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
   let removals = 0; // bounded: something re-creating a directory there must not keep us looping
+  let held: FileHandle;
   for (;;) {
-    try {
-      await fs.writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
+    const made = await createLock(lockPath, token);
+    if (made) {
+      held = made;
       break;
-    } catch (err) {
-      if (errnoCode(err) !== 'EEXIST') {
-        throw new ToolError('io', `Cannot create the lock file ${lockPath}: ${errorText(err)}. Check that the directory is writable.`);
-      }
     }
     // Not a regular file (a directory, a FIFO, a link): never a holder's lock, and never released by one;
     // waiting for it would time out every save.
@@ -58,9 +59,41 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
   try {
     return await fn();
   } finally {
-    // Only remove the lock if it is still ours (it may have been broken as stale by someone else).
-    const mine = await readStateFile(lockPath, MAX_LOCK_FILE_BYTES);
-    if (mine.ok && mine.text === token) await fs.unlink(lockPath).catch(() => undefined);
+    await release(lockPath, held);
+  }
+}
+
+/** The lock file made exclusively, with its token written; undefined when it exists. */
+async function createLock(lockPath: string, token: string): Promise<FileHandle | undefined> {
+  const cannot = (err: unknown) => new ToolError('io', `Cannot create the lock file ${lockPath}: ${errorText(err)}. Check that the directory is writable.`);
+  let fh: FileHandle;
+  try {
+    fh = await fs.open(lockPath, 'wx', 0o600);
+  } catch (err) {
+    if (errnoCode(err) === 'EEXIST') return undefined;
+    throw cannot(err);
+  }
+  try {
+    await fh.write(token);
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    await fs.unlink(lockPath).catch(() => undefined);
+    throw cannot(err);
+  }
+}
+
+/** Removes the lock only if it is still ours (it may have been broken as stale, and made anew, by someone else). */
+async function release(lockPath: string, held: FileHandle): Promise<void> {
+  let closing: Promise<void> | undefined;
+  try {
+    const [mine, there] = await Promise.all([held.stat(), fs.lstat(lockPath)]);
+    closing = held.close().catch(() => undefined);
+    if (mine.ino === there.ino && mine.dev === there.dev) await fs.unlink(lockPath);
+  } catch {
+    // gone already: nothing to release
+  } finally {
+    await (closing ?? held.close().catch(() => undefined));
   }
 }
 

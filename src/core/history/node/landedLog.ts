@@ -44,6 +44,93 @@ export async function appendLanded(dir: string, lines: readonly LandedLine[]): P
   if (size > MAX_LOG_BYTES) await trim(p);
 }
 
+/** An appender's descriptor is closed after this long without an append (a store left behind keeps none open). */
+const IDLE_CLOSE_MS = 10_000;
+
+/**
+ * Appends to one folder's log through a descriptor kept open between edits: an append is a write and a stat (the
+ * size, for the trim; the link count, for a log replaced or removed since, by a trim here or in another process:
+ * then the line went to the old file, and is written again to the log now at the name). appendLanded opens and
+ * closes the log each time, four calls in place of two. Where a replaced file's link count cannot be trusted to
+ * drop (Windows), each append opens the log afresh, as appendLanded does.
+ */
+export class LandedLogAppender {
+  private fh: Promise<fs.FileHandle> | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private idle: NodeJS.Timeout | undefined;
+  private readonly keep = process.platform !== 'win32';
+
+  constructor(private readonly dir: string) {}
+
+  /** Appends in call order (a failure is the caller's, and leaves no descriptor open). */
+  append(lines: readonly LandedLine[]): Promise<void> {
+    if (lines.length === 0) return Promise.resolve();
+    if (!this.keep) return appendLanded(this.dir, lines);
+    const text = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+    const run = this.queue.then(() => this.appendText(text));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Closes the descriptor (the next append opens the log again). */
+  close(): Promise<void> {
+    const run = this.queue.then(() => this.drop());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendText(text: string): Promise<void> {
+    try {
+      let st = await this.writeTo(await this.handle(), text);
+      if (st.nlink === 0) {
+        await this.drop();
+        st = await this.writeTo(await this.handle(), text);
+      }
+      if (st.size > MAX_LOG_BYTES) {
+        await this.drop();
+        await trim(path.join(this.dir, LANDED_LOG));
+      }
+    } catch (e) {
+      await this.drop();
+      throw e;
+    }
+    this.idle ??= setTimeout(() => void this.close(), IDLE_CLOSE_MS).unref();
+    this.idle.refresh();
+  }
+
+  private async writeTo(fh: fs.FileHandle, text: string): Promise<{ nlink: number; size: number }> {
+    await fh.write(text);
+    return fh.stat();
+  }
+
+  /** The log, opened as appendLanded opens it: no link followed, a regular file only. */
+  private handle(): Promise<fs.FileHandle> {
+    this.fh ??= (async () => {
+      const fh = await fs.open(path.join(this.dir, LANDED_LOG), APPEND_FLAGS, 0o600);
+      const st = await fh.stat().catch(async (e: unknown) => {
+        await fh.close();
+        throw e;
+      });
+      if (!st.isFile()) {
+        await fh.close();
+        throw new Error(`${LANDED_LOG} is not a regular file`);
+      }
+      return fh;
+    })();
+    const opening = this.fh;
+    opening.catch(() => (this.fh === opening ? (this.fh = undefined) : undefined));
+    return opening;
+  }
+
+  private async drop(): Promise<void> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
+    const fh = this.fh;
+    this.fh = undefined;
+    await (await fh?.catch(() => undefined))?.close().catch(() => undefined);
+  }
+}
+
 async function trim(p: string): Promise<void> {
   const lines = (await readTail(p)).split('\n').filter((l) => l !== '' && l.length <= MAX_LINE).slice(-MAX_ENTRIES);
   // at most half the trigger size too, so long lines cannot make every later append a rewrite

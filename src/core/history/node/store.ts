@@ -33,7 +33,7 @@ import { rollbackTargets } from './rollbackTarget';
 import { rollbackEntries } from '../rollback';
 import { FILE_PATTERN, INLINE_REMOVED_MAX, parseSnapshots, snapshotBase, type Entry, type GroupSnapshotFile, type SnapshotFile } from '../snapshotFile';
 import { loadRemoved } from './snapshotBytes';
-import { appendLanded } from './landedLog';
+import { LandedLogAppender } from './landedLog';
 import { countSteps, oldestStepLength, snapshotsInSteps } from '../steps';
 import type { EditHistory, EditRecordInput, GroupRecordResult, RecordResult, RollbackResult, SnapshotSummary } from '../types';
 import { describeAuthor, type EditAuthors } from '../author';
@@ -87,9 +87,12 @@ export class HistoryStore implements EditHistory {
   private warned = new Set<string>();
   /** Snapshot names of other workspaces (or unreadable ones) seen in the directory: not parsed again. */
   private skipped = new Set<string>();
+  /** The landed-edit log's appender: its descriptor stays open between edits. */
+  private readonly landed: LandedLogAppender;
 
   private constructor(opts: HistoryStoreOptions) {
     this.dir = opts.dir;
+    this.landed = new LandedLogAppender(opts.dir);
     this.files = opts.files;
     this.sandbox = opts.sandbox;
     this.targets = rollbackTargets(opts.sandbox, opts.files);
@@ -114,6 +117,11 @@ export class HistoryStore implements EditHistory {
     store.lastSeq = await store.readCounter();
     await store.refresh();
     return store;
+  }
+
+  /** Closes what the store keeps open between edits (the landed-edit log's descriptor); it stays usable. */
+  close(): Promise<void> {
+    return this.landed.close();
   }
 
   async record(input: EditRecordInput): Promise<RecordResult> {
@@ -266,11 +274,11 @@ export class HistoryStore implements EditHistory {
       ...(m.group !== undefined ? { group: m.group } : {}),
       t: m.created_ms ?? m.created_at * 1000,
     }));
-    return appendLanded(this.dir, lines).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
+    return this.landed.append(lines).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
   }
 
   private logUndone(id: string): Promise<void> {
-    return appendLanded(this.dir, [{ ws: this.workspace, undone: id, t: this.clock.now() }]).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
+    return this.landed.append([{ ws: this.workspace, undone: id, t: this.clock.now() }]).catch((err) => this.log(`landed-edit log: ${errorText(err)}`));
   }
 
   explainConflict(err: unknown, file: string): Promise<unknown> {
