@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../src/mcp/services';
@@ -174,11 +175,13 @@ async function manyFiles(count: number): Promise<Row[]> {
     const walkedQuery = await timed(() => ctx.overview({ query: 'widget helper 4343' }));
     clearInterval(sampler);
     const maxRss = Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1048576;
+    // V8 sizes the young generation from the heap limit (Node 24: up to 128 MB here, Node 20: 32 MB), and it stays in the RSS
+    const young = (getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.space_size ?? 0) / 1048576;
     const n = fmt(count);
     const cpu = (m: { cpu: number }) => `${(m.cpu / 1000).toFixed(1)} s CPU`;
     return [
       [`cold overview, ${n} files (generated in ${(gen / 1000).toFixed(0)} s)`, `${(cold.wall / 1000).toFixed(1)} s wall, ${cpu(cold)}`, `block ${fmt(cold.block)} ms (gap ${fmt(cold.gap)})`, 'goal ≤ 60 s', verdict(cold.wall, 60_000)],
-      [`peak RSS, ${n} files`, `${fmt(maxRss)} MB`, `before the overview ${fmt(rssBefore / 1048576)} MB`, 'goal ≤ 600 MB', verdict(maxRss, 600)],
+      [`peak RSS, ${n} files`, `${fmt(maxRss)} MB`, `before the overview ${fmt(rssBefore / 1048576)} MB; young generation ${fmt(young)} MB`, 'goal ≤ 600 MB', verdict(maxRss, 600)],
       [`warm overview, ${n} files, one changed (file watcher)`, `${(warm.wall / 1000).toFixed(2)} s wall, ${cpu(warm)}`, `${watched}, re-read ${reread} file(s); block ${fmt(warm.block)} ms (gap ${fmt(warm.gap)})`, 'goal ≤ 2 s', verdict(warm.wall, 2000)],
       [`overview with a query, ${n} files (file watcher)`, `${(query.wall / 1000).toFixed(2)} s wall, ${cpu(query)}`, `block ${fmt(query.block)} ms (gap ${fmt(query.gap)})`, 'goal ≤ 3 s', verdict(query.wall, 3000)],
       [`warm overview, ${n} files (no watcher: mtime walk)`, `${(walked.wall / 1000).toFixed(2)} s wall, ${cpu(walked)}`, `block ${fmt(walked.block)} ms (gap ${fmt(walked.gap)})`, 'goal ≤ 2 s', verdict(walked.wall, 2000)],
