@@ -13,6 +13,7 @@ import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { takeFront } from '../mcp/fastStart';
 import { startLean } from '../mcp/leanStart';
+import { takeOutlineWorkers } from '../core/context/node/outlineWorkerStart';
 import { toolListing } from '../mcp/listing';
 import { createToolCaller, notifyObservers } from '../mcp/callPipeline';
 import { warmEditReport } from '../core/edits/warmUp';
@@ -309,7 +310,8 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   // the memory's restore and the services' recovery are file system round trips: side by side
   const [{ memory, recall }, services] = await Promise.all([
     openMemory(),
-    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor }),
+    // a client starts this server to use it: the outline workers start with it (the loader's, if it started them)
+    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, context: { warmOutlines: process.env.BET_NO_EARLY_WORKERS !== '1', outlineWorkers: takeOutlineWorkers() } }),
   ]);
   const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
