@@ -3,9 +3,7 @@
  * through V8's code cache, kept in the same per-user cache folder as the chips
  * (e.g. ~/.cache/better-edit-tools-mcp/code-cache). BET_NO_CODE_CACHE=1 turns the cache off.
  * For a stdio session it first starts the fast front (src/mcp/fastStart.ts), which answers `initialize` while the
- * bundle loads; BET_NO_FAST_START=1 turns that off. It starts the outline workers then too, beside the bundle's load
- * (the server adopts them: core/context/node/outlineWorkerStart.ts); BET_NO_EARLY_WORKERS=1 starts them at the first
- * outline, as the extension host does.
+ * bundle loads; BET_NO_FAST_START=1 turns that off.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,7 +11,6 @@ import process from 'node:process';
 import { defaultChipDir } from '../core/files/statePaths';
 import { runWithCodeCache } from '../core/files/codeCache';
 import { handOverFront, startStdioFront } from '../mcp/fastStart';
-import { handOverOutlineWorkers, startWorkersAhead } from '../core/context/node/outlineWorkerStart';
 import { parseCli } from './args';
 import { awaitsClientRoots, resolveRoots } from './roots';
 
@@ -43,12 +40,8 @@ function load(): void {
 
 if (servesStdio(process.argv.slice(2))) {
   handOverFront(startStdioFront(process.stdin, process.stdout, (m) => process.stderr.write(`[better-edit-tools] ${m}\n`)));
-  // after one turn of the event loop: an initialize already in the pipe is answered before the bundle loads; the
-  // outline workers start then too, so that their start runs beside the bundle's load (the server adopts them)
-  setImmediate(() => {
-    if (process.env.BET_NO_EARLY_WORKERS !== '1') handOverOutlineWorkers(startWorkersAhead(__dirname));
-    load();
-  });
+  // after one turn of the event loop: an initialize already in the pipe is answered before the bundle loads
+  setImmediate(load);
 } else {
   load();
 }

@@ -13,7 +13,6 @@ import { replyLimitFor, type ReplyLimitSource } from '../mcp/hostProfiles';
 import { createServices, defaultHistoryDir, userChipKeyFile } from '../mcp/services';
 import { takeFront } from '../mcp/fastStart';
 import { startLean } from '../mcp/leanStart';
-import { takeOutlineWorkers } from '../core/context/node/outlineWorkerStart';
 import { toolListing } from '../mcp/listing';
 import { createToolCaller, notifyObservers } from '../mcp/callPipeline';
 import { warmEditReport } from '../core/edits/warmUp';
@@ -255,14 +254,18 @@ export async function main(argv: string[]): Promise<void> {
       exitAfterComposing();
     },
   });
-  // at the first quiet moment: the first edit's CPU-bound steps run once on a made-up file (warmUp.ts), then the SDK
-  // server takes over (or at the first request the lean start leaves to it)
+  // at the first quiet moment: the first edit's CPU-bound steps run once on a made-up file (warmUp.ts), the outline
+  // workers start, then the SDK server takes over (or at the first request the lean start leaves to it)
   const whenIdle = () => backgroundRanks().idle.whenIdle();
   void composing
     .then(whenIdle)
     .then(() => warmStep(() => caller.warm()))
     .then(whenIdle)
     .then(() => warmStep(warmEditReport))
+    .then(whenIdle)
+    // the outline workers (~0.1-0.25 s to start, off this thread): then a client's first structure read after its
+    // model turn does not wait for them; not at the start, where they slowed the first answers by ~30-100 ms
+    .then(() => warmStep(() => current?.services.context?.warmOutlines()))
     .then(whenIdle)
     .then(() => lean.handOver());
 }
@@ -310,8 +313,7 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   // the memory's restore and the services' recovery are file system round trips: side by side
   const [{ memory, recall }, services] = await Promise.all([
     openMemory(),
-    // a client starts this server to use it: the outline workers start with it (the loader's, if it started them)
-    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, context: { warmOutlines: process.env.BET_NO_EARLY_WORKERS !== '1', outlineWorkers: takeOutlineWorkers() } }),
+    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor }),
   ]);
   const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));

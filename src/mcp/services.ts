@@ -20,7 +20,6 @@ import { ContextService, type ContextSettings } from '../core/context/node/servi
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
 import { OutlinePool } from '../core/context/node/outlinePool';
-import type { StartedWorker } from '../core/context/node/outlineWorkerStart';
 import { grammarsBeside, TreeSitterParsers } from '../core/context/node/treeSitter';
 import { RootWatcher } from '../core/context/node/rootWatcher';
 import { getTokenizer } from '../core/memory/node/tokenizer';
@@ -93,15 +92,6 @@ export interface ContextOptions {
    * Default true. When watching fails (ENOSPC: out of inotify watches), overviews fall back to mtime checks.
    */
   watch?: boolean;
-  /**
-   * Start the outline workers (their runtime loads) at composition instead of at the first outline: a host whose
-   * server is started to be used (the stdio CLI) saves their start, ~0.1-0.25 s, on its first structure read.
-   * Default false: every window of the extension host would pay for workers it may never use. Idle, they end after a
-   * minute like any idle worker and keep no process alive.
-   */
-  warmOutlines?: boolean;
-  /** Outline workers started before the services (the stdio loader's, outlineWorkerStart.ts), for the pool to adopt. */
-  outlineWorkers?: readonly StartedWorker[];
 }
 
 
@@ -144,14 +134,6 @@ export function userChipKeyFile(chipBase: string): string {
 
 export async function createServices(opts: ServicesOptions): Promise<Services> {
   const sandbox = new Sandbox(opts.roots, { allowWrite: opts.allowWrite });
-  // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
-  const outlines = new OutlinePool({ grammarsDir: __dirname });
-  // its workers start on the first outline, or once an overview has answered (ContextService), or here when the host
-  // asks (warmOutlines): then while the recovery and the stores below wait for the disk
-  if (opts.context !== false && opts.context?.warmOutlines) {
-    outlines.adopt(opts.context.outlineWorkers ?? []);
-    outlines.warm();
-  }
   const journal = new ApplyJournal(opts.journalDir ?? `${opts.historyDir}-journal`);
   // a dead writer's temps that a journal names are kept for the recovery that finishes its batch
   const disk = opts.diskFiles ?? new NodeFileStore({ lockDir: opts.lockDir, keepTempsOf: (o) => journal.hasJournalOf(o) });
@@ -177,6 +159,11 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const authors = new EditAuthors();
   // the grammars in `wasm/` beside the bundle (or node_modules, run from source), shared by structure and function ranges
   const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
+  // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
+  const outlines = new OutlinePool({ grammarsDir: __dirname });
+  // its workers start on the first outline, once an overview has answered, or at the stdio CLI's first idle moment
+  // (ContextService.warmOutlines): never at composition, where every window of the extension host would pay for
+  // workers it may never use, and where they slowed the CLI's first answers
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,

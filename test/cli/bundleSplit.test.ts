@@ -1,8 +1,8 @@
 /**
  * What the stdio server bundle leaves out of a start (esbuild.mjs): the SDK Server's ajv validator, which it only
  * needs for an elicitation's answer, sits in dist/vendor/ajv-provider.js, so a start neither reads nor (without a
- * code cache) parses its ~130 KB. The loader starts the outline workers as the process starts (the server adopts them);
- * with BET_NO_EARLY_WORKERS=1 node:worker_threads loads at the first worker (an encoding guess, an outline).
+ * code cache) parses its ~130 KB; node:worker_threads loads at the first worker (an encoding guess, an outline, or the
+ * outline workers the CLI starts at its first idle moment).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,18 +12,20 @@ import { buildCli, REPO } from '../distBuild';
 import { childEnv, cliArgs, tmpWorkspace } from '../mcp/helpers';
 
 /** A stdio session of dist/cli.js on `lines`; the Node builtins it loaded, from a preload that lists them at exit. */
-async function builtinsOf(lines: unknown[], files: Record<string, Buffer>, env: Record<string, string> = {}): Promise<{ replies: string[]; builtins: string[] }> {
+async function builtinsOf(lines: unknown[], files: Record<string, Buffer>, holdMs = 0): Promise<{ replies: string[]; builtins: string[] }> {
   const ws = await tmpWorkspace();
   try {
     for (const [name, bytes] of Object.entries(files)) await ws.write(name, bytes);
     const list = path.join(ws.cache, 'builtins.txt');
     const preload = path.join(ws.cache, 'preload.js');
     fs.writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`);
-    const p = spawn(process.execPath, ['-r', preload, ...cliArgs(ws)], { env: { ...childEnv(ws), ...env }, cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['-r', preload, ...cliArgs(ws)], { env: childEnv(ws), cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     p.stderr.resume();
-    p.stdin.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    p.stdin.write(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    // held open: the session has idle moments before it ends
+    setTimeout(() => p.stdin.end(), holdMs);
     await new Promise((resolve) => p.on('exit', resolve));
     const builtins = fs.readFileSync(list, 'utf8').split('\n').filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
     return { replies: out.split('\n').filter(Boolean), builtins };
@@ -49,22 +51,22 @@ describe('cli bundle: the ajv validator in a file of its own', function () {
     assert.equal(validate({ mail: 'not a mail' }).valid, false);
   });
 
-  it('the outline workers start with the process; without them node:worker_threads loads at the first worker', async () => {
+  it('node:worker_threads loads at the first worker, not at the start', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
     const read = (id: number, file: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'be-read', arguments: { file } } });
     // GBK: no BOM, not UTF-8, so the encoding is guessed (on a worker thread)
     const gbk = Buffer.from('c4e3bac3cac0bde70ad6d0cec4b2e2cad40a'.repeat(20), 'hex');
     const files = { 'a.txt': Buffer.from('plain\n'), 'g.txt': gbk };
-    const early = await builtinsOf([init, read(2, 'a.txt')], files);
-    assert.equal(early.replies.length, 2);
-    assert.ok(early.builtins.includes('worker_threads'), 'the outline workers started with the process');
-    const noEarly = { BET_NO_EARLY_WORKERS: '1' };
-    const plain = await builtinsOf([init, read(2, 'a.txt')], files, noEarly);
+    const plain = await builtinsOf([init, read(2, 'a.txt')], files);
     assert.equal(plain.replies.length, 2);
     assert.ok(plain.builtins.includes('crypto'), 'the list is read');
     assert.ok(!plain.builtins.includes('worker_threads'), 'a session with no worker loads no worker_threads');
-    const guessed = await builtinsOf([init, read(2, 'g.txt:1-2')], files, noEarly);
+    const guessed = await builtinsOf([init, read(2, 'g.txt:1-2')], files);
     assert.match(guessed.replies[1], /你好世界/);
     assert.ok(guessed.builtins.includes('worker_threads'));
+    // a session that stays open has idle moments: the outline workers start in one of them
+    const idle = await builtinsOf([init, read(2, 'a.txt')], files, 3000);
+    assert.equal(idle.replies.length, 2);
+    assert.ok(idle.builtins.includes('worker_threads'), 'the outline workers started at an idle moment');
   });
 });

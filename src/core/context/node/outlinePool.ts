@@ -14,14 +14,13 @@
  *  - A worker keeps its last outlines and its last large tree (outlineWorker.ts); an ended worker's go with it.
  *  - Idle workers end after `idleMs` and keep no process alive.
  */
+import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { Extracted, OutlineSource } from '../treeOutline';
 import { cutPoints, cutText, joinOutlines } from '../outlineChunks';
 import type { OutlineAnswer, OutlineJob } from './outlineWorker';
-import { bundledWorkerScript, defaultParallel, defaultPoolSize, startOutlineWorker, type StartedWorker } from './outlineWorkerStart';
-
-export { defaultParallel, defaultPoolSize } from './outlineWorkerStart';
 
 export interface OutlinePoolOptions {
   /** The folder whose `wasm/` holds the grammars (grammarsBeside); the bundle's own folder. */
@@ -56,6 +55,14 @@ interface Slot {
   idle: NodeJS.Timeout | undefined;
 }
 
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+export function defaultParallel(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 function abortError(): Error {
   const e = new Error('the outline was cancelled');
   e.name = 'AbortError';
@@ -64,8 +71,8 @@ function abortError(): Error {
 
 /** How to start the worker: the bundled script beside the bundle, else the TypeScript source through tsx (tests, benches). */
 function workerScript(): { file: string; eval: boolean } {
-  const bundled = bundledWorkerScript(__dirname);
-  if (bundled) return { file: bundled, eval: false };
+  const bundled = join(__dirname, 'outline-worker.js');
+  if (existsSync(bundled)) return { file: bundled, eval: false };
   const source = join(__dirname, 'outlineWorker.ts');
   const tsx = 'tsx/cjs'; // a variable: the bundle never takes this path, and the bundler leaves it alone
   return { file: `require(${JSON.stringify(require.resolve(tsx))}); require(${JSON.stringify(source)});`, eval: true };
@@ -155,18 +162,6 @@ export class OutlinePool implements OutlineSource {
     this.warming.unref();
   }
 
-  /**
-   * Takes workers started before the pool (outlineWorkerStart.ts: the stdio loader's) as its own idle ones, up to
-   * the number warm() starts; one that has already ended is left out, the rest end.
-   */
-  adopt(started: readonly StartedWorker[]): void {
-    for (const s of started) {
-      s.worker.off('error', s.onError);
-      if (this.closed || s.exited || this.slots.length >= Math.max(this.size, this.parallel)) void s.worker.terminate();
-      else this.settle(this.start(undefined, s.worker));
-    }
-  }
-
   /** Ends every worker; queued and running jobs reject. */
   async close(): Promise<void> {
     this.closed = true;
@@ -189,8 +184,11 @@ export class OutlinePool implements OutlineSource {
     }
   }
 
-  private start(lane?: number, adopted?: Worker): Slot {
-    const worker = adopted ?? startOutlineWorker(workerScript(), this.opts.grammarsDir);
+  private start(lane?: number): Slot {
+    const script = workerScript();
+    // execArgv [] : a worker inherits the host's flags, and a loader among them (`node --import tsx`, as the benches
+    // and tests run) loaded again in each worker, ~0.2 s of CPU apiece; the script needs none of them
+    const worker = new Worker(script.file, { eval: script.eval, execArgv: [], workerData: { grammarsDir: this.opts.grammarsDir } });
     const used = new Set(this.slots.map((s) => s.lane));
     if (lane === undefined || used.has(lane)) for (lane = 0; used.has(lane); lane++);
     const slot: Slot = { worker, lane, job: undefined, timer: undefined, idle: undefined };

@@ -242,6 +242,11 @@ export class ContextService {
     };
   }
 
+  /** Starts the outline workers in the background (a host at an idle moment): the first outline need not wait for them. */
+  warmOutlines(): void {
+    this.deps.outlines?.warm?.();
+  }
+
   async structure(file: string, opts: { json?: boolean; signal?: AbortSignal } = {}): Promise<StructureReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
