@@ -148,17 +148,19 @@ export class OutlinePool implements OutlineSource {
   }
 
   /**
-   * Starts the workers a large text is parsed on after `delayMs`, unless one has started by then: the runtime loads
-   * while nothing waits for it (a worker's start costs ~0.3 s of CPU). They keep no process alive and end after
-   * `idleMs` like any idle worker.
+   * Starts the workers a large text is parsed on after `delayMs` (0: now), unless one has started by then: the
+   * runtime loads while nothing waits for it (a worker's start costs ~0.3 s of CPU). They keep no process alive and
+   * end after `idleMs` like any idle worker.
    */
   warm(delayMs = 0): void {
     if (this.closed || this.slots.length || this.warming) return;
-    this.warming = setTimeout(() => {
+    const startAll = () => {
       this.warming = undefined;
       if (this.closed || this.slots.length) return;
       for (let i = 0; i < Math.max(this.size, this.parallel); i++) this.settle(this.start());
-    }, delayMs);
+    };
+    if (delayMs <= 0) return startAll();
+    this.warming = setTimeout(startAll, delayMs);
     this.warming.unref();
   }
 
