@@ -161,8 +161,9 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
   // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
   const outlines = new OutlinePool({ grammarsDir: __dirname });
-  // its workers start on the first outline, or once an overview has answered (ContextService): never at composition,
-  // where every window of the extension host would pay for workers it may never use
+  // its workers start on the first outline, once an overview has answered, or at the stdio CLI's first idle moment
+  // (ContextService.warmOutlines): never at composition, where every window of the extension host would pay for
+  // workers it may never use, and where they slowed the CLI's first answers
   const history = await HistoryStore.open({ dir: opts.historyDir, files, sandbox, clock: opts.clock, log: opts.log, authors });
   const edits = new EditService({
     files,

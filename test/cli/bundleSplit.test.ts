@@ -1,7 +1,8 @@
 /**
  * What the stdio server bundle leaves out of a start (esbuild.mjs): the SDK Server's ajv validator, which it only
  * needs for an elicitation's answer, sits in dist/vendor/ajv-provider.js, so a start neither reads nor (without a
- * code cache) parses its ~130 KB; node:worker_threads loads at the first worker (an encoding guess, an outline).
+ * code cache) parses its ~130 KB; node:worker_threads loads at the first worker (an encoding guess, an outline, or the
+ * outline workers the CLI starts at its first idle moment).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,7 +12,7 @@ import { buildCli, REPO } from '../distBuild';
 import { childEnv, cliArgs, tmpWorkspace } from '../mcp/helpers';
 
 /** A stdio session of dist/cli.js on `lines`; the Node builtins it loaded, from a preload that lists them at exit. */
-async function builtinsOf(lines: unknown[], files: Record<string, Buffer>): Promise<{ replies: string[]; builtins: string[] }> {
+async function builtinsOf(lines: unknown[], files: Record<string, Buffer>, holdMs = 0): Promise<{ replies: string[]; builtins: string[] }> {
   const ws = await tmpWorkspace();
   try {
     for (const [name, bytes] of Object.entries(files)) await ws.write(name, bytes);
@@ -22,7 +23,9 @@ async function builtinsOf(lines: unknown[], files: Record<string, Buffer>): Prom
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     p.stderr.resume();
-    p.stdin.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    p.stdin.write(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    // held open: the session has idle moments before it ends
+    setTimeout(() => p.stdin.end(), holdMs);
     await new Promise((resolve) => p.on('exit', resolve));
     const builtins = fs.readFileSync(list, 'utf8').split('\n').filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
     return { replies: out.split('\n').filter(Boolean), builtins };
@@ -61,5 +64,9 @@ describe('cli bundle: the ajv validator in a file of its own', function () {
     const guessed = await builtinsOf([init, read(2, 'g.txt:1-2')], files);
     assert.match(guessed.replies[1], /你好世界/);
     assert.ok(guessed.builtins.includes('worker_threads'));
+    // a session that stays open has idle moments: the outline workers start in one of them
+    const idle = await builtinsOf([init, read(2, 'a.txt')], files, 3000);
+    assert.equal(idle.replies.length, 2);
+    assert.ok(idle.builtins.includes('worker_threads'), 'the outline workers started at an idle moment');
   });
 });

@@ -19,8 +19,11 @@ export interface OutlineSource {
    * `AbortError` when `signal` aborts first.
    */
   outline(text: string, languageId: string, signal?: AbortSignal): Promise<Extracted | undefined>;
-  /** Gets ready for a large parse in the background (a worker pool starts its workers); nothing waits for it. */
-  warm?(): void;
+  /**
+   * Gets ready in the background (a worker pool starts its workers; `forLargeText`: every lane a large text is parsed
+   * on, not only the first); nothing waits for it.
+   */
+  warm?(delayMs?: number, forLargeText?: boolean): void;
 }
 
 /** Outlines parsed on the calling thread. */

@@ -188,6 +188,13 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     } finally {
       await warm.close();
     }
+    const large = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
+    try {
+      large.warm(0, true);
+      assert.equal(large.workers, 2, 'a large text is about to be parsed: every lane starts now');
+    } finally {
+      await large.close();
+    }
     const busy = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 2 });
     try {
       busy.warm(50);

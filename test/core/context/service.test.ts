@@ -182,4 +182,21 @@ describe('context service: modes, bad input, MCP tool and resources', () => {
       await pool.close();
     }
   });
+
+  it("a large file's structure read starts the parse workers before it decodes and cuts the text; small files and ranges do not", async () => {
+    const calls: string[] = [];
+    const outlines = {
+      outline: (text: string) => (calls.push(`outline ${text.length >= 1024 * 1024 ? 'large' : 'small'}`), Promise.resolve(undefined)),
+      warm: () => void calls.push('warm'),
+    };
+    const c = new ContextService({ sandbox: services.sandbox, files: services.files, viewed: services.edits.viewed, tokenizer: tk, parsers: new TreeSitterParsers(packagedGrammars), outlines });
+    await ws.write('src/large.c', 'int f(void) { return 0; }\n'.repeat(45_000)); // ~1.2 MB
+    await c.read({ file: 'src/small.ts', mode: 'structure' });
+    assert.deepEqual(calls, ['outline small'], 'a small file: no warm-up');
+    calls.length = 0;
+    await c.read({ file: 'src/large.c:1-5' });
+    assert.deepEqual(calls, [], 'a range of a large file: no outline, no workers');
+    await c.read({ file: 'src/large.c', mode: 'structure' });
+    assert.deepEqual(calls, ['warm', 'outline large'], 'the workers start before the outline is asked for');
+  });
 });

@@ -148,18 +148,22 @@ export class OutlinePool implements OutlineSource {
   }
 
   /**
-   * Starts the workers a file is parsed on (`size`) after `delayMs`, unless one has started by then: the runtime loads
-   * while nothing waits for it (a worker's start costs ~0.3 s of CPU). The extra lanes of a file of `partChars` and
-   * more start with its first parse: each worker holds ~20 MB, and a warmed lane no file that large needs held it
-   * through every overview of 200,000 files. They keep no process alive and end after `idleMs` like any idle worker.
+   * Starts the workers a file is parsed on (`size`) after `delayMs` (0: now), unless one has started by then: the
+   * runtime loads while nothing waits for it (a worker's start costs ~0.3 s of CPU). The extra lanes of a file of
+   * `partChars` and more start with its first parse, or here when `forLargeText` says one is about to be parsed: each
+   * worker holds ~20 MB, and a warmed lane no file that large needs held it through every overview of 200,000 files.
+   * They keep no process alive and end after `idleMs` like any idle worker.
    */
-  warm(delayMs = 0): void {
+  warm(delayMs = 0, forLargeText = false): void {
     if (this.closed || this.slots.length || this.warming) return;
-    this.warming = setTimeout(() => {
+    const startAll = () => {
       this.warming = undefined;
       if (this.closed || this.slots.length) return;
-      for (let i = 0; i < this.size; i++) this.settle(this.start());
-    }, delayMs);
+      const lanes = forLargeText ? Math.max(this.size, this.parallel) : this.size;
+      for (let i = 0; i < lanes; i++) this.settle(this.start());
+    };
+    if (delayMs <= 0) return startAll();
+    this.warming = setTimeout(startAll, delayMs);
     this.warming.unref();
   }
 

@@ -242,6 +242,11 @@ export class ContextService {
     };
   }
 
+  /** Starts the outline workers in the background (a host at an idle moment): the first outline need not wait for them. */
+  warmOutlines(): void {
+    this.deps.outlines?.warm?.();
+  }
+
   async structure(file: string, opts: { json?: boolean; signal?: AbortSignal } = {}): Promise<StructureReply> {
     await this.tokenizer.ready?.(); // the first call loads the rank table in slices, not in one 300-500 ms block
     const loaded = await this.load(parseFileRange(file).path);
@@ -271,6 +276,9 @@ export class ContextService {
       }
       throw e;
     }
+    // a large file's outline waits for its workers' start (~0.1-0.2 s): they start now, while this thread decodes the
+    // text and finds its cuts, not after
+    if (!hasRange && requested !== 'full' && loaded.doc.bytes.length >= LARGE_OUTLINE_BYTES) this.deps.outlines?.warm?.(0, true);
     let mode: ContextMode = hasRange ? 'full' : requested === 'auto' ? 'full' : requested;
     if (!hasRange && requested === 'auto') {
       await this.ranks();
@@ -387,6 +395,9 @@ export class ContextService {
     };
   }
 }
+
+/** From this size a text is parsed in parts on the outline workers (OutlinePool's partChars, 1 MiB characters). */
+const LARGE_OUTLINE_BYTES = 1024 * 1024;
 
 /** A folder is no FileStore file: this one stat tells "map it" from "refuse it"; it never opens anything. */
 async function isDirectory(abs: string): Promise<boolean> {
