@@ -21,7 +21,7 @@ import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite
 import { sweepDeadTemps, tempBaseName, tempOwner } from './tempFiles';
 import { currentOwner, type ProcessOwner } from './processIdentity';
 import { fsyncDir } from './dirSync';
-import { assertUnchanged } from './unchangedCheck';
+import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { KeptBuffer } from './scratch';
 import { KeyedMutex } from '../util/mutex';
 import { BoundedFailure, eachBounded } from '../util/bounded';
@@ -103,9 +103,11 @@ export class NodeFileStore implements FileStore {
   /**
    * The paths whose lock the current async call chain holds (a write inside `lock` must not take it again), each
    * with the folder the lock was made in, still open: the write stages and renames through that same descriptor
-   * (one open and one check of the folder per edit).
+   * (one open and one check of the folder per edit); and the descriptor of the last read of the file under this
+   * hold, kept open until the release: the write takes the file's mode and owner from its stat and the
+   * byte-compare reads through it (one look-up of the name instead of a reopen).
    */
-  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, PinnedDir | undefined>>();
+  private readonly held = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
   private readonly syncDirectory: boolean;
   private readonly maxReadBytes: number;
   private readonly pin: boolean;
@@ -136,6 +138,13 @@ export class NodeFileStore implements FileStore {
       fh = opened.fh;
       if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
       const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
+      // read under this call chain's lock: the descriptor stays open for the write that follows (closed at release)
+      const hold = this.held.getStore()?.get(absPath);
+      if (hold) {
+        void dropKept(hold);
+        hold.kept = { fh, st: opened.st };
+        fh = undefined;
+      }
       return { bytes, stat: toStat(opened.st) };
     } catch (e) {
       throw ioError('read', absPath, e);
@@ -211,9 +220,11 @@ export class NodeFileStore implements FileStore {
     if (held?.has(absPath)) return fn();
     return this.inProcess.run(absPath, async () => {
       const { release, pinned } = await this.acquireCrossProcess(absPath);
+      const hold: Hold = { pinned };
       try {
-        return await this.held.run(new Map([...(held ?? []), [absPath, pinned]]), fn);
+        return await this.held.run(new Map([...(held ?? []), [absPath, hold]]), fn);
       } finally {
+        await dropKept(hold);
         await release?.();
         await pinned?.close();
       }
@@ -231,9 +242,11 @@ export class NodeFileStore implements FileStore {
     if (todo.length === 0) return fn();
     const locked = async () => {
       const { taken, letGo } = await this.acquireAll(todo);
+      const holds = todo.map((_, i): Hold => ({ pinned: taken[i].pinned }));
       try {
-        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, taken[i].pinned] as const)]), fn);
+        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, holds[i]] as const)]), fn);
       } finally {
+        await Promise.all(holds.map(dropKept));
         await letGo();
       }
     };
@@ -359,7 +372,8 @@ export class NodeFileStore implements FileStore {
       }
     }
     // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
-    const shared = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
+    const hold = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
+    const shared = hold?.pinned;
     let pinned: PinnedDir;
     try {
       pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
@@ -372,7 +386,8 @@ export class NodeFileStore implements FileStore {
     let staged: Staged;
     try {
       await this.sweepNow(pinned);
-      const existing = await existingEntry(pinned, name, absPath);
+      // the load under this hold saw the file through a checked descriptor: its stat, else a look at the entry
+      const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
       staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
     } catch (e) {
@@ -397,18 +412,21 @@ export class NodeFileStore implements FileStore {
         return afterBytes();
       },
       commit: async (commitOpts) => {
+        // the load's descriptor serves this one compare: after the rename it is no longer the file at the name
+        const kept = hold?.kept;
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false, kept);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
+          if (hold && hold.kept === kept) await dropKept(hold);
           await close();
         }
       },
       // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
       syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
-        if (open) await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+        if (open) await Promise.all([staged.fh.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
         await close();
       },
       revert: async () => {
@@ -444,6 +462,18 @@ export class NodeFileStore implements FileStore {
       }
     });
   }
+}
+
+/** A path's lock held by a call chain: the folder it was made in, and the descriptor of the last read under it. */
+interface Hold {
+  pinned?: PinnedDir;
+  kept?: KeptRead;
+}
+
+async function dropKept(hold: Hold): Promise<void> {
+  const kept = hold.kept;
+  hold.kept = undefined;
+  await kept?.fh.close().catch(() => undefined);
 }
 
 /** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */
