@@ -95,6 +95,11 @@ const SPARE_MAX = 256 * 1024 * 1024;
 const SPARE_SLACK = 1024 * 1024;
 /** A folder is swept for crashed writers' temps at most this often per process. */
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * Descriptors kept open past their step (a load's for the compare, a staged temp's for the read-back), at most:
+ * a batch of 200 files holds its 200 lock files open already; beyond this many the steps reopen by name instead.
+ */
+const MAX_KEPT_DESCRIPTORS = 256;
 
 export class NodeFileStore implements FileStore {
   readonly readChecksSize = true;
@@ -113,6 +118,7 @@ export class NodeFileStore implements FileStore {
   private readonly pin: boolean;
   private readonly sweptAt = new Map<string, number>();
   private readonly keepTempsOf?: (owner: ProcessOwner) => Promise<boolean>;
+  private keptDescriptors = 0;
 
   constructor(opts: NodeFileStoreOptions = {}) {
     this.syncDirectory = opts.syncDirectory ?? true;
@@ -141,9 +147,11 @@ export class NodeFileStore implements FileStore {
       // read under this call chain's lock: the descriptor stays open for the write that follows (closed at release)
       const hold = this.held.getStore()?.get(absPath);
       if (hold) {
-        void dropKept(hold);
-        hold.kept = { fh, st: opened.st };
-        fh = undefined;
+        void this.dropKept(hold);
+        if (this.keepOne()) {
+          hold.kept = { fh, st: opened.st };
+          fh = undefined;
+        }
       }
       return { bytes, stat: toStat(opened.st) };
     } catch (e) {
@@ -224,7 +232,7 @@ export class NodeFileStore implements FileStore {
       try {
         return await this.held.run(new Map([...(held ?? []), [absPath, hold]]), fn);
       } finally {
-        await dropKept(hold);
+        await this.dropKept(hold);
         await release?.();
         await pinned?.close();
       }
@@ -246,7 +254,7 @@ export class NodeFileStore implements FileStore {
       try {
         return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, holds[i]] as const)]), fn);
       } finally {
-        await Promise.all(holds.map(dropKept));
+        await Promise.all(holds.map((h) => this.dropKept(h)));
         await letGo();
       }
     };
@@ -389,7 +397,11 @@ export class NodeFileStore implements FileStore {
       // the load under this hold saw the file through a checked descriptor: its stat, else a look at the entry
       const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
-      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
+      const keep = this.keepOne();
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep).catch((e: unknown) => {
+        if (keep) this.giveBack();
+        throw e;
+      });
     } catch (e) {
       if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
@@ -419,14 +431,18 @@ export class NodeFileStore implements FileStore {
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
-          if (hold && hold.kept === kept) await dropKept(hold);
+          if (hold && hold.kept === kept) await this.dropKept(hold);
+          if (staged.fh) this.giveBack();
           await close();
         }
       },
       // the lock's folder is still open while the caller holds the lock; an own one was closed by the commit
       syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
-        if (open) await Promise.all([staged.fh.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
+        if (open) {
+          if (staged.fh) this.giveBack();
+          await Promise.all([staged.fh?.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
+        }
         await close();
       },
       revert: async () => {
@@ -436,6 +452,25 @@ export class NodeFileStore implements FileStore {
         else await this.writeParts(absPath, [before], { expectedContent: afterBytes() });
       },
     };
+  }
+
+  /** One more descriptor may be kept open past its step (false: the step closes it, the next reopens by name). */
+  private keepOne(): boolean {
+    if (this.keptDescriptors >= MAX_KEPT_DESCRIPTORS) return false;
+    this.keptDescriptors++;
+    return true;
+  }
+
+  private giveBack(): void {
+    this.keptDescriptors--;
+  }
+
+  private async dropKept(hold: Hold): Promise<void> {
+    const kept = hold.kept;
+    if (!kept) return;
+    hold.kept = undefined;
+    this.giveBack();
+    await kept.fh.close().catch(() => undefined);
   }
 
   /** A dead writer's temps and locks in this folder go at the next write here (at most once a minute per folder). */
@@ -468,12 +503,6 @@ export class NodeFileStore implements FileStore {
 interface Hold {
   pinned?: PinnedDir;
   kept?: KeptRead;
-}
-
-async function dropKept(hold: Hold): Promise<void> {
-  const kept = hold.kept;
-  hold.kept = undefined;
-  await kept?.fh.close().catch(() => undefined);
 }
 
 /** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { ToolError } from '../errors';
 import type { FileStat, WriteOptions } from './fileStore';
+import { READ_FLAGS } from './regularFile';
 import { notRegularError, PinnedDir, STAGE_FLAGS, swappedError } from './safeOpen';
 import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
@@ -18,24 +19,26 @@ import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
 
 /**
- * The read-back after the rename, through the staged temp's own descriptor (kept open, read-write): the name is
- * looked at (lstat, never followed) while the bytes are read, so one look-up and one positional read prove that the
- * entry holds the staged inode and that this inode holds the staged bytes (a reopen by name read the same inode
- * through two more calls). The read goes into a buffer one byte larger than intended: a file that grew is seen
- * without a second read. The staged bytes were hashed once already; the digest of the read-back is that same hash
- * when the bytes are equal, and is computed only to word a mismatch.
+ * The read-back after the rename. Through the staged temp's own descriptor (`kept`, open read-write) the name is
+ * looked at (lstat, never followed) while the bytes are read: one look-up and one positional read prove that the
+ * entry holds the staged inode and that this inode holds the staged bytes. Without it the entry is reopened
+ * (O_NOFOLLOW) and its descriptor's stat names the inode. The read goes into a buffer one byte larger than
+ * intended: a file that grew is seen without a second read. The staged bytes were hashed once already; the digest
+ * of the read-back is that same hash when the bytes are equal, and is computed only to word a mismatch.
  */
-export async function readBackThrough(
+export async function readBack(
   entry: string,
-  fh: fs.promises.FileHandle,
+  kept: fs.promises.FileHandle | undefined,
   parts: readonly Uint8Array[],
   size: number,
 ): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
+  const own = kept ? undefined : await fs.promises.open(entry, READ_FLAGS);
+  const fh = (kept ?? own)!;
   const buf = takeScratch(size + 1);
   try {
-    const [st, got] = await Promise.all([fs.promises.lstat(entry).catch(() => undefined), readInto(fh, buf)]);
+    const [st, got] = await Promise.all([kept ? fs.promises.lstat(entry).catch(() => undefined) : fh.stat(), readInto(fh, buf)]);
     const ino = st?.isFile() ? st.ino : -1;
-    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino, st: st! };
+    if (st && got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino, st };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
     const h = createHash('sha256').update(buf.subarray(0, got));
     let total = got;
@@ -51,6 +54,7 @@ export async function readBackThrough(
     return { equal: false, ino, hex: h.digest('hex'), size: total };
   } finally {
     giveScratch(buf);
+    await own?.close().catch(() => undefined);
   }
 }
 
@@ -113,8 +117,8 @@ export interface Staged {
   size: number;
   /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
   ino: number;
-  /** the temp, open read-write until the commit's read-back (or the discard) closes it */
-  fh: fs.promises.FileHandle;
+  /** the temp, open read-write until the commit's read-back (or the discard) closes it; absent: closed after staging */
+  fh?: fs.promises.FileHandle;
 }
 
 /** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
@@ -125,6 +129,7 @@ export async function stageIn(
   existing: fs.Stats | undefined,
   opts: WriteOptions,
   tempName = tempBaseName(name),
+  keepOpen = true,
 ): Promise<Staged> {
   const tmp = pinned.at(tempName);
   let fh: fs.promises.FileHandle | undefined;
@@ -155,8 +160,11 @@ export async function stageIn(
     const sha256 = sha256Parts(...parts);
     sha256.catch(() => undefined); // awaited by the commit; a discarded stage never reads it
     const ino = await synced;
-    // kept open: the read-back reads the staged inode through it
-    return { tempName, sha256, size, ino, fh };
+    // kept open, the read-back reads the staged inode through it
+    if (keepOpen) return { tempName, sha256, size, ino, fh };
+    await fh.close();
+    fh = undefined;
+    return { tempName, sha256, size, ino };
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await fs.promises.unlink(tmp).catch(() => undefined);
@@ -210,7 +218,7 @@ export async function commitStaged(
     // others: they overlap
     const [, back] = await Promise.all([
       syncDirectory ? pinned.sync() : undefined,
-      readBackThrough(entry, staged.fh, parts, staged.size),
+      readBack(entry, staged.fh, parts, staged.size),
       opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
     ]);
     if (back.ino !== staged.ino) {
@@ -234,6 +242,6 @@ export async function commitStaged(
     const { st } = back;
     return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256, sha256OfGiven: true };
   } finally {
-    await staged.fh.close().catch(() => undefined);
+    await staged.fh?.close().catch(() => undefined);
   }
 }

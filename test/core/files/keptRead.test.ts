@@ -86,4 +86,19 @@ describe('core/files: the compare through the load\'s descriptor', () => {
     });
     assert.equal(await fs.readFile(file, 'utf8'), 'second\n');
   });
+
+  it('past the bound of kept descriptors the steps reopen by name: a batch of 150 lands whole, twice', async () => {
+    const files = Array.from({ length: 150 }, (_, i) => path.join(dir, `b${String(i).padStart(3, '0')}.txt`));
+    for (const f of files) await fs.writeFile(f, 'old\n');
+    for (const round of ['r1', 'r2']) {
+      await store.lockAll(files, async () => {
+        const loaded = await Promise.all(files.map((f) => store.read(f).then((c) => Buffer.from(c.bytes))));
+        // 150 loads kept, then 106 temps kept and 44 closed after staging (256 at most)
+        const staged = await Promise.all(files.map((f, i) => store.stage(f, [Buffer.from(`${round} ${i}\n`)], { expectedContent: loaded[i] })));
+        const stats = await Promise.all(staged.map((st) => st.commit()));
+        assert.ok(stats.every((st, i) => st.size === Buffer.byteLength(`${round} ${i}\n`) && st.sha256 !== undefined));
+      });
+      for (const [i, f] of files.entries()) assert.equal(await fs.readFile(f, 'utf8'), `${round} ${i}\n`);
+    }
+  });
 });
