@@ -426,12 +426,15 @@ export class NodeFileStore implements FileStore {
       commit: async (commitOpts) => {
         // the load's descriptor serves this one compare: after the rename it is no longer the file at the name
         const kept = hold?.kept;
+        const closeKept = async () => {
+          if (hold && hold.kept === kept) await this.dropKept(hold);
+        };
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false, kept);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false, kept, closeKept);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
-          if (hold && hold.kept === kept) await this.dropKept(hold);
+          await closeKept();
           if (staged.fh) this.giveBack();
           await close();
         }

@@ -189,7 +189,9 @@ export async function existingEntry(pinned: PinnedDir, name: string, absPath: st
  * The last check under the lock, the rename, then the folder sync beside the read-back (and `opts.onRenamed`):
  * the file must hold what was staged, else a loud error (the write landed but the disk holds other bytes). `kept`:
  * the descriptor this lock's load read the file through (the byte-compare reads through it when the name still
- * holds that inode). The staged temp's descriptor is closed here, whatever the outcome.
+ * holds that inode), handed back by `beforeRename` once the checks pass: an old file still open when the rename
+ * unlinks it would be freed only at that close, through the journal's orphan list, which every later fsync on the
+ * file system then pays for. The staged temp's descriptor is closed here, whatever the outcome.
  */
 export async function commitStaged(
   pinned: PinnedDir,
@@ -200,6 +202,7 @@ export async function commitStaged(
   opts: WriteOptions,
   syncDirectory: boolean,
   kept?: KeptRead,
+  beforeRename?: () => Promise<void>,
 ): Promise<FileStat> {
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
@@ -209,6 +212,7 @@ export async function commitStaged(
       const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts, kept), pinned.verify('write')]);
       if (same.status === 'rejected') throw same.reason;
       if (folder.status === 'rejected') throw folder.reason;
+      await beforeRename?.();
       await fs.promises.rename(tmp, entry);
     } catch (e) {
       await fs.promises.unlink(tmp).catch(() => undefined);

@@ -87,6 +87,27 @@ describe('core/files: the compare through the load\'s descriptor', () => {
     assert.equal(await fs.readFile(file, 'utf8'), 'second\n');
   });
 
+  it('the load\'s descriptor is closed before the rename: the replaced file is never left open, unlinked', async function () {
+    if (process.platform !== 'linux') this.skip();
+    // an old file still open when the rename unlinks it is freed only at that close, through the file system
+    // journal's orphan list, which every later fsync on the file system then pays for
+    const openDeleted: string[] = [];
+    await store.lock(file, async () => {
+      const { bytes } = await store.read(file);
+      await store.write(file, Buffer.from('new\n'), {
+        expectedContent: Buffer.from(bytes),
+        onRenamed: async () => {
+          for (const fd of await fs.readdir('/proc/self/fd')) {
+            const to = await fs.readlink(`/proc/self/fd/${fd}`).catch(() => '');
+            if (to.startsWith(file) && to.endsWith('(deleted)')) openDeleted.push(to);
+          }
+        },
+      });
+    });
+    assert.deepEqual(openDeleted, []);
+    assert.equal(await fs.readFile(file, 'utf8'), 'new\n');
+  });
+
   it('past the bound of kept descriptors the steps reopen by name: a batch of 150 lands whole, twice', async () => {
     const files = Array.from({ length: 150 }, (_, i) => path.join(dir, `b${String(i).padStart(3, '0')}.txt`));
     for (const f of files) await fs.writeFile(f, 'old\n');
