@@ -21,7 +21,7 @@ import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite
 import { sweepDeadTemps, tempBaseName, tempOwner } from './tempFiles';
 import { currentOwner, type ProcessOwner } from './processIdentity';
 import { fsyncDir } from './dirSync';
-import { assertUnchanged } from './unchangedCheck';
+import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { KeptBuffer } from './scratch';
 import { KeyedMutex } from '../util/mutex';
 import { BoundedFailure, eachBounded } from '../util/bounded';
@@ -95,6 +95,11 @@ const SPARE_MAX = 256 * 1024 * 1024;
 const SPARE_SLACK = 1024 * 1024;
 /** A folder is swept for crashed writers' temps at most this often per process. */
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * Descriptors kept open past their step (a load's for the compare, a staged temp's for the read-back), at most:
+ * a batch of 200 files holds its 200 lock files open already; beyond this many the steps reopen by name instead.
+ */
+const MAX_KEPT_DESCRIPTORS = 256;
 
 export class NodeFileStore implements FileStore {
   readonly readChecksSize = true;
@@ -103,7 +108,9 @@ export class NodeFileStore implements FileStore {
   /**
    * The paths whose lock the current async call chain holds (a write inside `lock` must not take it again), each
    * with the folder the lock was made in, still open: the write stages and renames through that same descriptor
-   * (one open and one check of the folder per edit), and what a read under that hold saw of the file.
+   * (one open and one check of the folder per edit); and the descriptor of the last read of the file under this
+   * hold, kept open until the release: the write takes the file's mode and owner from its stat and the
+   * byte-compare reads through it (one look-up of the name instead of a reopen).
    */
   private readonly held = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
   private readonly syncDirectory: boolean;
@@ -111,6 +118,7 @@ export class NodeFileStore implements FileStore {
   private readonly pin: boolean;
   private readonly sweptAt = new Map<string, number>();
   private readonly keepTempsOf?: (owner: ProcessOwner) => Promise<boolean>;
+  private keptDescriptors = 0;
 
   constructor(opts: NodeFileStoreOptions = {}) {
     this.syncDirectory = opts.syncDirectory ?? true;
@@ -136,16 +144,20 @@ export class NodeFileStore implements FileStore {
       fh = opened.fh;
       if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
       const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
-      // read under this call chain's lock: the write that follows looks at the file through this stat
+      // read under this call chain's lock: the descriptor stays open for the write that follows (closed at release)
       const hold = this.held.getStore()?.get(absPath);
-      if (hold) hold.seen = opened.st;
+      if (hold) {
+        void this.dropKept(hold);
+        if (this.keepOne()) {
+          hold.kept = { fh, st: opened.st };
+          fh = undefined;
+        }
+      }
       return { bytes, stat: toStat(opened.st) };
     } catch (e) {
       throw ioError('read', absPath, e);
     } finally {
-      // a read-only descriptor: nothing waits for its close (none of its errors matters, and it is long done
-      // before anything renames over the file)
-      void fh?.close().catch(() => undefined);
+      await fh?.close().catch(() => undefined);
     }
   }
 
@@ -216,9 +228,11 @@ export class NodeFileStore implements FileStore {
     if (held?.has(absPath)) return fn();
     return this.inProcess.run(absPath, async () => {
       const { release, pinned } = await this.acquireCrossProcess(absPath);
+      const hold: Hold = { pinned };
       try {
-        return await this.held.run(new Map([...(held ?? []), [absPath, { pinned }]]), fn);
+        return await this.held.run(new Map([...(held ?? []), [absPath, hold]]), fn);
       } finally {
+        await this.dropKept(hold);
         await release?.();
         await pinned?.close();
       }
@@ -236,9 +250,11 @@ export class NodeFileStore implements FileStore {
     if (todo.length === 0) return fn();
     const locked = async () => {
       const { taken, letGo } = await this.acquireAll(todo);
+      const holds = todo.map((_, i): Hold => ({ pinned: taken[i].pinned }));
       try {
-        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, { pinned: taken[i].pinned }] as const)]), fn);
+        return await this.held.run(new Map([...(held ?? []), ...todo.map((p, i) => [p, holds[i]] as const)]), fn);
       } finally {
+        await Promise.all(holds.map((h) => this.dropKept(h)));
         await letGo();
       }
     };
@@ -366,10 +382,6 @@ export class NodeFileStore implements FileStore {
     // the lock's folder where this call chain holds it (a folder made by mkdirs just now was not there to lock in)
     const hold = shareLockDir ? this.held.getStore()?.get(absPath) : undefined;
     const shared = hold?.pinned;
-    // what a read under this hold saw (a regular file, not a link, at this name: safeOpen.ts), taken once: any later
-    // write of the hold looks again. A change since then by a writer that takes no lock is the byte-compare's to find.
-    const seen = hold?.seen;
-    if (hold) hold.seen = undefined;
     let pinned: PinnedDir;
     try {
       pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
@@ -382,9 +394,14 @@ export class NodeFileStore implements FileStore {
     let staged: Staged;
     try {
       await this.sweepNow(pinned);
-      const existing = seen ?? (await existingEntry(pinned, name, absPath));
+      // the load under this hold saw the file through a checked descriptor: its stat, else a look at the entry
+      const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
-      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath));
+      const keep = this.keepOne();
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep).catch((e: unknown) => {
+        if (keep) this.giveBack();
+        throw e;
+      });
     } catch (e) {
       if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
@@ -407,11 +424,18 @@ export class NodeFileStore implements FileStore {
         return afterBytes();
       },
       commit: async (commitOpts) => {
+        // the load's descriptor serves this one compare: after the rename it is no longer the file at the name
+        const kept = hold?.kept;
+        const closeKept = async () => {
+          if (hold && hold.kept === kept) await this.dropKept(hold);
+        };
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false);
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false, kept, closeKept);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {
+          await closeKept();
+          if (staged.fh) this.giveBack();
           await close();
         }
       },
@@ -419,8 +443,8 @@ export class NodeFileStore implements FileStore {
       syncFolder: () => (this.syncDirectory ? (shared ? pinned.sync() : fsyncDir(dir)) : Promise.resolve()),
       discard: async () => {
         if (open) {
-          await staged.closed.catch(() => undefined);
-          await fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined);
+          if (staged.fh) this.giveBack();
+          await Promise.all([staged.fh?.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
         }
         await close();
       },
@@ -431,6 +455,25 @@ export class NodeFileStore implements FileStore {
         else await this.writeParts(absPath, [before], { expectedContent: afterBytes() });
       },
     };
+  }
+
+  /** One more descriptor may be kept open past its step (false: the step closes it, the next reopens by name). */
+  private keepOne(): boolean {
+    if (this.keptDescriptors >= MAX_KEPT_DESCRIPTORS) return false;
+    this.keptDescriptors++;
+    return true;
+  }
+
+  private giveBack(): void {
+    this.keptDescriptors--;
+  }
+
+  private async dropKept(hold: Hold): Promise<void> {
+    const kept = hold.kept;
+    if (!kept) return;
+    hold.kept = undefined;
+    this.giveBack();
+    await kept.fh.close().catch(() => undefined);
   }
 
   /** A dead writer's temps and locks in this folder go at the next write here (at most once a minute per folder). */
@@ -459,11 +502,10 @@ export class NodeFileStore implements FileStore {
   }
 }
 
-/** A path's lock as the call chain holding it sees it: the folder it was made in, and a read's stat of the file. */
+/** A path's lock held by a call chain: the folder it was made in, and the descriptor of the last read under it. */
 interface Hold {
   pinned?: PinnedDir;
-  /** the file's stat from a read under this hold, until a write of the hold uses it */
-  seen?: fs.Stats;
+  kept?: KeptRead;
 }
 
 /** A lock file taken (release) in its pinned folder; both absent where there is nothing to lock on. */

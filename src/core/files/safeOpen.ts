@@ -20,7 +20,8 @@ import { fileKind, READ_FLAGS } from './regularFile';
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = fsc.O_DIRECTORY ?? 0;
 
-export const CREATE_FLAGS = fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW;
+/** A staged temp: created new, never through a link, and readable too (the read-back reads it through this descriptor). */
+export const STAGE_FLAGS = fsc.O_RDWR | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW;
 
 export function notRegularError(op: string, absPath: string, st: Stats): ToolError {
   if (st.isDirectory()) return new ToolError('invalid_argument', `${op} ${absPath}: is a directory, expected a file`);

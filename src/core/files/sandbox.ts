@@ -23,6 +23,28 @@ function realpathOrResolve(p: string): string {
   }
 }
 
+/**
+ * The real path of `abs` from its folder's real path, resolved once per call (`lookups`), when `abs` itself is an
+ * entry that is no link (its lstat, which the git-shape check of the same call reuses): where one realpath per
+ * file asked the kernel about every folder on the way again. Undefined where that does not decide it (a link, a
+ * missing entry, a root): the full resolution then. A folder swapped after this look-up is caught where the path
+ * is used: the write opens the folder and checks its descriptor's real path (safeOpen.ts).
+ */
+async function realpathInCall(abs: string, lookups: WriteLookups): Promise<string | undefined> {
+  const dir = path.dirname(abs);
+  if (dir === abs) return undefined;
+  const st = (await memo(lookups, `lstat:${abs}`, () => fs.promises.lstat(abs).catch(() => undefined))) as fs.Stats | undefined;
+  if (!st || st.isSymbolicLink()) return undefined;
+  const realDir = (await memo(lookups, `realdir:${dir}`, () => fs.promises.realpath(dir).catch(() => undefined))) as string | undefined;
+  return realDir === undefined ? undefined : path.join(realDir, path.basename(abs));
+}
+
+function memo<T>(lookups: WriteLookups, key: string, look: () => Promise<T>): Promise<T> {
+  let p = lookups.get(key) as Promise<T> | undefined;
+  if (!p) lookups.set(key, (p = look()));
+  return p;
+}
+
 /** An absolute path as its root and its names (no empty names). */
 function splitPath(p: string): { root: string; names: string[] } {
   const root = path.parse(p).root;
@@ -66,10 +88,13 @@ export class Sandbox implements SandboxPort {
     return path.resolve(this.roots[0], s);
   }
 
-  /** Resolve to the real absolute path; throws ToolError('outside_roots') unless it lies inside a root. */
-  async resolve(input: string): Promise<string> {
+  /**
+   * Resolve to the real absolute path; throws ToolError('outside_roots') unless it lies inside a root. `lookups`:
+   * shared by the paths of one call, which then resolve each folder once (see realpathInCall).
+   */
+  async resolve(input: string, lookups?: WriteLookups): Promise<string> {
     const abs = this.absolute(input);
-    const real = await this.realpathAllowingMissing(abs, 0);
+    const real = (lookups && (await realpathInCall(abs, lookups))) ?? (await this.realpathAllowingMissing(abs, 0));
     if (!this.roots.some((r) => isInside(r, real))) {
       const via = real !== abs ? ` (it resolves to ${real})` : '';
       throw new ToolError(
@@ -90,7 +115,7 @@ export class Sandbox implements SandboxPort {
    * (be-apply), judged as if already there; `lookups`: shared by the paths of that one call. Call it at the moment of writing: a path can change between a read and a write.
    */
   async resolveForWrite(input: string, batch: readonly string[] = [], lookups?: WriteLookups): Promise<string> {
-    const real = await this.resolve(input);
+    const real = await this.resolve(input, lookups);
     const abs = this.absolute(input);
     // the path as given and as resolved are judged alike: once when they are the same path
     for (const p of abs === real ? [real] : [abs, real]) {

@@ -11,38 +11,34 @@ import * as fs from 'node:fs';
 import { ToolError } from '../errors';
 import type { FileStat, WriteOptions } from './fileStore';
 import { READ_FLAGS } from './regularFile';
-import { CREATE_FLAGS, notRegularError, PinnedDir, swappedError } from './safeOpen';
+import { notRegularError, PinnedDir, STAGE_FLAGS, swappedError } from './safeOpen';
 import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
 import { umaskNow } from './umask';
-import { assertUnchanged } from './unchangedCheck';
+import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
 
 /**
- * The file at `entry` as it is on disk now, compared byte for byte with `parts` (what was staged): one positional
- * read into a buffer one byte larger than the file should be (a short read is end of file, so a file that grew is
- * seen without a second read), then a memcmp. The staged bytes were hashed once already; the digest of the
- * read-back is that same hash when the bytes are equal, and is computed only to word a mismatch.
+ * The read-back after the rename. Through the staged temp's own descriptor (`kept`, open read-write) the name is
+ * looked at (lstat, never followed) while the bytes are read: one look-up and one positional read prove that the
+ * entry holds the staged inode and that this inode holds the staged bytes. Without it the entry is reopened
+ * (O_NOFOLLOW) and its descriptor's stat names the inode. The read goes into a buffer one byte larger than
+ * intended: a file that grew is seen without a second read. The staged bytes were hashed once already; the digest
+ * of the read-back is that same hash when the bytes are equal, and is computed only to word a mismatch.
  */
-export async function readBackEquals(
+export async function readBack(
   entry: string,
+  kept: fs.promises.FileHandle | undefined,
   parts: readonly Uint8Array[],
   size: number,
 ): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
-  const fh = await fs.promises.open(entry, READ_FLAGS);
-  let buf: Buffer | undefined;
+  const own = kept ? undefined : await fs.promises.open(entry, READ_FLAGS);
+  const fh = (kept ?? own)!;
+  const buf = takeScratch(size + 1);
   try {
-    const st = await fh.stat();
-    buf = takeScratch(Math.max(1, Math.min(size + 1, st.size + 1)));
-    let got = 0;
-    for (;;) {
-      const want = buf.length - got;
-      const { bytesRead } = await fh.read(buf, got, want, got);
-      got += bytesRead;
-      // a short read is the end of the file (a full buffer is one byte more than intended: a mismatch either way)
-      if (bytesRead < want || got === buf.length) break;
-    }
-    if (got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino: st.ino, st };
+    const [st, got] = await Promise.all([kept ? fs.promises.lstat(entry).catch(() => undefined) : fh.stat(), readInto(fh, buf)]);
+    const ino = st?.isFile() ? st.ino : -1;
+    if (st && got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino, st };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
     const h = createHash('sha256').update(buf.subarray(0, got));
     let total = got;
@@ -55,11 +51,21 @@ export async function readBackEquals(
         total += bytesRead;
       }
     }
-    return { equal: false, ino: st.ino, hex: h.digest('hex'), size: total };
+    return { equal: false, ino, hex: h.digest('hex'), size: total };
   } finally {
-    if (buf) giveScratch(buf);
-    // read-only: the reply need not wait for the close (none of its errors matters)
-    void fh.close().catch(() => undefined);
+    giveScratch(buf);
+    await own?.close().catch(() => undefined);
+  }
+}
+
+/** Reads from offset 0 until `buf` is full or the file ends (a short read is its end); returns the bytes read. */
+async function readInto(fh: fs.promises.FileHandle, buf: Buffer): Promise<number> {
+  let got = 0;
+  for (;;) {
+    const want = buf.length - got;
+    const { bytesRead } = await fh.read(buf, got, want, got);
+    got += bytesRead;
+    if (bytesRead < want || got === buf.length) return got;
   }
 }
 
@@ -111,8 +117,8 @@ export interface Staged {
   size: number;
   /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
   ino: number;
-  /** the temp's close, after its sync: the commit waits for it beside its last checks, before the rename */
-  closed: Promise<void>;
+  /** the temp, open read-write until the commit's read-back (or the discard) closes it; absent: closed after staging */
+  fh?: fs.promises.FileHandle;
 }
 
 /** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
@@ -123,6 +129,7 @@ export async function stageIn(
   existing: fs.Stats | undefined,
   opts: WriteOptions,
   tempName = tempBaseName(name),
+  keepOpen = true,
 ): Promise<Staged> {
   const tmp = pinned.at(tempName);
   let fh: fs.promises.FileHandle | undefined;
@@ -130,7 +137,7 @@ export async function stageIn(
     // a plain file's temp is created with its mode (the umask may take bits away; the stat below sees that);
     // set-id bits or an owner to give: private until they are set after the last write
     const plain = existing !== undefined && !needsOwnerAfterWrite(existing);
-    fh = await fs.promises.open(tmp, CREATE_FLAGS, plain ? existing.mode & 0o777 : existing ? 0o600 : (opts.mode ?? 0o666));
+    fh = await fs.promises.open(tmp, STAGE_FLAGS, plain ? existing.mode & 0o777 : existing ? 0o600 : (opts.mode ?? 0o666));
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
     // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
@@ -153,11 +160,11 @@ export async function stageIn(
     const sha256 = sha256Parts(...parts);
     sha256.catch(() => undefined); // awaited by the commit; a discarded stage never reads it
     const ino = await synced;
-    // synced: its close overlaps what follows (the commit's compare); a failed close fails the commit
-    const closed = fh.close();
-    closed.catch(() => undefined);
+    // kept open, the read-back reads the staged inode through it
+    if (keepOpen) return { tempName, sha256, size, ino, fh };
+    await fh.close();
     fh = undefined;
-    return { tempName, sha256, size, ino, closed };
+    return { tempName, sha256, size, ino };
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await fs.promises.unlink(tmp).catch(() => undefined);
@@ -180,7 +187,11 @@ export async function existingEntry(pinned: PinnedDir, name: string, absPath: st
 
 /**
  * The last check under the lock, the rename, then the folder sync beside the read-back (and `opts.onRenamed`):
- * the file must hold what was staged, else a loud error (the write landed but the disk holds other bytes).
+ * the file must hold what was staged, else a loud error (the write landed but the disk holds other bytes). `kept`:
+ * the descriptor this lock's load read the file through (the byte-compare reads through it when the name still
+ * holds that inode), handed back by `beforeRename` once the checks pass: an old file still open when the rename
+ * unlinks it would be freed only at that close, through the journal's orphan list, which every later fsync on the
+ * file system then pays for. The staged temp's descriptor is closed here, whatever the outcome.
  */
 export async function commitStaged(
   pinned: PinnedDir,
@@ -190,46 +201,51 @@ export async function commitStaged(
   absPath: string,
   opts: WriteOptions,
   syncDirectory: boolean,
+  kept?: KeptRead,
+  beforeRename?: () => Promise<void>,
 ): Promise<FileStat> {
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
   try {
-    // the two last checks (the bytes, the folder) read and change nothing: they run together (with the temp's
-    // close), the bytes' refusal first
-    const [same, folder, closed] = await Promise.allSettled([assertUnchanged(entry, absPath, opts), pinned.verify('write'), staged.closed]);
-    if (same.status === 'rejected') throw same.reason;
-    if (folder.status === 'rejected') throw folder.reason;
-    if (closed.status === 'rejected') throw closed.reason;
-    await fs.promises.rename(tmp, entry);
-  } catch (e) {
-    await fs.promises.unlink(tmp).catch(() => undefined);
-    throw e;
+    try {
+      // the two last checks (the bytes, the folder) read and change nothing: they run together, the bytes' refusal first
+      const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts, kept), pinned.verify('write')]);
+      if (same.status === 'rejected') throw same.reason;
+      if (folder.status === 'rejected') throw folder.reason;
+      await beforeRename?.();
+      await fs.promises.rename(tmp, entry);
+    } catch (e) {
+      await fs.promises.unlink(tmp).catch(() => undefined);
+      throw e;
+    }
+    // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
+    // others: they overlap
+    const [, back] = await Promise.all([
+      syncDirectory ? pinned.sync() : undefined,
+      readBack(entry, staged.fh, parts, staged.size),
+      opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
+    ]);
+    if (back.ino !== staged.ino) {
+      throw new ToolError(
+        'conflict',
+        `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
+      );
+    }
+    const sha256 = await staged.sha256;
+    if (!back.equal) {
+      throw new ToolError(
+        'io',
+        `${absPath} was written, but reading it back gave different bytes (${back.size} bytes, sha256 ${back.hex.slice(0, 16)}; ` +
+          `intended ${staged.size} bytes, sha256 ${sha256.slice(0, 16)}). The disk or another writer changed it: ` +
+          'check the file now; be-trx rollback has the previous content.',
+        { expected_sha256: sha256, actual_sha256: back.hex },
+      );
+    }
+    // equal bytes: the staged digest is the read-back's (one hash per write); the stat is the entry's, checked to be
+    // the staged inode
+    const { st } = back;
+    return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256, sha256OfGiven: true };
+  } finally {
+    await staged.fh?.close().catch(() => undefined);
   }
-  // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
-  // others: they overlap
-  const [, back] = await Promise.all([
-    syncDirectory ? pinned.sync() : undefined,
-    readBackEquals(entry, parts, staged.size),
-    opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
-  ]);
-  if (back.ino !== staged.ino) {
-    throw new ToolError(
-      'conflict',
-      `${absPath} was written, but another process replaced it before it could be read back; check the file now (be-trx rollback has the previous content).`,
-    );
-  }
-  const sha256 = await staged.sha256;
-  if (!back.equal) {
-    throw new ToolError(
-      'io',
-      `${absPath} was written, but reading it back gave different bytes (${back.size} bytes, sha256 ${back.hex.slice(0, 16)}; ` +
-        `intended ${staged.size} bytes, sha256 ${sha256.slice(0, 16)}). The disk or another writer changed it: ` +
-        'check the file now; be-trx rollback has the previous content.',
-      { expected_sha256: sha256, actual_sha256: back.hex },
-    );
-  }
-  // equal bytes: the staged digest is the read-back's (one hash per write); the stat is the read-back's descriptor's,
-  // the staged inode at the target's name
-  const { st } = back;
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, sha256, sha256OfGiven: true };
 }

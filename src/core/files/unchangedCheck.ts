@@ -22,10 +22,21 @@ function conflict(absPath: string, what: string, details: Record<string, unknown
   );
 }
 
-/** `entry` is the path to open (through the pinned folder), `absPath` the one to name in messages. */
-export async function assertUnchanged(entry: string, absPath: string, opts: WriteOptions): Promise<void> {
+/** The descriptor a load under the same lock read the file through, and what it is (its fstat then). */
+export interface KeptRead {
+  fh: FileHandle;
+  st: Stats;
+}
+
+/**
+ * `entry` is the path to open (through the pinned folder), `absPath` the one to name in messages. `kept`: the
+ * load's own descriptor; where the entry (lstat, never followed) is still that inode, its bytes are read through it
+ * (one look-up and one read instead of a reopen); anything else takes the full check, which words the change.
+ */
+export async function assertUnchanged(entry: string, absPath: string, opts: WriteOptions, kept?: KeptRead): Promise<void> {
   const expected = opts.expectedContent;
   if (expected === undefined && opts.expectedMtimeMs === undefined) return;
+  if (expected && kept && (await sameBytesThroughKept(entry, kept, expected))) return;
   if (expected) return assertSameBytes(entry, absPath, expected);
   let st: Stats | undefined;
   try {
@@ -44,6 +55,25 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
       expectedMtimeMs: opts.expectedMtimeMs,
       actualMtimeMs: st.mtimeMs,
     });
+  }
+}
+
+/**
+ * True when the entry is still the kept descriptor's regular file, of the expected size, holding exactly `expected`
+ * (its lstat and the read made together); false sends the caller to the full check.
+ */
+async function sameBytesThroughKept(entry: string, kept: KeptRead, expected: Uint8Array): Promise<boolean> {
+  if (expected.length >= MAX_ONE_READ) return false;
+  const scratch = takeScratch(expected.length + 1);
+  try {
+    const [st, bytesRead] = await Promise.all([
+      fsp.lstat(entry).catch(() => undefined),
+      kept.fh.read(scratch, 0, scratch.length, 0).then((r) => r.bytesRead, () => -1),
+    ]);
+    if (!st?.isFile() || st.ino !== kept.st.ino || st.dev !== kept.st.dev || st.size !== expected.length) return false;
+    return bytesRead === expected.length && scratch.subarray(0, bytesRead).equals(expected);
+  } finally {
+    giveScratch(scratch);
   }
 }
 

@@ -60,6 +60,21 @@ describe('core/files Sandbox', () => {
     const sb = new Sandbox([root]);
     assert.equal(await sb.resolve('alias.ts'), path.join(root, 'src', 'a.ts'));
   });
+  it('one call\'s shared look-ups (each folder resolved once) resolve every path as a lone resolve does', async () => {
+    fs.symlinkSync(path.join(root, 'src', 'a.ts'), path.join(root, 'alias.ts'));
+    fs.symlinkSync(path.join(root, 'src'), path.join(root, 'srclink'));
+    fs.symlinkSync(outside, path.join(root, 'linkdir'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'src', 'out.txt'));
+    fs.symlinkSync(path.join(outside, 'nope.txt'), path.join(root, 'src', 'dangling.txt'));
+    const inputs = ['src/a.ts', 'alias.ts', 'srclink/a.ts', 'srclink/new.ts', 'linkdir/secret.txt', 'src/out.txt', 'src/dangling.txt', 'src/missing.ts', 'src', 'srclink', '.'];
+    const sb = new Sandbox([root]);
+    const lone = async (p: string) => sb.resolve(p).catch((e: ToolError) => e.code);
+    const lookups = new Map<string, Promise<unknown>>();
+    const shared = await Promise.all(inputs.map((p) => sb.resolve(p, lookups).catch((e: ToolError) => e.code)));
+    assert.deepEqual(shared, await Promise.all(inputs.map(lone)));
+    assert.equal(shared[2], path.join(root, 'src', 'a.ts'));
+    assert.equal(shared[5], 'outside_roots');
+  });
   it('flaw: in-root names starting with .. are rejected', async () => {
     fs.writeFileSync(path.join(root, '..foo'), 'x');
     const sb = new Sandbox([root]);
