@@ -139,10 +139,11 @@ describe('core/files git metadata by what it is (names folded, directories by sh
     assert.deepEqual(await asked('bare/x.txt'), ['head:.', 'head:./bare', 'markers:./bare']);
     // a write named like an entry may complete the shape with the others: its folder's entries all count
     assert.deepEqual(await asked('a/refs'), ['head:.', 'head:./a', 'markers:./a']);
-    // the path itself is never looked at (only a regular file is written there), the folders on the way are
+    // the folders on the way are looked at once each, the path itself once, by the sandbox (its lstat, shared: the
+    // git-shape check asks nothing of it, only a regular file being written there)
     const lookups = new Map<string, Promise<unknown>>();
     await new Sandbox([root]).resolveForWrite('a/b/c.txt', [], lookups);
-    assert.deepEqual([...lookups.keys()].filter((k) => k.startsWith('lstat:')).map((k) => k.replace(root, '.')).sort(), ['lstat:./a', 'lstat:./a/b']);
+    assert.deepEqual([...lookups.keys()].filter((k) => k.startsWith('lstat:')).map((k) => k.replace(root, '.')).sort(), ['lstat:./a', 'lstat:./a/b', 'lstat:./a/b/c.txt']);
   });
 
   it('a config that runs a command or redirects is refused next to any git entry; a plain one, or one elsewhere, is not', async () => {
