@@ -25,6 +25,7 @@ import { isLockFileName, LOCK_SUFFIX } from './ownNames';
 import { currentOwner, isOwnerAlive } from './processIdentity';
 import { fileKind, READ_FLAGS } from './regularFile';
 import { sweepDeadTemps } from './tempFiles';
+import { releaseHeldFile } from './heldFile';
 
 export interface LockRecord {
   pid: number;
@@ -268,17 +269,8 @@ export class CrossProcessLocks {
       if (released) return;
       released = true;
       clearInterval(beat);
-      let closing: Promise<void> | undefined;
-      try {
-        // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
-        const [mine, there] = await Promise.all([fh.stat(), fsp.lstat(file)]);
-        closing = fh.close().catch(() => undefined);
-        if (mine.ino === there.ino && mine.dev === there.dev) await fsp.unlink(file);
-      } catch {
-        // gone already: nothing to release
-      } finally {
-        await (closing ?? fh.close().catch(() => undefined));
-      }
+      // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
+      await releaseHeldFile(file, fh);
     };
   }
 

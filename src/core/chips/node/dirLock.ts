@@ -12,6 +12,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { errnoCode, errorText, ToolError } from '../../errors';
 import { fileKind } from '../../files/regularFile';
 import { readStateFile } from '../../files/stateFile';
+import { releaseHeldFile } from '../../files/heldFile';
 
 export interface DirLockOptions {
   timeoutMs?: number;
@@ -59,7 +60,8 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>, opt
   try {
     return await fn();
   } finally {
-    await release(lockPath, held);
+    // removed only if still ours (it may have been broken as stale, and made anew, by someone else)
+    await releaseHeldFile(lockPath, held);
   }
 }
 
@@ -83,19 +85,6 @@ async function createLock(lockPath: string, token: string): Promise<FileHandle |
   }
 }
 
-/** Removes the lock only if it is still ours (it may have been broken as stale, and made anew, by someone else). */
-async function release(lockPath: string, held: FileHandle): Promise<void> {
-  let closing: Promise<void> | undefined;
-  try {
-    const [mine, there] = await Promise.all([held.stat(), fs.lstat(lockPath)]);
-    closing = held.close().catch(() => undefined);
-    if (mine.ino === there.ino && mine.dev === there.dev) await fs.unlink(lockPath);
-  } catch {
-    // gone already: nothing to release
-  } finally {
-    await (closing ?? held.close().catch(() => undefined));
-  }
-}
 
 /**
  * Returns true when the lock path held something we never create and it was removed (retry at once). An empty
