@@ -46,7 +46,8 @@ const treeSitterRequire = {
     }));
   },
 };
-// The tool table's listed JSON schemas, computed here once instead of at every start (src/mcp/builtSchemas.ts).
+// The tool table's listed JSON schemas and plain argument shapes, computed here once instead of at every start
+// (src/mcp/builtSchemas.ts, src/mcp/plainArgs.ts).
 let schemasJson; // computed once for all the bundles
 const builtSchemas = {
   name: 'built-schemas',
@@ -56,10 +57,12 @@ const builtSchemas = {
         const { tsImport } = await import('tsx/esm/api');
         const { listedSchemasOf } = await tsImport('./src/mcp/listing.ts', import.meta.url);
         const { toolTable } = await tsImport('./src/mcp/tools/index.ts', import.meta.url);
-        return JSON.stringify(listedSchemasOf(toolTable));
+        const { plainShapesOf } = await tsImport('./src/mcp/plainArgs.ts', import.meta.url);
+        return { listed: JSON.stringify(listedSchemasOf(toolTable)), plain: JSON.stringify(plainShapesOf(toolTable)) };
       })();
+      const { listed, plain } = await schemasJson;
       // a JSON.parse of a string literal: V8 reads that faster than the same object literal
-      return { contents: `export const BUILT_SCHEMAS = JSON.parse(${JSON.stringify(await schemasJson)});`, loader: 'js' };
+      return { contents: `export const BUILT_SCHEMAS = JSON.parse(${JSON.stringify(listed)});\nexport const BUILT_PLAIN = JSON.parse(${JSON.stringify(plain)});`, loader: 'js' };
     });
   },
 };
@@ -109,6 +112,24 @@ const lazyAjv = {
     }));
   },
 };
+// zod's evaluation (~5 ms of every start) and its first object's build and parse (~2-3 ms) came before the first
+// answer; a call whose arguments are plainly valid is checked without zod (src/mcp/plainArgs.ts). Our modules get a
+// `z` that evaluates zod at its first use (a schema built, an argument zod must judge, the CLI's idle warm-up).
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, (a) => (a.namespace !== 'lazy-zod' && /[\\/]src[\\/]/.test(a.importer) && !/[\\/]node_modules[\\/]/.test(a.importer) ? { path: 'lazy-zod', namespace: 'lazy-zod' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, async () => {
+      // zod's ES module build, the one the SDK imports: a require() of `zod` would bundle its CommonJS build beside it
+      const esm = await b.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+      return {
+        contents: `let z;\nObject.defineProperty(exports, 'z', { enumerable: true, get: () => (z ??= require(${JSON.stringify(esm.path)}).z) });\n`,
+        loader: 'js',
+        resolveDir: process.cwd(),
+      };
+    });
+  },
+};
 // `import * as path from 'node:path'` is a copy of the module's properties as getters, made again in each of the ~50
 // modules that say it (esbuild's __toESM): ~4 ms of every start. Our modules share one namespace per builtin.
 const SHARED_BUILTINS = /^node:(path|fs|os|process|fs\/promises)$/;
@@ -124,7 +145,7 @@ const sharedBuiltins = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, sharedBuiltins];
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, lazyZod, sharedBuiltins];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).

@@ -15,7 +15,8 @@
  * the goal compares initialize + that call (the client's waits, the model turn left out) with the bare Node start.
  * Each round also starts ours (later start) with a first call that counts tokens (the whole file: it waits for the
  * tokenizer's ranks), printed beside the goals.
- * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
+ * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
+ * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
  * the second; the extension bundle's evaluation <= 40 ms with the code cache.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -27,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 
 const REPO = path.resolve(__dirname, '..');
 const OUR_CLI = path.join(REPO, 'dist/cli.js');
+const BEFORE_CLI = process.env.BENCH_BEFORE_CLI ? path.resolve(process.env.BENCH_BEFORE_CLI) : undefined;
 const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** A client's model turn between two calls, as the paused rows model it. */
@@ -149,13 +151,13 @@ const COUNTED_READ = { file: 'src.ts', mode: 'full' };
  * One session of ours; with `pauseMs`, that pause after tools/list and before each later call (a model turn);
  * `firstRead`: the first call's arguments.
  */
-async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ): Promise<OurRun> {
+async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ, cli = OUR_CLI): Promise<OurRun> {
   const ws = await workspace();
   const root = path.join(ws.dir, 'root');
   await fs.mkdir(root);
   await fs.rename(ws.file, path.join(root, 'src.ts'));
   const env = { ...process.env, XDG_CACHE_HOME: cacheHome ?? ws.cache };
-  const peer = new Peer(spawn(process.execPath, [OUR_CLI, '--root', root], { stdio: 'pipe', env }));
+  const peer = new Peer(spawn(process.execPath, [cli, '--root', root], { stdio: 'pipe', env }));
   try {
     const init = (await peer.request('initialize', INIT)).at;
     peer.notify('notifications/initialized');
@@ -237,97 +239,117 @@ async function main(): Promise<void> {
   });
   const b: number[] = [];
   const bCpu: number[] = [];
-  const cold: OurRun[] = [];
-  const warm: OurRun[] = [];
-  const coldPaused: OurRun[] = [];
-  const warmPaused: OurRun[] = [];
   const f: { init: number; firstCall: number }[] = [];
-  const counted: OurRun[] = [];
+  /** This build, and with BENCH_BEFORE_CLI the other one: each with a code cache folder kept across its runs. */
+  const builds: Build[] = [{ label: 'ours', cli: OUR_CLI }, ...(BEFORE_CLI ? [{ label: 'before', cli: BEFORE_CLI }] : [])].map((x) => ({
+    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], keptCache: '',
+  }));
   await bare(); // warm the disk cache for node itself
-  const keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
   try {
-    await ours(keptCache); // the first start writes the code cache (at exit)
+    for (const o of builds) {
+      o.keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
+      await ours(o.keptCache, 0, RANGE_READ, o.cli); // the first start writes the code cache (at exit)
+    }
     for (let i = 0; i < RUNS; i++) {
       // interleaved, so a busy moment of the machine touches all alike
       const bareRun = await bare();
       b.push(bareRun.at);
       bCpu.push(bareRun.cpu);
-      cold.push(await ours());
-      warm.push(await ours(keptCache));
-      if (PAUSE_MS > 0) {
-        coldPaused.push(await ours(undefined, PAUSE_MS));
-        warmPaused.push(await ours(keptCache, PAUSE_MS));
+      for (const o of builds) {
+        o.cold.push(await ours(undefined, 0, RANGE_READ, o.cli));
+        o.warm.push(await ours(o.keptCache, 0, RANGE_READ, o.cli));
+        if (PAUSE_MS > 0) {
+          o.coldPaused.push(await ours(undefined, PAUSE_MS, RANGE_READ, o.cli));
+          o.warmPaused.push(await ours(o.keptCache, PAUSE_MS, RANGE_READ, o.cli));
+        }
+        o.counted.push(await ours(o.keptCache, 0, COUNTED_READ, o.cli));
       }
-      counted.push(await ours(keptCache, 0, COUNTED_READ));
       f.push(await serverFilesystem());
     }
   } finally {
-    await fs.rm(keptCache, { recursive: true, force: true });
+    for (const o of builds) if (o.keptCache) await fs.rm(o.keptCache, { recursive: true, force: true });
   }
+  for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1);
+  console.log(`| bare Node echo (floor) | ${median(b).toFixed(0)} ms from spawn to its reply |`);
+  console.log(`| server-filesystem | initialize ${median(f.map((r) => r.init)).toFixed(0)} ms, first tools/call ${median(f.map((r) => r.firstCall)).toFixed(0)} ms |`);
+  console.log('');
+  extensionRows();
+}
+
+interface Build {
+  label: string;
+  cli: string;
+  keptCache: string;
+  cold: OurRun[];
+  warm: OurRun[];
+  coldPaused: OurRun[];
+  warmPaused: OurRun[];
+  counted: OurRun[];
+}
+
+/** The tables and goals of one build of ours against the bare Node start (`named`: its label in every line). */
+function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, named: boolean): void {
+  const { cold, warm, coldPaused, warmPaused, counted } = o;
+  const tag = named ? `${o.label}: ` : '';
   const med = (xs: number[]) => median(xs).toFixed(0).padStart(5);
-  const bareMs = median(b);
-  const fsFirst = median(f.map((r) => r.firstCall));
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT MET');
-  console.log(`bench:startup, median of ${RUNS} interleaved runs, ms from spawn (edits: ms per call)`);
+  console.log(`${tag}bench:startup, median of ${RUNS} interleaved runs, ms from spawn (edits: ms per call)${named ? `; ${o.cli}` : ''}`);
   console.log('');
   console.log('| process | initialize | tools/list | first tools/call | first edit | second edit |');
   console.log('|---|---|---|---|---|---|');
-  console.log(`| bare Node echo (floor) | ${med(b)} | - | - | - | - |`);
-  for (const [name, o] of [['ours, first start (no code cache)', cold], ['ours, later start (code cache)', warm]] as const) {
+  console.log(`| bare Node echo (floor) | ${bareMs.toFixed(0).padStart(5)} | - | - | - | - |`);
+  for (const [name, runs] of [['ours, first start (no code cache)', cold], ['ours, later start (code cache)', warm]] as const) {
     console.log(
-      `| ${name} | ${med(o.map((r) => r.init))} | ${med(o.map((r) => r.list))} | ${med(o.map((r) => r.firstCall))} | ` +
-        `${median(o.map((r) => r.firstEdit)).toFixed(1)} | ${median(o.map((r) => r.secondEdit)).toFixed(1)} |`,
+      `| ${name} | ${med(runs.map((r) => r.init))} | ${med(runs.map((r) => r.list))} | ${med(runs.map((r) => r.firstCall))} | ` +
+        `${median(runs.map((r) => r.firstEdit)).toFixed(1)} | ${median(runs.map((r) => r.secondEdit)).toFixed(1)} |`,
     );
   }
-  console.log(`| server-filesystem | ${med(f.map((r) => r.init))} | - | ${med(f.map((r) => r.firstCall))} | - | - |`);
   if (PAUSE_MS > 0) {
     console.log('');
     console.log(`with a ${PAUSE_MS} ms pause after tools/list and before each call, as a client with a model turn (tools/call: ms from its sending)`);
     console.log('');
     console.log('| process | initialize | tools/list | first tools/call | first edit | second edit |');
     console.log('|---|---|---|---|---|---|');
-    for (const [name, o] of [['ours, first start (no code cache)', coldPaused], ['ours, later start (code cache)', warmPaused]] as const) {
+    for (const [name, runs] of [['ours, first start (no code cache)', coldPaused], ['ours, later start (code cache)', warmPaused]] as const) {
       console.log(
-        `| ${name} | ${med(o.map((r) => r.init))} | ${med(o.map((r) => r.list))} | ${med(o.map((r) => r.firstCallSent))} | ` +
-          `${median(o.map((r) => r.firstEdit)).toFixed(1)} | ${median(o.map((r) => r.secondEdit)).toFixed(1)} |`,
+        `| ${name} | ${med(runs.map((r) => r.init))} | ${med(runs.map((r) => r.list))} | ${med(runs.map((r) => r.firstCallSent))} | ` +
+          `${median(runs.map((r) => r.firstEdit)).toFixed(1)} | ${median(runs.map((r) => r.secondEdit)).toFixed(1)} |`,
       );
     }
   }
   console.log('');
   const countedFirst = median(counted.map((r) => r.firstCall));
   console.log(
-    `first tools/call that counts tokens (be-read of a full page of the whole file: it needs the tokenizer's ranks), later start, back to back: ` +
+    `${tag}first tools/call that counts tokens (be-read of a full page of the whole file: it needs the tokenizer's ranks), later start, back to back: ` +
       `${countedFirst.toFixed(0)} ms from spawn (${(countedFirst / bareMs).toFixed(2)}x the bare Node start), ` +
       `${median(counted.map((r) => r.firstCallSent)).toFixed(0)} ms from its sending, main-thread CPU until then ${median(counted.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
   );
   console.log('');
-  console.log('goals (issue: first answer fast)');
-  for (const [name, o] of [['first start', cold], ['later start', warm]] as const) {
-    const first = median(o.map((r) => r.firstCall));
+  console.log(`${tag}goals (issue: first answer fast)`);
+  for (const [name, runs] of [['first start', cold], ['later start', warm]] as const) {
+    const first = median(runs.map((r) => r.firstCall));
     const ratio = first / bareMs;
     console.log(`  ${name}: first tools/call / bare Node start = ${ratio.toFixed(2)}x (goal <= 2.0x): ${mark(ratio <= 2)}; ours / server-filesystem = ${(first / fsFirst).toFixed(2)}x`);
-    const cpu = median(o.map((r) => r.firstCallCpu));
-    const bareCpu = median(bCpu);
+    const cpu = median(runs.map((r) => r.firstCallCpu));
     if (Number.isFinite(cpu)) console.log(`  ${name}: main-thread CPU until the first tools/call ${cpu.toFixed(0)} ms / bare Node's until its reply ${bareCpu.toFixed(0)} ms = ${(cpu / bareCpu).toFixed(2)}x`);
-    const firstEdit = median(o.map((r) => r.firstEdit));
-    const secondEdit = median(o.map((r) => r.secondEdit));
+    const firstEdit = median(runs.map((r) => r.firstEdit));
+    const secondEdit = median(runs.map((r) => r.secondEdit));
     const editRatio = firstEdit / secondEdit;
     console.log(`  ${name}: first edit ${firstEdit.toFixed(1)} ms / second ${secondEdit.toFixed(1)} ms = ${editRatio.toFixed(2)}x (goal <= 1.2x): ${mark(editRatio <= 1.2)}`);
   }
   if (PAUSE_MS > 0) {
-    for (const [name, o] of [['first start, paused', coldPaused], ['later start, paused', warmPaused]] as const) {
+    for (const [name, runs] of [['first start, paused', coldPaused], ['later start, paused', warmPaused]] as const) {
       // the client waited for initialize, then for the call: the model turn between them is not the server's
-      const waited = median(o.map((r) => r.init + r.firstCallSent));
+      const waited = median(runs.map((r) => r.init + r.firstCallSent));
       const ratio = waited / bareMs;
       console.log(`  ${name}: initialize + first tools/call after a ${PAUSE_MS} ms pause = ${waited.toFixed(0)} ms / bare Node start = ${ratio.toFixed(2)}x (goal <= 2.0x): ${mark(ratio <= 2)}`);
-      const firstEdit = median(o.map((r) => r.firstEdit));
-      const secondEdit = median(o.map((r) => r.secondEdit));
+      const firstEdit = median(runs.map((r) => r.firstEdit));
+      const secondEdit = median(runs.map((r) => r.secondEdit));
       const editRatio = firstEdit / secondEdit;
       console.log(`  ${name}: first edit ${firstEdit.toFixed(1)} ms / second ${secondEdit.toFixed(1)} ms, each after a ${PAUSE_MS} ms pause = ${editRatio.toFixed(2)}x (goal <= 1.2x): ${mark(editRatio <= 1.2)}`);
     }
   }
   console.log('');
-  extensionRows();
 }
 
 function extensionRows(): void {

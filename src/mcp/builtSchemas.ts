@@ -5,6 +5,7 @@
  * Run from source (tests, tsx) it is undefined and server.ts computes them.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { PlainShape } from './plainArgs';
 
 /** A tool's listed input and output schemas (JSON Schema draft 7). */
 export interface ListedSchemas {
@@ -13,3 +14,6 @@ export interface ListedSchemas {
 }
 
 export const BUILT_SCHEMAS: Readonly<Record<string, ListedSchemas>> | undefined = undefined;
+
+/** The tools' argument shapes as plainArgs.ts checks them without zod, computed at build time as BUILT_SCHEMAS is. */
+export const BUILT_PLAIN: Readonly<Record<string, PlainShape>> | undefined = undefined;

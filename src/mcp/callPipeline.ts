@@ -18,6 +18,8 @@ import { listedNames } from './render/common';
 import type { CallObserver, ToolModule } from './types';
 import type { ReplyLimit, ReplyLimitSource } from './hostProfiles';
 import { firstPageTokens, measureFor, modelView, ReplyPages, smallerPageTokens } from './replyFit';
+import { BUILT_PLAIN } from './builtSchemas';
+import { parsePlain, type PlainShape } from './plainArgs';
 
 /** Per-argument size limit: contents up to 16 MiB work; larger ones get a clear error. */
 export const DEFAULT_MAX_ARG_BYTES = 16 * 1024 * 1024;
@@ -47,6 +49,8 @@ export interface ToolCallerOptions {
   replyLimit?: ReplyLimitSource;
   /** Logger for middleware failures (observer threw, chip could not be saved); default: none. */
   log?: (message: string) => void;
+  /** Argument shapes checked before zod, by tool name (default: the bundle's built ones, for the built-in tools). */
+  plainShapes?: Readonly<Record<string, PlainShape>>;
 }
 
 export interface CallContext {
@@ -99,6 +103,15 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
     }
     return schema;
   };
+  // Plainly valid arguments pass without zod (plainArgs.ts: its evaluation and a first schema cost the first call
+  // ~7 ms); anything else, or a build without the plain shapes (run from source), is zod's to judge and word.
+  const plainShapes: Readonly<Record<string, PlainShape>> = opts.plainShapes ?? BUILT_PLAIN ?? {};
+  const parseArgs = (tool: ToolModule<ServerDeps>, args: Record<string, unknown>) => {
+    // the built shapes are the built-in tools' (a table of other modules may reuse a name)
+    const shape = opts.plainShapes || toolTable.includes(tool) ? plainShapes[tool.name] : undefined;
+    const data = shape && parsePlain(shape, args);
+    return data ? { success: true as const, data } : schemaOf(tool).safeParse(args);
+  };
   /** A reply over the limit, measured as the host counts it, becomes pages of whole lines (replyFit.ts). */
   const fit = (tool: string, result: CallToolResult, limit: ReplyLimit | undefined): CallToolResult => {
     if (!limit) return result;
@@ -145,7 +158,7 @@ export function createToolCaller(deps: ServerDeps, opts: ToolCallerOptions): Too
       checkPathLengths(tool, rawArgs as Record<string, unknown>);
       if (!isReadOnlyCall(tool, rawArgs)) checkContentIsUnicode(toolName, rawArgs as Record<string, unknown>);
       const args = applyAliases(tool, rawArgs as Record<string, unknown>);
-      const parsed = schemaOf(tool).safeParse(args);
+      const parsed = parseArgs(tool, args);
       if (!parsed.success) {
         throw new ToolError('invalid_argument', describeZodFailure(tool, args, parsed.error));
       }
