@@ -6,7 +6,7 @@
  * among equal scores (by size) and the shown lines and summaries are refreshed.
  */
 import { Graph } from './rank/graph';
-import { nameMatches } from './rank/bm25';
+import { nameMatches, type RelevanceScratch } from './rank/bm25';
 import { centralFileSteps, rankFilesSteps } from './rank/personalize';
 import { runSliced, runSync, sortSteps, STEP_ITEMS, type Steps } from '../util/slices';
 import { sameTags, type FileRecord, type RecordChange } from './fileRecords';
@@ -48,6 +48,8 @@ export class Ranking {
   private central: { key: string; rel: string | undefined } | undefined;
   /** The last ranked list: the scores in order, with the records' current lines and summaries. */
   private ordered: { key: string; files: RankedFiles } | undefined;
+  /** The arrays a query's relevance works in, kept for the next query (bm25.ts RelevanceScratch). */
+  private readonly relevanceScratch: RelevanceScratch = {};
   /** Each file's top symbols for one query, valid while the graph version holds. */
   private symbols: { key: string; byFile: Map<string, string[]> } | undefined;
 
@@ -103,7 +105,7 @@ export class Ranking {
     // With a query, a summary is one of the fields the relevance reads: any record change may move a file.
     const scoreKey = `${this.version}\0${folderRel}\0${query}\0${terms.length ? recordsVersion : ''}`;
     if (this.scored?.key !== scoreKey) {
-      const ranked = yield* rankFilesSteps(files, this.graph!, terms);
+      const ranked = yield* rankFilesSteps(files, this.graph!, terms, this.relevanceScratch);
       yield;
       // kept by graph position (the same paths as `files` while the key holds), not as a Map of 200,000 paths
       const graph = this.graph!;

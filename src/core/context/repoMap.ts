@@ -86,6 +86,8 @@ export class RepoMap {
   private readonly lock = new Mutex();
   /** The last overview, valid while no part's version moved and the question is the same. */
   private memo: { key: string; result: OverviewResult } | undefined;
+  /** The records of the last folder asked about (filesIn). */
+  private listed: { key: string; files: FileRecord[] } | undefined;
   private readonly tokenizer: TokenCounter;
 
   constructor(
@@ -221,9 +223,7 @@ export class RepoMap {
   }
 
   private async compute(folderRel: string, budget: number, query: string | undefined): Promise<OverviewResult> {
-    const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
-    const files: FileRecord[] = [];
-    for (const r of this.records.values()) if (!r.binary && inFolder(r.rel)) files.push(r);
+    const files = this.filesIn(folderRel);
     const terms = queryWords(query);
     let t = performance.now();
     const ranking = await runSliced(this.ranking.rankSteps(files, folderRel, terms, this.records.version));
@@ -244,6 +244,21 @@ export class RepoMap {
       hint: out.hint,
       notes: out.notes,
     };
+  }
+
+  /**
+   * The records an overview of `folderRel` ranks (not binary, inside the folder), the same list while no version
+   * moved: at 200,000 files each overview's own list (grown by push, 5 MB with its copies) waited for a full
+   * collection in the large-object space, one more per question.
+   */
+  private filesIn(folderRel: string): FileRecord[] {
+    const key = `${this.list.version}\0${this.records.version}\0${folderRel}`;
+    if (this.listed?.key === key) return this.listed.files;
+    const inFolder = (rel: string) => !folderRel || rel === folderRel || rel.startsWith(folderRel + '/');
+    const files: FileRecord[] = [];
+    for (const r of this.records.values()) if (!r.binary && inFolder(r.rel)) files.push(r);
+    this.listed = { key, files };
+    return files;
   }
 
   /** Indexed files (for tests and the benchmark). */

@@ -114,24 +114,39 @@ const NO_MATCH: [number, number][] = Object.freeze([]) as unknown as [number, nu
  * relevance() as steps (util/slices.ts), by position: the score of docs[j] at j, 0 where no query word matched (a
  * Map of the matching paths held most of 200,000 files for a common word).
  */
-export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[]): Steps<Float64Array> {
+/**
+ * Arrays a caller keeps between queries for relevanceSteps to work in (the Ranking of a repository map): at 200,000
+ * files a query's term frequencies took 4.8 MB, each waiting for a full collection once the query was done.
+ */
+export interface RelevanceScratch {
+  tf?: Float64Array;
+}
+
+export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string[], scratch?: RelevanceScratch): Steps<Float64Array> {
   const out = new Float64Array(docs.length);
   if (!words.length || !docs.length) return out;
   const queryStems = [...new Set(words.map(stemOf))];
   const q = queryStems.length;
-  const all: Terms[] = new Array(docs.length);
-  for (let j = 0; j < docs.length; j++) {
-    all[j] = docs[j]!.terms ?? termsOf(docs[j]!);
-    if (j % STEP_ITEMS === 0) yield;
+  // each file's terms as its record keeps them; a copy of all (one more array of 200,000 per query, in the large-object
+  // space until a full collection) only when some document has none
+  const n = docs.length;
+  let all: Terms[] | undefined;
+  if (!docs.every((d) => d.terms !== undefined)) {
+    all = new Array(n);
+    for (let j = 0; j < n; j++) {
+      all[j] = docs[j]!.terms ?? termsOf(docs[j]!);
+      if (j % STEP_ITEMS === 0) yield;
+    }
   }
+  const termsAt = (j: number): Terms => (all ? all[j]! : docs[j]!.terms!);
   // Which stems of the vocabulary each query stem matches, and how strongly (computed once per stem).
   // The fields' mean lengths first (the norms need them), then one pass that meets each stem: which query stems
   // a stem of the vocabulary matches, and how strongly, is computed when first met (one Map look-up per word).
   const avg = [0, 0, 0];
   const r = new TermsReader();
-  for (const [j, t] of all.entries()) {
+  for (let j = 0; j < n; j++) {
     if (j % STEP_ITEMS === 0) yield;
-    r.reset(t);
+    r.reset(termsAt(j));
     for (let f = 0; f < 3; f++) {
       avg[f]! += r.num();
       const k = r.num();
@@ -141,7 +156,7 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
       }
     }
   }
-  for (let f = 0; f < 3; f++) avg[f] = avg[f]! / all.length || 1;
+  for (let f = 0; f < 3; f++) avg[f] = avg[f]! / n || 1;
   const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
   const matches = new Map<string, [number, number][]>(); // doc stem → [query index, strength]
   // Stems that match share their first letter (equal, or one a prefix of the other): the others are no match without
@@ -160,11 +175,15 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
   };
 
   // Weighted, length-normalised term frequency of each query stem in each file (file j's at j * q).
-  const tf = new Float64Array(all.length * q);
+  // the scratch's array is taken while this run uses it: a run in between (another folder's) makes its own
+  const had = scratch?.tf;
+  if (scratch) scratch.tf = undefined;
+  const kept = had && had.length >= n * q ? had.fill(0) : new Float64Array(n * q);
+  const tf = kept.subarray(0, n * q);
   const df = new Float64Array(q);
-  for (const [j, t] of all.entries()) {
+  for (let j = 0; j < n; j++) {
     if (j % STEP_ITEMS === 0) yield;
-    r.reset(t);
+    r.reset(termsAt(j));
     for (let f = 0; f < 3; f++) {
       const norm = 1 - B + (B * r.num()) / avg[f]!;
       const k = r.num();
@@ -179,18 +198,18 @@ export function* relevanceSteps(docs: readonly RankDoc[], words: readonly string
     }
     for (let i = 0; i < q; i++) if (tf[j * q + i]! > 0) df[i]!++;
   }
-  const n = all.length;
   const idf = Array.from(df, (x) => Math.log(1 + (n - x + 0.5) / (x + 0.5)));
-  for (let j = 0; j < docs.length; j++) {
+  for (let j = 0; j < n; j++) {
     if (j % STEP_ITEMS === 0) yield;
     let score = 0;
     for (let i = 0; i < q; i++) {
       const t = tf[j * q + i]!;
       if (t > 0) score += (idf[i]! * t * (K1 + 1)) / (t + K1);
     }
-    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(r.reset(all[j]!), matches, firsts, idf);
+    if (score > 0) score += NAME_PHRASE_WEIGHT * namePhrase(r.reset(termsAt(j)), matches, firsts, idf);
     if (score > 0) out[j] = score;
   }
+  if (scratch) scratch.tf = kept;
   return out;
 }
 

@@ -5,7 +5,7 @@
  * only to order files of similar relevance: a hub that everybody imports cannot outrank a file whose names match
  * by more than HUB_WEIGHT.
  */
-import { relevanceSteps, type RankDoc } from './bm25';
+import { relevanceSteps, type RankDoc, type RelevanceScratch } from './bm25';
 import { runSync, STEP_ITEMS, type Steps } from '../../util/slices';
 import type { Graph, GraphFile } from './graph';
 
@@ -20,10 +20,10 @@ export function rankFiles(files: readonly (RankDoc & GraphFile)[], graph: Graph,
   return runSync(rankFilesSteps(files, graph, words));
 }
 
-/** rankFiles() as steps (util/slices.ts). */
-export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[]): Steps<Float64Array> {
+/** rankFiles() as steps (util/slices.ts); `scratch`: arrays kept between queries (bm25.ts RelevanceScratch). */
+export function* rankFilesSteps(files: readonly (RankDoc & GraphFile)[], graph: Graph, words: readonly string[], scratch?: RelevanceScratch): Steps<Float64Array> {
   // no query: no relevance array (every score would be 0)
-  const rel = words.length ? yield* relevanceSteps(files, words) : undefined;
+  const rel = words.length ? yield* relevanceSteps(files, words, scratch) : undefined;
   let maxRel = 0;
   for (const r of rel ?? []) maxRel = Math.max(maxRel, r);
   // each file's position in the graph, looked up once: the restart vector and the ranks are by graph position

@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RepoMap } from '../../../../src/core/context/repoMap';
-import { relevance, type RankDoc } from '../../../../src/core/context/rank/bm25';
+import { relevance, relevanceSteps, type RankDoc, type RelevanceScratch } from '../../../../src/core/context/rank/bm25';
+import { runSync } from '../../../../src/core/util/slices';
 import { queryWords } from '../../../../src/core/context/rank/words';
 import { extractTags, summarize } from '../../../../src/core/context/tags';
 import { getTokenizer } from '../../../../src/core/memory/node/tokenizer';
@@ -25,6 +26,22 @@ const doc = (rel: string, defs: string[] = [], summary = ''): RankDoc => ({ rel,
 const scores = (docs: RankDoc[], q: string) => relevance(docs, queryWords(q));
 
 describe('context/rank BM25F relevance', () => {
+  it('scores the same with arrays kept from an earlier query (larger, smaller, or taken by a run in between)', () => {
+    const docs = [doc('src/cookie.ts', ['cookieJar', 'parseCookie']), doc('src/a.ts', ['cookieJar']), doc('src/b.ts', [], 'Cookie helpers'), doc('src/flags.ts', ['flagSet'])];
+    const scratch: RelevanceScratch = {};
+    for (const [d, q] of [[docs, 'cookie jar parse'], [docs.slice(0, 2), 'cookie'], [docs, 'flag set cookie helpers'], [docs, 'jar']] as const) {
+      const fresh = runSync(relevanceSteps(d, queryWords(q)));
+      assert.deepEqual(runSync(relevanceSteps(d, queryWords(q), scratch)), fresh, q);
+      assert.ok(scratch.tf, 'kept for the next query');
+    }
+    // a run that starts while another holds the arrays makes its own; both score as without them
+    const first = relevanceSteps(docs, queryWords('cookie jar'), scratch);
+    first.next();
+    first.next();
+    assert.deepEqual(runSync(relevanceSteps(docs, queryWords('flag'), scratch)), runSync(relevanceSteps(docs, queryWords('flag'))));
+    assert.deepEqual(runSync(first), runSync(relevanceSteps(docs, queryWords('cookie jar'))));
+  });
+
   it('a rare word counts more than a word every file has', () => {
     const docs = [doc('src/middleware/cookie.ts'), ...['cors', 'etag', 'logger', 'timing'].map((m) => doc(`src/middleware/${m}.ts`)), doc('src/other.ts')];
     const s = scores(docs, 'cookie middleware');
