@@ -25,6 +25,7 @@ import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { KeptBuffer } from './scratch';
 import { KeyedMutex } from '../util/mutex';
 import { BoundedFailure, eachBounded } from '../util/bounded';
+import type { Handle } from './fsCalls';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
@@ -138,14 +139,15 @@ export class NodeFileStore implements FileStore {
 
   async read(absPath: string, opts: ReadOptions = {}): Promise<FileContent> {
     const limit = Math.min(opts.maxBytes ?? this.maxReadBytes, this.maxReadBytes);
-    let fh: fs.promises.FileHandle | undefined;
+    let fh: Handle | undefined;
+    // read under this call chain's lock: through the lock's folder (and its calls); the descriptor stays open for
+    // the write that follows (closed at release)
+    const hold = this.held.getStore()?.get(absPath);
     try {
-      const opened = await openRegularForRead('read', absPath);
+      const opened = await openRegularForRead('read', absPath, hold?.pinned);
       fh = opened.fh;
       if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
       const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
-      // read under this call chain's lock: the descriptor stays open for the write that follows (closed at release)
-      const hold = this.held.getStore()?.get(absPath);
       if (hold) {
         void this.dropKept(hold);
         if (this.keepOne()) {
@@ -167,7 +169,7 @@ export class NodeFileStore implements FileStore {
    * a file that grew past the buffer is read on until its end, never past `limit` bytes actually read (a size of 0,
    * as /proc files report, is read that way too).
    */
-  private async readBounded(fh: fs.promises.FileHandle, size: number, limit: number, absPath: string): Promise<Buffer> {
+  private async readBounded(fh: Handle, size: number, limit: number, absPath: string): Promise<Buffer> {
     // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
     const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size + 1;
     const buf = size === 0 ? Buffer.allocUnsafe(64 * 1024) : (this.takeSpare(size + 1) ?? Buffer.allocUnsafe(capacity));
@@ -281,7 +283,7 @@ export class NodeFileStore implements FileStore {
       await eachBounded(paths, 8, async (p, i) => {
         const pinned = await folderOf(p);
         // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
-        const release = pinned && (await cross.tryAcquire(p, pinned.at('.')));
+        const release = pinned && (await cross.tryAcquire(p, pinned.at('.'), pinned.calls));
         taken[i] = !pinned ? {} : release ? { release, pinned } : undefined;
       });
       const busy = taken.findIndex((t) => t === undefined);
@@ -290,7 +292,7 @@ export class NodeFileStore implements FileStore {
         taken.fill(undefined, busy);
         for (let i = busy; i < paths.length; i++) {
           const pinned = await folderOf(paths[i]);
-          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.')), pinned } : {};
+          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.'), pinned.calls), pinned } : {};
         }
       }
       return { taken: taken as Taken[], letGo };
@@ -300,10 +302,10 @@ export class NodeFileStore implements FileStore {
     }
   }
 
-  /** The folder of `absPath` pinned for its lock file; undefined when it does not exist (yet). */
+  /** The folder of `absPath` pinned for its lock file (and its calls chosen); undefined when it does not exist (yet). */
   private async openLockFolder(absPath: string): Promise<PinnedDir | undefined> {
     try {
-      return await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+      return await this.pinFolder('lock', path.dirname(absPath));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw ioError('write', absPath, e);
@@ -315,14 +317,25 @@ export class NodeFileStore implements FileStore {
     if (!this.crossProcess) return {};
     let pinned: PinnedDir;
     try {
-      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+      pinned = await this.pinFolder('lock', path.dirname(absPath));
     } catch (e) {
       // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw ioError('write', absPath, e);
     }
     try {
-      return { release: await this.crossProcess.acquire(absPath, pinned.at('.')), pinned };
+      return { release: await this.crossProcess.acquire(absPath, pinned.at('.'), pinned.calls), pinned };
+    } catch (e) {
+      await pinned.close();
+      throw e;
+    }
+  }
+
+  /** A folder an edit works in, pinned, with the calls its file system allows (fsCalls.ts). */
+  private async pinFolder(op: string, dir: string): Promise<PinnedDir> {
+    const pinned = await PinnedDir.open(op, dir, this.pin);
+    try {
+      return await pinned.chooseCalls();
     } catch (e) {
       await pinned.close();
       throw e;
@@ -384,7 +397,7 @@ export class NodeFileStore implements FileStore {
     const shared = hold?.pinned;
     let pinned: PinnedDir;
     try {
-      pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
+      pinned = shared ?? (await this.pinFolder('write', dir));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
         throw new ToolError('not_found', `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`);
@@ -444,7 +457,7 @@ export class NodeFileStore implements FileStore {
       discard: async () => {
         if (open) {
           if (staged.fh) this.giveBack();
-          await Promise.all([staged.fh?.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
+          await Promise.all([staged.fh?.close().catch(() => undefined), pinned.calls.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
         }
         await close();
       },
