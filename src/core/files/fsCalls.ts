@@ -7,8 +7,8 @@
  * microseconds and never waits on a network. A hung network file system would freeze the event loop (the VS Code
  * extension host) in a synchronous call, so a folder gets the direct calls only when statfs, asked through the thread
  * pool of the folder's open descriptor, names a local file system (`callsForFolder`); anything else, or unknown,
- * keeps the pool. Even then the fsyncs stay on the pool (a flush of the disk can take milliseconds), and so does a
- * read or write of more than DIRECT_IO_MAX bytes (the event loop is never held long by one file's bytes).
+ * keeps the pool. Even then the fsyncs stay on the pool (a flush of the disk can take milliseconds), and so do a
+ * staged temp's create and writes (see directOpen) and a read or write of more than DIRECT_IO_MAX bytes.
  *
  * Both give the same results and the same errors (with their `code`), so each step keeps its checks as they were.
  */
@@ -50,8 +50,12 @@ export const poolCalls: FsCalls = {
   unlink: (p) => fsp.unlink(p),
 };
 
-/** A read or write of more than this goes through the pool even on a local file system. */
-export const DIRECT_IO_MAX = 1024 * 1024;
+/**
+ * A read or write of more than this goes through the pool even on a local file system: a batch of 200 files reads
+ * each up to three times (the load, the compare, the read-back), and its direct reads must not hold the event loop
+ * near 100 ms (256 KiB from the page cache: ~50 µs).
+ */
+export const DIRECT_IO_MAX = 256 * 1024;
 
 /** The result of a synchronous call as a promise (its error as a rejection, as the pool's would be). */
 function now<T>(call: () => T): Promise<T> {
@@ -154,11 +158,11 @@ class DirectHandle implements Handle {
 }
 
 /**
- * A staged temp is created and written through the pool: a batch writes its temps while the fsyncs of the others
- * are in flight, and a create or a write then waits in the kernel for the journal's commit (ext4's jbd2), which a
- * direct call would spend on the event loop (measured: a be-apply of 100 files took 20–30% longer that way, where
- * direct calls for everything else save as much). Every other change (the lock's create, the rename, the lock's
- * removal) runs when no fsync of the edit is in flight.
+ * A batch's staged temps (`staging`) are created and written through the pool: a batch writes its temps while the
+ * fsyncs of the others are in flight, and a create or a write then waits in the kernel for the journal's commit
+ * (ext4's jbd2), which a direct call would spend on the event loop (measured: a be-apply of 100 files took 20–30%
+ * longer that way, where direct calls for everything else save as much). A single write's temp, and every other
+ * change (the lock's create, the rename, the lock's removal), comes when no fsync of the edit is in flight.
  */
 function directOpen(p: string, flags: number, mode: number | undefined, staging: boolean): Promise<Handle> {
   if (staging) return pooled<number>((done) => fs.open(p, flags, mode, done)).then((fd) => new DirectHandle(fd, true));

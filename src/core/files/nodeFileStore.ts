@@ -371,7 +371,7 @@ export class NodeFileStore implements FileStore {
   }
 
   private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
-    const staged = await this.stageLocked(absPath, parts, opts, true);
+    const staged = await this.stageLocked(absPath, parts, opts, true, true);
     return staged.commit();
   }
 
@@ -382,7 +382,8 @@ export class NodeFileStore implements FileStore {
   }
 
   /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
-  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean): Promise<StagedWrite> {
+  /** `alone`: a single write, staged and committed at once (a batch stages each of its files before it commits any). */
+  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean, alone = false): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
     if (opts.mkdirs) {
@@ -411,7 +412,7 @@ export class NodeFileStore implements FileStore {
       const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
       const keep = this.keepOne();
-      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep).catch((e: unknown) => {
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep, alone).catch((e: unknown) => {
         if (keep) this.giveBack();
         throw e;
       });

@@ -123,7 +123,10 @@ export interface Staged {
   fh?: Handle;
 }
 
-/** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
+/**
+ * Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). `alone`: a single
+ * write, no other temp's fsync in flight beside it (its create and writes may then be direct calls, fsCalls.ts).
+ */
 export async function stageIn(
   pinned: PinnedDir,
   parts: readonly Uint8Array[],
@@ -132,9 +135,11 @@ export async function stageIn(
   opts: WriteOptions,
   tempName = tempBaseName(name),
   keepOpen = true,
+  alone = false,
 ): Promise<Staged> {
   const tmp = pinned.at(tempName);
-  const calls = pinned.calls.staging ?? pinned.calls;
+  // one of a batch: created and written with the calls for temps staged while other temps' fsyncs are in flight
+  const calls = alone ? pinned.calls : (pinned.calls.staging ?? pinned.calls);
   let fh: Handle | undefined;
   try {
     // a plain file's temp is created with its mode (the umask may take bits away; the stat below sees that);
