@@ -21,7 +21,7 @@ export interface Handle {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
   writev(buffers: Uint8Array[]): Promise<{ bytesWritten: number }>;
-  writeFile(data: string): Promise<void>;
+  writeFile(data: string | Uint8Array): Promise<void>;
   stat(): Promise<Stats>;
   chmod(mode: number): Promise<void>;
   chown(uid: number, gid: number): Promise<void>;
@@ -38,6 +38,7 @@ export interface FsCalls {
   lstat(path: string): Promise<Stats>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
   /** The calls a staged temp is created and written with (the pool's for its create and writes, where these are direct) */
   readonly staging?: FsCalls;
 }
@@ -48,6 +49,7 @@ export const poolCalls: FsCalls = {
   lstat: (p) => fsp.lstat(p),
   rename: (a, b) => fsp.rename(a, b),
   unlink: (p) => fsp.unlink(p),
+  readdir: (p) => fsp.readdir(p),
 };
 
 /**
@@ -122,7 +124,7 @@ class DirectHandle implements Handle {
     return this.use(() => ({ bytesWritten: fs.writevSync(this.fd, buffers) }));
   }
 
-  writeFile(data: string): Promise<void> {
+  writeFile(data: string | Uint8Array): Promise<void> {
     if (this.poolWrite(data.length)) return this.viaPool<void>((done) => fs.writeFile(this.fd, data, (e) => done(e, undefined)));
     return this.use(() => fs.writeFileSync(this.fd, data));
   }
@@ -172,11 +174,12 @@ function directOpen(p: string, flags: number, mode: number | undefined, staging:
 const lstat = (p: string) => now(() => fs.lstatSync(p));
 const rename = (a: string, b: string) => now(() => fs.renameSync(a, b));
 const unlink = (p: string) => now(() => fs.unlinkSync(p));
+const readdir = (p: string) => now(() => fs.readdirSync(p));
 
 /** The direct calls for a staged temp (its create and writes through the pool, see directOpen). */
-const directStagingCalls: FsCalls = { direct: true, open: (p, flags, mode) => directOpen(p, flags, mode, true), lstat, rename, unlink };
+const directStagingCalls: FsCalls = { direct: true, open: (p, flags, mode) => directOpen(p, flags, mode, true), lstat, rename, unlink, readdir };
 
-export const directCalls: FsCalls = { direct: true, staging: directStagingCalls, open: (p, flags, mode) => directOpen(p, flags, mode, false), lstat, rename, unlink };
+export const directCalls: FsCalls = { direct: true, staging: directStagingCalls, open: (p, flags, mode) => directOpen(p, flags, mode, false), lstat, rename, unlink, readdir };
 
 /**
  * File systems on this machine's own disks or memory (statfs f_type, linux/magic.h): ext2/3/4, tmpfs, xfs, btrfs,
