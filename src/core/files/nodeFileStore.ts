@@ -381,8 +381,10 @@ export class NodeFileStore implements FileStore {
     return this.lock(absPath, () => this.stageLocked(absPath, parts, opts, callerHolds));
   }
 
-  /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
-  /** `alone`: a single write, staged and committed at once (a batch stages each of its files before it commits any). */
+  /**
+   * The temp file, written and synced in the pinned folder, which stays open until commit or discard. `alone`: a
+   * single write, staged and committed at once (a batch stages each of its files before it commits any).
+   */
   private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean, alone = false): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
