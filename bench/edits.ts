@@ -315,6 +315,8 @@ interface ApplyResult {
   floorCpu: number;
   replyTokens: number;
   replyChars: number;
+  /** BENCH_BEFORE_CLI's build, the same batches interleaved with ours (median ms, CPU ms per batch) */
+  before?: { ms: number; cpu: number };
 }
 
 /** be-apply of one one-line edit in each of APPLY_FILES small files, against the floor rewriting them all in parallel. */
@@ -323,31 +325,46 @@ async function benchApply(dir: string): Promise<ApplyResult> {
   const sub = path.join(dir, 'apply');
   await fs.mkdir(path.join(sub, 'ours'), { recursive: true });
   await fs.mkdir(path.join(sub, 'floor'), { recursive: true });
+  if (BEFORE_CLI) await fs.mkdir(path.join(sub, 'before'), { recursive: true });
   for (let f = 0; f < APPLY_FILES; f++) {
     const text = Array.from({ length: 40 }, (_, i) => lineText(f * 100 + i)).join('\n') + '\n';
     await fs.writeFile(path.join(sub, 'ours', `f${f}.ts`), text);
     await fs.writeFile(path.join(sub, 'floor', `f${f}.ts`), text);
+    if (BEFORE_CLI) await fs.writeFile(path.join(sub, 'before', `f${f}.ts`), text);
   }
-  const ours = await connect(process.execPath, [OUR_CLI, '--root', sub, '--chip-dir', path.join(dir, '.cache/apply-chips'), '--history-dir', path.join(dir, '.cache/apply-history')], sub);
-  await callOk(ours.client, 'be-read', { file: 'ours/f0.ts:1' });
-  await quiet(ours.pid);
+  const server = (cli: string, cache: string) =>
+    connect(process.execPath, [cli, '--root', sub, '--chip-dir', path.join(dir, `.cache/${cache}-chips`), '--history-dir', path.join(dir, `.cache/${cache}-history`)], sub);
+  const ours = await server(OUR_CLI, 'apply');
+  const before = BEFORE_CLI ? await server(BEFORE_CLI, 'apply-before') : undefined;
+  for (const [s, folder] of [[ours, 'ours'], ...(before ? [[before, 'before'] as const] : [])] as const) {
+    await callOk(s.client, 'be-read', { file: `${folder}/f0.ts:1` });
+    await quiet(s.pid);
+  }
   const o: number[] = [];
   const fl: number[] = [];
   const oc: number[] = [];
   const fc: number[] = [];
+  const bo: number[] = [];
+  const bc: number[] = [];
   let reply = '';
-  const rounds = Number(process.env.BENCH_APPLY_RUNS ?? Math.max(3, Math.min(RUNS, 7)));
-  for (let r = 0; r < rounds; r++) {
-    const edits = Array.from({ length: APPLY_FILES }, (_, f) => ({ file: `ours/f${f}.ts:20`, content: `${lineText(f * 100 + 19)} // r${r}` }));
-    const c0 = await cpuMs(ours.pid);
-    o.push(
+  const batch = async (s: { client: Client; pid: number }, folder: string, r: number, ms: number[], cpu: number[]) => {
+    const edits = Array.from({ length: APPLY_FILES }, (_, f) => ({ file: `${folder}/f${f}.ts:20`, content: `${lineText(f * 100 + 19)} // r${r}` }));
+    const c0 = await cpuMs(s.pid);
+    ms.push(
       await timed(async () => {
-        const res = (await ours.client.callTool({ name: 'be-apply', arguments: { edits } }, undefined, { timeout: 600_000 })) as CallToolResult;
+        const res = (await s.client.callTool({ name: 'be-apply', arguments: { edits } }, undefined, { timeout: 600_000 })) as CallToolResult;
         if (res.isError) throw new Error(`be-apply failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-        reply = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+        if (s === ours) reply = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       }),
     );
-    oc.push((await cpuMs(ours.pid)) - c0);
+    cpu.push((await cpuMs(s.pid)) - c0);
+  };
+  const rounds = Number(process.env.BENCH_APPLY_RUNS ?? Math.max(3, Math.min(RUNS, 7)));
+  for (let r = 0; r < rounds; r++) {
+    // who goes first alternates: neither build always runs right after the floor's burst of writes
+    if (before && r % 2 === 1) await batch(before, 'before', r, bo, bc);
+    await batch(ours, 'ours', r, o, oc);
+    if (before && r % 2 === 0) await batch(before, 'before', r, bo, bc);
     const prev = r === 0 ? '' : ` // r${r - 1}`;
     const f0 = process.cpuUsage();
     fl.push(
@@ -363,7 +380,17 @@ async function benchApply(dir: string): Promise<ApplyResult> {
     fc.push((fd.user + fd.system) / 1000);
   }
   await ours.client.close();
-  return { files: APPLY_FILES, ours: median(o), floor: median(fl), oursCpu: median(oc), floorCpu: median(fc), replyTokens: getTokenizer().count(reply), replyChars: reply.length };
+  await before?.client.close();
+  return {
+    files: APPLY_FILES,
+    ours: median(o),
+    floor: median(fl),
+    oursCpu: median(oc),
+    floorCpu: median(fc),
+    replyTokens: getTokenizer().count(reply),
+    replyChars: reply.length,
+    ...(before ? { before: { ms: median(bo), cpu: median(bc) } } : {}),
+  };
 }
 
 /** `value` against its goal, as one line of the report. */
@@ -427,6 +454,12 @@ async function main(): Promise<void> {
         `  CPU ms per batch: ours ${apply.oursCpu.toFixed(0)} (server process, all threads), floor ${apply.floorCpu.toFixed(0)}: ` +
           `${(apply.oursCpu / apply.floorCpu).toFixed(2)}×`,
       );
+      if (apply.before) {
+        console.log(
+          `  before: ${apply.before.ms.toFixed(1)} ms (${(apply.before.ms / apply.floor).toFixed(2)}× the floor; ours/before ${(apply.ours / apply.before.ms).toFixed(2)}×), ` +
+            `CPU ${apply.before.cpu.toFixed(0)} ms per batch`,
+        );
+      }
     }
 
     console.log('\ngoals (issue: a lean edit path)');

@@ -26,6 +26,7 @@ import { currentOwner, isOwnerAlive } from './processIdentity';
 import { fileKind, READ_FLAGS } from './regularFile';
 import { sweepDeadTemps } from './tempFiles';
 import { releaseHeldFile } from './heldFile';
+import { poolCalls, type FsCalls, type Handle } from './fsCalls';
 
 export interface LockRecord {
   pid: number;
@@ -116,9 +117,10 @@ export class CrossProcessLocks {
    * Waits until this process holds the lock of `target`; resolves to the function that releases it (never throws).
    * `folder`: the path to reach the target's folder by (a pinned descriptor path, so a folder swapped for a link
    * meanwhile cannot put the lock elsewhere; it must stay valid until release). Messages show the plain path.
+   * `calls`: how that folder's entries are reached (fsCalls.ts: direct on a local file system).
    */
-  async acquire(target: string, folder?: string): Promise<() => Promise<void>> {
-    const attempt = this.attempt(target, folder, true);
+  async acquire(target: string, folder?: string, calls: FsCalls = poolCalls): Promise<() => Promise<void>> {
+    const attempt = this.attempt(target, folder, true, calls);
     const deadline = performance.now() + this.timeoutMs;
     let pause = 1;
     let last: { record: LockRecord; verdict: Verdict } | undefined;
@@ -138,8 +140,8 @@ export class CrossProcessLocks {
    * release function, or undefined while another live writer holds the lock. A dead or stale owner's lock is
    * broken and tried again, as acquire does.
    */
-  async tryAcquire(target: string, folder?: string): Promise<(() => Promise<void>) | undefined> {
-    const attempt = this.attempt(target, folder, false);
+  async tryAcquire(target: string, folder?: string, calls: FsCalls = poolCalls): Promise<(() => Promise<void>) | undefined> {
+    const attempt = this.attempt(target, folder, false, calls);
     for (let i = 0; i < 3; i++) {
       const r = await attempt();
       if (r.kind === 'taken') return r.release;
@@ -153,16 +155,16 @@ export class CrossProcessLocks {
    * it was released meanwhile, `broken` when an abandoned one was broken; or `busy` (a live or not yet checkable
    * owner, a lock being written, or an unreadable one unless `breakUnreadable`), with the owner's verdict when read.
    */
-  private attempt(target: string, folder: string | undefined, breakUnreadable: boolean): () => Promise<Attempt> {
+  private attempt(target: string, folder: string | undefined, breakUnreadable: boolean, calls: FsCalls): () => Promise<Attempt> {
     const shown = lockFileOf(target);
     const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
     const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomHex(12), path: target, since: Date.now(), pidns: pidNamespace() };
     const body = JSON.stringify(record);
     return async () => {
-      const made = await this.tryCreate(file, body, shown);
+      const made = await this.tryCreate(file, body, shown, calls);
       if (made === 'no-folder') return { kind: 'taken', release: async () => undefined }; // a new folder (mkdirs): nothing there to exclude on yet
-      if (made) return { kind: 'taken', release: this.holding(file, made) };
+      if (made) return { kind: 'taken', release: this.holding(file, made, calls) };
       const seen = await this.look(file, shown);
       if (seen.kind === 'missing') return { kind: 'retry' }; // released meanwhile: try again at once
       if (seen.kind === 'owner') {
@@ -258,7 +260,7 @@ export class CrossProcessLocks {
   }
 
   /** The lock is ours: a heartbeat keeps it fresh until release, which removes it (if it is still ours). */
-  private holding(file: string, fh: fsp.FileHandle): () => Promise<void> {
+  private holding(file: string, fh: Handle, calls: FsCalls): () => Promise<void> {
     const beat = setInterval(() => {
       const now = new Date();
       fh.utimes(now, now).catch(() => undefined);
@@ -270,14 +272,14 @@ export class CrossProcessLocks {
       released = true;
       clearInterval(beat);
       // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
-      await releaseHeldFile(file, fh);
+      await releaseHeldFile(file, fh, calls);
     };
   }
 
   /** createExclusive; 'no-folder' when the target's folder does not exist (yet). */
-  private async tryCreate(file: string, body: string, shown: string): Promise<fsp.FileHandle | undefined | 'no-folder'> {
+  private async tryCreate(file: string, body: string, shown: string, calls: FsCalls): Promise<Handle | undefined | 'no-folder'> {
     try {
-      return await this.createExclusive(file, body);
+      return await this.createExclusive(file, body, calls);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return 'no-folder';
@@ -292,10 +294,10 @@ export class CrossProcessLocks {
    * Readers allow for the instant between the two: a lock without a record yet is busy, and is broken only once
    * it is UNREADABLE_GRACE_MS old (a writer that died in that instant). A failed write removes the lock again.
    */
-  private async createExclusive(file: string, body: string): Promise<fsp.FileHandle | undefined> {
+  private async createExclusive(file: string, body: string, calls: FsCalls = poolCalls): Promise<Handle | undefined> {
     let fh;
     try {
-      fh = await fsp.open(file, CREATE_FLAGS, 0o644);
+      fh = await calls.open(file, CREATE_FLAGS, 0o644);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
       throw e;
@@ -305,7 +307,7 @@ export class CrossProcessLocks {
       return fh;
     } catch (e) {
       await fh.close().catch(() => undefined);
-      await fsp.unlink(file).catch(() => undefined);
+      await calls.unlink(file).catch(() => undefined);
       throw e;
     }
   }

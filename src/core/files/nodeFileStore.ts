@@ -25,6 +25,7 @@ import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { KeptBuffer } from './scratch';
 import { KeyedMutex } from '../util/mutex';
 import { BoundedFailure, eachBounded } from '../util/bounded';
+import type { Handle } from './fsCalls';
 
 function toStat(st: fs.Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
@@ -138,14 +139,15 @@ export class NodeFileStore implements FileStore {
 
   async read(absPath: string, opts: ReadOptions = {}): Promise<FileContent> {
     const limit = Math.min(opts.maxBytes ?? this.maxReadBytes, this.maxReadBytes);
-    let fh: fs.promises.FileHandle | undefined;
+    let fh: Handle | undefined;
+    // read under this call chain's lock: through the lock's folder (and its calls); the descriptor stays open for
+    // the write that follows (closed at release)
+    const hold = this.held.getStore()?.get(absPath);
     try {
-      const opened = await openRegularForRead('read', absPath);
+      const opened = await openRegularForRead('read', absPath, hold?.pinned);
       fh = opened.fh;
       if (opened.st.size > limit) throw tooLarge(absPath, opened.st.size, limit);
       const bytes = await this.readBounded(fh, opened.st.size, limit, absPath);
-      // read under this call chain's lock: the descriptor stays open for the write that follows (closed at release)
-      const hold = this.held.getStore()?.get(absPath);
       if (hold) {
         void this.dropKept(hold);
         if (this.keepOne()) {
@@ -167,7 +169,7 @@ export class NodeFileStore implements FileStore {
    * a file that grew past the buffer is read on until its end, never past `limit` bytes actually read (a size of 0,
    * as /proc files report, is read that way too).
    */
-  private async readBounded(fh: fs.promises.FileHandle, size: number, limit: number, absPath: string): Promise<Buffer> {
+  private async readBounded(fh: Handle, size: number, limit: number, absPath: string): Promise<Buffer> {
     // headroom, so a file that grows by a few lines still fits the buffer released by the previous edit
     const capacity = size >= SPARE_MIN ? size + Math.max(64 * 1024, size >> 6) : size + 1;
     const buf = size === 0 ? Buffer.allocUnsafe(64 * 1024) : (this.takeSpare(size + 1) ?? Buffer.allocUnsafe(capacity));
@@ -281,7 +283,7 @@ export class NodeFileStore implements FileStore {
       await eachBounded(paths, 8, async (p, i) => {
         const pinned = await folderOf(p);
         // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
-        const release = pinned && (await cross.tryAcquire(p, pinned.at('.')));
+        const release = pinned && (await cross.tryAcquire(p, pinned.at('.'), pinned.calls));
         taken[i] = !pinned ? {} : release ? { release, pinned } : undefined;
       });
       const busy = taken.findIndex((t) => t === undefined);
@@ -290,7 +292,7 @@ export class NodeFileStore implements FileStore {
         taken.fill(undefined, busy);
         for (let i = busy; i < paths.length; i++) {
           const pinned = await folderOf(paths[i]);
-          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.')), pinned } : {};
+          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.'), pinned.calls), pinned } : {};
         }
       }
       return { taken: taken as Taken[], letGo };
@@ -300,10 +302,10 @@ export class NodeFileStore implements FileStore {
     }
   }
 
-  /** The folder of `absPath` pinned for its lock file; undefined when it does not exist (yet). */
+  /** The folder of `absPath` pinned for its lock file (and its calls chosen); undefined when it does not exist (yet). */
   private async openLockFolder(absPath: string): Promise<PinnedDir | undefined> {
     try {
-      return await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+      return await this.pinFolder('lock', path.dirname(absPath));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw ioError('write', absPath, e);
@@ -315,14 +317,25 @@ export class NodeFileStore implements FileStore {
     if (!this.crossProcess) return {};
     let pinned: PinnedDir;
     try {
-      pinned = await PinnedDir.open('lock', path.dirname(absPath), this.pin);
+      pinned = await this.pinFolder('lock', path.dirname(absPath));
     } catch (e) {
       // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw ioError('write', absPath, e);
     }
     try {
-      return { release: await this.crossProcess.acquire(absPath, pinned.at('.')), pinned };
+      return { release: await this.crossProcess.acquire(absPath, pinned.at('.'), pinned.calls), pinned };
+    } catch (e) {
+      await pinned.close();
+      throw e;
+    }
+  }
+
+  /** A folder an edit works in, pinned, with the calls its file system allows (fsCalls.ts). */
+  private async pinFolder(op: string, dir: string): Promise<PinnedDir> {
+    const pinned = await PinnedDir.open(op, dir, this.pin);
+    try {
+      return await pinned.chooseCalls();
     } catch (e) {
       await pinned.close();
       throw e;
@@ -358,7 +371,7 @@ export class NodeFileStore implements FileStore {
   }
 
   private async writeLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions): Promise<FileStat> {
-    const staged = await this.stageLocked(absPath, parts, opts, true);
+    const staged = await this.stageLocked(absPath, parts, opts, true, true);
     return staged.commit();
   }
 
@@ -368,8 +381,11 @@ export class NodeFileStore implements FileStore {
     return this.lock(absPath, () => this.stageLocked(absPath, parts, opts, callerHolds));
   }
 
-  /** The temp file, written and synced in the pinned folder, which stays open until commit or discard. */
-  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean): Promise<StagedWrite> {
+  /**
+   * The temp file, written and synced in the pinned folder, which stays open until commit or discard. `alone`: a
+   * single write, staged and committed at once (a batch stages each of its files before it commits any).
+   */
+  private async stageLocked(absPath: string, parts: readonly Uint8Array[], opts: WriteOptions, shareLockDir: boolean, alone = false): Promise<StagedWrite> {
     const dir = path.dirname(absPath);
     const name = path.basename(absPath);
     if (opts.mkdirs) {
@@ -384,7 +400,7 @@ export class NodeFileStore implements FileStore {
     const shared = hold?.pinned;
     let pinned: PinnedDir;
     try {
-      pinned = shared ?? (await PinnedDir.open('write', dir, this.pin));
+      pinned = shared ?? (await this.pinFolder('write', dir));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !opts.mkdirs) {
         throw new ToolError('not_found', `write ${absPath}: the directory ${dir} does not exist (pass mkdirs to create it)`);
@@ -398,7 +414,7 @@ export class NodeFileStore implements FileStore {
       const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
       const keep = this.keepOne();
-      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep).catch((e: unknown) => {
+      staged = await stageIn(pinned, parts, name, existing, opts, opts.stageAs === undefined ? undefined : stagedName(opts.stageAs, absPath), keep, alone).catch((e: unknown) => {
         if (keep) this.giveBack();
         throw e;
       });
@@ -444,7 +460,7 @@ export class NodeFileStore implements FileStore {
       discard: async () => {
         if (open) {
           if (staged.fh) this.giveBack();
-          await Promise.all([staged.fh?.close().catch(() => undefined), fs.promises.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
+          await Promise.all([staged.fh?.close().catch(() => undefined), pinned.calls.unlink(pinned.at(staged.tempName)).catch(() => undefined)]);
         }
         await close();
       },

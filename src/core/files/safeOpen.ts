@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { ToolError } from '../errors';
 import { syncDirHandle } from './dirSync';
 import { fileKind, READ_FLAGS } from './regularFile';
+import { callsForFolder, poolCalls, type FsCalls, type Handle } from './fsCalls';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = fsc.O_DIRECTORY ?? 0;
@@ -68,14 +69,17 @@ async function realpathOrUndefined(p: string): Promise<string | undefined> {
 /**
  * Opens a regular file for reading without following a link at its final component, without blocking,
  * and makes sure the descriptor is the file at `absPath` (a real path). Throws ENOENT-coded errors through.
+ * `via`: the folder it is in, pinned (the entry is opened through it, with its calls).
  */
-export async function openRegularForRead(op: string, absPath: string): Promise<{ fh: fsp.FileHandle; st: Stats }> {
-  const before = await fsp.lstat(absPath);
+export async function openRegularForRead(op: string, absPath: string, via?: PinnedDir): Promise<{ fh: Handle; st: Stats }> {
+  const calls = via?.calls ?? poolCalls;
+  const entry = via ? via.at(path.basename(absPath)) : absPath;
+  const before = await calls.lstat(entry);
   if (before.isSymbolicLink()) throw swappedError(op, absPath);
   if (!before.isFile()) throw notRegularError(op, absPath, before);
-  let fh: fsp.FileHandle;
+  let fh: Handle;
   try {
-    fh = await fsp.open(absPath, READ_FLAGS);
+    fh = await calls.open(entry, READ_FLAGS);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw swappedError(op, absPath);
     throw e;
@@ -98,11 +102,20 @@ export async function openRegularForRead(op: string, absPath: string): Promise<{
  * through the descriptor on Linux, so a swap of any folder on the way cannot redirect it.
  */
 export class PinnedDir {
+  /** How the calls on entries of this folder are made: through the pool until `chooseCalls` finds a local file system. */
+  calls: FsCalls = poolCalls;
+
   private constructor(
     readonly dir: string,
     private readonly fh: fsp.FileHandle | undefined,
     private readonly viaFd: boolean,
   ) {}
+
+  /** Asks statfs (through the pool) what file system this folder is on; a local one gets direct calls (fsCalls.ts). */
+  async chooseCalls(): Promise<this> {
+    if (this.viaFd) this.calls = await callsForFolder(this.at('.'));
+    return this;
+  }
 
   /** `pin` false: the path-based fallback of other platforms (measured in the reliability suite). */
   static async open(op: string, dir: string, pin = true): Promise<PinnedDir> {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors';
 import { isInside, type SandboxPort, type WriteLookups } from './ports';
+import { callsForFolder } from './fsCalls';
 import { gitConfigRefusal, gitShapeRefusal, isGitConfigName } from './gitShape';
 import { gitMarkerOf } from './gitNames';
 import { gitShapeRefused, gitWriteRefused, WritePolicy } from './writePolicy';
@@ -33,7 +34,9 @@ function realpathOrResolve(p: string): string {
 async function realpathInCall(abs: string, lookups: WriteLookups): Promise<string | undefined> {
   const dir = path.dirname(abs);
   if (dir === abs) return undefined;
-  const st = (await memo(lookups, `lstat:${abs}`, () => fs.promises.lstat(abs).catch(() => undefined))) as fs.Stats | undefined;
+  // the folder's file system asked once per call (statfs, through the pool): its files' lstats direct where it is local
+  const calls = await memo(lookups, `calls:${dir}`, () => callsForFolder(dir));
+  const st = (await memo(lookups, `lstat:${abs}`, () => calls.lstat(abs).catch(() => undefined))) as fs.Stats | undefined;
   if (!st || st.isSymbolicLink()) return undefined;
   const realDir = (await memo(lookups, `realdir:${dir}`, () => fs.promises.realpath(dir).catch(() => undefined))) as string | undefined;
   return realDir === undefined ? undefined : path.join(realDir, path.basename(abs));

@@ -17,6 +17,7 @@ import { tempBaseName } from './tempFiles';
 import { umaskNow } from './umask';
 import { assertUnchanged, type KeptRead } from './unchangedCheck';
 import { sha256Parts } from '../util/sha256';
+import { poolCalls, type FsCalls, type Handle } from './fsCalls';
 
 /**
  * The read-back after the rename. Through the staged temp's own descriptor (`kept`, open read-write) the name is
@@ -28,15 +29,16 @@ import { sha256Parts } from '../util/sha256';
  */
 export async function readBack(
   entry: string,
-  kept: fs.promises.FileHandle | undefined,
+  kept: Handle | undefined,
   parts: readonly Uint8Array[],
   size: number,
+  calls: FsCalls = poolCalls,
 ): Promise<{ equal: true; ino: number; st: fs.Stats } | { equal: false; ino: number; hex: string; size: number }> {
-  const own = kept ? undefined : await fs.promises.open(entry, READ_FLAGS);
+  const own = kept ? undefined : await calls.open(entry, READ_FLAGS);
   const fh = (kept ?? own)!;
   const buf = takeScratch(size + 1);
   try {
-    const [st, got] = await Promise.all([kept ? fs.promises.lstat(entry).catch(() => undefined) : fh.stat(), readInto(fh, buf)]);
+    const [st, got] = await Promise.all([kept ? calls.lstat(entry).catch(() => undefined) : fh.stat(), readInto(fh, buf)]);
     const ino = st?.isFile() ? st.ino : -1;
     if (st && got === size && equalsParts(buf.subarray(0, got), parts)) return { equal: true, ino, st };
     // unequal: hash what is really there, for the message (read on to the end if it is longer)
@@ -59,7 +61,7 @@ export async function readBack(
 }
 
 /** Reads from offset 0 until `buf` is full or the file ends (a short read is its end); returns the bytes read. */
-async function readInto(fh: fs.promises.FileHandle, buf: Buffer): Promise<number> {
+async function readInto(fh: Handle, buf: Buffer): Promise<number> {
   let got = 0;
   for (;;) {
     const want = buf.length - got;
@@ -79,7 +81,7 @@ function equalsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
 }
 
 /** All of `parts` with one writev where the kernel takes them whole (the usual case), on from a short write else. */
-async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array[], size: number): Promise<void> {
+async function writeParts(fh: Handle, parts: readonly Uint8Array[], size: number): Promise<void> {
   let { bytesWritten: off } = await fh.writev(parts as Uint8Array[]);
   if (off === size) return;
   let start = 0;
@@ -95,7 +97,7 @@ async function writeParts(fh: fs.promises.FileHandle, parts: readonly Uint8Array
 }
 
 /** The replaced file's owner (when we are root and it is another's) and exact mode, on the temp. */
-async function copyOwnerAndMode(fh: fs.promises.FileHandle, existing: fs.Stats): Promise<void> {
+async function copyOwnerAndMode(fh: Handle, existing: fs.Stats): Promise<void> {
   // owner first: chown clears set-id bits, chmod then restores the exact mode
   if (needsChown(existing)) await fh.chown(existing.uid, existing.gid).catch(() => undefined);
   await fh.chmod(existing.mode & 0o7777);
@@ -118,10 +120,13 @@ export interface Staged {
   /** the temp's inode: the read-back tells "replaced by another writer" from "the disk returned other bytes" */
   ino: number;
   /** the temp, open read-write until the commit's read-back (or the discard) closes it; absent: closed after staging */
-  fh?: fs.promises.FileHandle;
+  fh?: Handle;
 }
 
-/** Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). */
+/**
+ * Writes `parts` to a new temp file in `pinned` (the target's existing mode and owner, synced). `alone`: a single
+ * write, no other temp's fsync in flight beside it (its create and writes may then be direct calls, fsCalls.ts).
+ */
 export async function stageIn(
   pinned: PinnedDir,
   parts: readonly Uint8Array[],
@@ -130,14 +135,17 @@ export async function stageIn(
   opts: WriteOptions,
   tempName = tempBaseName(name),
   keepOpen = true,
+  alone = false,
 ): Promise<Staged> {
   const tmp = pinned.at(tempName);
-  let fh: fs.promises.FileHandle | undefined;
+  // one of a batch: created and written with the calls for temps staged while other temps' fsyncs are in flight
+  const calls = alone ? pinned.calls : (pinned.calls.staging ?? pinned.calls);
+  let fh: Handle | undefined;
   try {
     // a plain file's temp is created with its mode (the umask may take bits away; the stat below sees that);
     // set-id bits or an owner to give: private until they are set after the last write
     const plain = existing !== undefined && !needsOwnerAfterWrite(existing);
-    fh = await fs.promises.open(tmp, STAGE_FLAGS, plain ? existing.mode & 0o777 : existing ? 0o600 : (opts.mode ?? 0o666));
+    fh = await calls.open(tmp, STAGE_FLAGS, plain ? existing.mode & 0o777 : existing ? 0o600 : (opts.mode ?? 0o666));
     const file = fh;
     const size = parts.reduce((n, p) => n + p.length, 0);
     // the mode after the last write: a write by a process without CAP_FSETID clears set-user/group-id bits a chmod
@@ -167,7 +175,7 @@ export async function stageIn(
     return { tempName, sha256, size, ino };
   } catch (e) {
     await fh?.close().catch(() => undefined);
-    await fs.promises.unlink(tmp).catch(() => undefined);
+    await calls.unlink(tmp).catch(() => undefined);
     throw e;
   }
 }
@@ -176,7 +184,7 @@ export async function stageIn(
 export async function existingEntry(pinned: PinnedDir, name: string, absPath: string): Promise<fs.Stats | undefined> {
   let existing: fs.Stats | undefined;
   try {
-    existing = await fs.promises.lstat(pinned.at(name));
+    existing = await pinned.calls.lstat(pinned.at(name));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -206,23 +214,24 @@ export async function commitStaged(
 ): Promise<FileStat> {
   const entry = pinned.at(name);
   const tmp = pinned.at(staged.tempName);
+  const calls = pinned.calls;
   try {
     try {
       // the two last checks (the bytes, the folder) read and change nothing: they run together, the bytes' refusal first
-      const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts, kept), pinned.verify('write')]);
+      const [same, folder] = await Promise.allSettled([assertUnchanged(entry, absPath, opts, kept, calls), pinned.verify('write')]);
       if (same.status === 'rejected') throw same.reason;
       if (folder.status === 'rejected') throw folder.reason;
       await beforeRename?.();
-      await fs.promises.rename(tmp, entry);
+      await calls.rename(tmp, entry);
     } catch (e) {
-      await fs.promises.unlink(tmp).catch(() => undefined);
+      await calls.unlink(tmp).catch(() => undefined);
       throw e;
     }
     // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
     // others: they overlap
     const [, back] = await Promise.all([
       syncDirectory ? pinned.sync() : undefined,
-      readBack(entry, staged.fh, parts, staged.size),
+      readBack(entry, staged.fh, parts, staged.size, calls),
       opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
     ]);
     if (back.ino !== staged.ino) {

@@ -3,8 +3,8 @@
  * one the edit was computed from? Compared byte for byte (an mtime can stay equal across two writes within one
  * tick of the file system's clock, and some tools restore it), and a mismatch says what changed.
  */
-import { promises as fsp, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { poolCalls, type FsCalls, type Handle } from './fsCalls';
 import { ToolError } from '../errors';
 import { fileKind, READ_FLAGS } from './regularFile';
 import type { WriteOptions } from './fileStore';
@@ -24,7 +24,7 @@ function conflict(absPath: string, what: string, details: Record<string, unknown
 
 /** The descriptor a load under the same lock read the file through, and what it is (its fstat then). */
 export interface KeptRead {
-  fh: FileHandle;
+  fh: Handle;
   st: Stats;
 }
 
@@ -33,14 +33,14 @@ export interface KeptRead {
  * load's own descriptor; where the entry (lstat, never followed) is still that inode, its bytes are read through it
  * (one look-up and one read instead of a reopen); anything else takes the full check, which words the change.
  */
-export async function assertUnchanged(entry: string, absPath: string, opts: WriteOptions, kept?: KeptRead): Promise<void> {
+export async function assertUnchanged(entry: string, absPath: string, opts: WriteOptions, kept?: KeptRead, calls: FsCalls = poolCalls): Promise<void> {
   const expected = opts.expectedContent;
   if (expected === undefined && opts.expectedMtimeMs === undefined) return;
-  if (expected && kept && (await sameBytesThroughKept(entry, kept, expected))) return;
-  if (expected) return assertSameBytes(entry, absPath, expected);
+  if (expected && kept && (await sameBytesThroughKept(entry, kept, expected, calls))) return;
+  if (expected) return assertSameBytes(entry, absPath, expected, calls);
   let st: Stats | undefined;
   try {
-    st = await fsp.lstat(entry);
+    st = await calls.lstat(entry);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -62,12 +62,12 @@ export async function assertUnchanged(entry: string, absPath: string, opts: Writ
  * True when the entry is still the kept descriptor's regular file, of the expected size, holding exactly `expected`
  * (its lstat and the read made together); false sends the caller to the full check.
  */
-async function sameBytesThroughKept(entry: string, kept: KeptRead, expected: Uint8Array): Promise<boolean> {
+async function sameBytesThroughKept(entry: string, kept: KeptRead, expected: Uint8Array, calls: FsCalls): Promise<boolean> {
   if (expected.length >= MAX_ONE_READ) return false;
   const scratch = takeScratch(expected.length + 1);
   try {
     const [st, bytesRead] = await Promise.all([
-      fsp.lstat(entry).catch(() => undefined),
+      calls.lstat(entry).catch(() => undefined),
       kept.fh.read(scratch, 0, scratch.length, 0).then((r) => r.bytesRead, () => -1),
     ]);
     if (!st?.isFile() || st.ino !== kept.st.ino || st.dev !== kept.st.dev || st.size !== expected.length) return false;
@@ -83,16 +83,16 @@ async function sameBytesThroughKept(entry: string, kept: KeptRead, expected: Uin
  * and a file that grew meanwhile shows as a longer read without a second call. The descriptor's stat is asked only
  * to word a mismatch (its kind, its size): equal bytes say all the check needs.
  */
-async function assertSameBytes(entry: string, absPath: string, expected: Uint8Array): Promise<void> {
-  let fh: FileHandle;
+async function assertSameBytes(entry: string, absPath: string, expected: Uint8Array, calls: FsCalls): Promise<void> {
+  let fh: Handle;
   try {
-    fh = await fsp.open(entry, READ_FLAGS);
+    fh = await calls.open(entry, READ_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw conflict(absPath, 'it was deleted', {});
     if (code === 'ELOOP') throw conflict(absPath, 'it is a symbolic link now', { kind: 'a symbolic link' });
     // a socket or the like (open refuses it): named from lstat
-    const st = await fsp.lstat(entry);
+    const st = await calls.lstat(entry);
     throw conflict(absPath, `it is ${fileKind(st)} now`, { kind: fileKind(st) });
   }
   try {
@@ -136,7 +136,7 @@ async function assertSameBytes(entry: string, absPath: string, expected: Uint8Ar
 }
 
 /** Offset of the first byte that differs, or undefined when the file holds exactly `expected`. */
-async function firstDifference(fh: FileHandle, expected: Uint8Array, scratch: Buffer): Promise<number | undefined> {
+async function firstDifference(fh: Handle, expected: Uint8Array, scratch: Buffer): Promise<number | undefined> {
   let off = 0;
   for (;;) {
     const { bytesRead } = await fh.read(scratch, 0, scratch.length, off);

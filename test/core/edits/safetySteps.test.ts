@@ -9,13 +9,17 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { createServices, type Services } from '../../../src/mcp/services';
+import { usePoolOnly } from '../../../src/core/files/fsCalls';
 
 interface Call {
   op: string;
   /** the path named, or the path the descriptor was opened at */
   at: string;
   flags?: number;
+  /** a trip through the thread pool (node:fs's promises and callbacks), or a call made at once (its Sync form) */
+  via: 'pool' | 'direct';
 }
 
 interface Spy {
@@ -33,33 +37,67 @@ function openedBefore(fd: number): string {
   }
 }
 
-/** Records fs calls (at their start) while on; `off()` stops and restores everything. */
+/**
+ * Records fs calls (at their start) while on; `off()` stops and restores everything. Both kinds: node:fs's promises
+ * and file handles (trips through the thread pool), and the direct calls of a local file system (fsCalls.ts: the Sync
+ * forms, and the callback forms it sends through the pool), named alike (`open`, `fh.read`, ...) with `via`.
+ */
 async function spy(): Promise<Spy> {
   const calls: Call[] = [];
   let recording = false;
+  // a Sync call made by another (writeFileSync's writeSync) is not a call of its own
+  let inside = 0;
   const fdPath = new Map<number, string>();
   const restore: (() => void)[] = [];
   const fsp = fs.promises as unknown as Record<string, unknown>;
-  const wrap = (obj: Record<string, unknown>, name: string, describe: (self: { fd?: number }, args: unknown[]) => Call) => {
+  // the module itself (the namespace import's properties are getters of it)
+  const fsm = createRequire(__filename)('node:fs') as Record<string, unknown>;
+  const wrap = (obj: Record<string, unknown>, name: string, via: Call['via'], describe: (self: { fd?: number }, args: unknown[]) => Omit<Call, 'via'>) => {
     const orig = obj[name] as (...a: unknown[]) => unknown;
     obj[name] = function (this: { fd?: number }, ...args: unknown[]) {
-      if (recording) calls.push(describe(this, args));
-      const result = orig.apply(this, args);
+      if (recording && inside === 0) calls.push({ ...describe(this, args), via });
       // a handle's calls are named by the path it was opened at
+      if (obj === fsm && name === 'open') {
+        const cb = args[args.length - 1] as (e: unknown, fd?: number) => void;
+        args[args.length - 1] = (e: unknown, fd?: number) => {
+          if (fd !== undefined) fdPath.set(fd, String(args[0]));
+          cb(e, fd);
+        };
+      }
+      inside++;
+      let result: unknown;
+      try {
+        result = orig.apply(this, args);
+      } finally {
+        inside--;
+      }
       if (obj === fsp && name === 'open') void (result as Promise<{ fd: number }>).then((fh) => fdPath.set(fh.fd, String(args[0])), () => undefined);
+      if (obj === fsm && name === 'openSync') fdPath.set(result as number, String(args[0]));
       return result;
     };
     restore.push(() => (obj[name] = orig));
   };
-  wrap(fsp, 'open', (_, a) => ({ op: 'open', at: String(a[0]), flags: typeof a[1] === 'number' ? a[1] : undefined }));
-  for (const n of ['rename', 'unlink', 'lstat', 'realpath', 'readlink', 'link', 'readdir', 'mkdir', 'stat']) wrap(fsp, n, (_, a) => ({ op: n, at: String(a[0]) }));
+  const opened = (_: unknown, a: unknown[]) => ({ op: 'open', at: String(a[0]), flags: typeof a[1] === 'number' ? a[1] : undefined });
+  const atFd = (fd: unknown) => fdPath.get(fd as number) ?? openedBefore(fd as number);
+  wrap(fsp, 'open', 'pool', opened);
+  for (const n of ['rename', 'unlink', 'lstat', 'realpath', 'readlink', 'link', 'readdir', 'mkdir', 'stat', 'statfs']) wrap(fsp, n, 'pool', (_, a) => ({ op: n, at: String(a[0]) }));
   // the FileHandle class is not exported: its prototype from a handle
   const h = await fs.promises.open(os.devNull, 'r');
   const proto = Object.getPrototypeOf(h) as Record<string, unknown>;
   await h.close();
   for (const n of ['sync', 'datasync', 'read', 'write', 'writev', 'writeFile', 'stat', 'chmod', 'close']) {
-    wrap(proto, n, (self) => ({ op: `fh.${n}`, at: fdPath.get(self.fd ?? -1) ?? openedBefore(self.fd ?? -1) }));
+    wrap(proto, n, 'pool', (self) => ({ op: `fh.${n}`, at: atFd(self.fd ?? -1) }));
   }
+  // the direct calls (closes aside, as a handle's are not seen either)
+  wrap(fsm, 'openSync', 'direct', opened);
+  for (const n of ['rename', 'unlink', 'lstat', 'readdir']) wrap(fsm, `${n}Sync`, 'direct', (_, a) => ({ op: n, at: String(a[0]) }));
+  const byFd: Record<string, string> = { readSync: 'read', writeSync: 'write', writevSync: 'writev', writeFileSync: 'writeFile', fstatSync: 'stat', fchmodSync: 'chmod', fchownSync: 'chown' };
+  for (const [n, op] of Object.entries(byFd)) wrap(fsm, n, 'direct', (_, a) => (typeof a[0] === 'number' ? { op: `fh.${op}`, at: atFd(a[0]) } : { op, at: String(a[0]) }));
+  // and what they send through the pool
+  wrap(fsm, 'open', 'pool', opened);
+  for (const n of ['rename', 'unlink']) wrap(fsm, n, 'pool', (_, a) => ({ op: n, at: String(a[0]) }));
+  const byFdPool: Record<string, string> = { fsync: 'sync', read: 'read', write: 'write', writev: 'writev', fchmod: 'chmod', fchown: 'chown' };
+  for (const [n, op] of Object.entries(byFdPool)) wrap(fsm, n, 'pool', (_, a) => ({ op: `fh.${op}`, at: atFd(a[0]) }));
   return {
     calls,
     on: () => void (recording = true),
@@ -70,11 +108,29 @@ async function spy(): Promise<Spy> {
   };
 }
 
-describe('core/edits: the safety steps of an edit, in its file-system calls', () => {
+/**
+ * Each mode: `direct`, this machine's temp folder on a local file system, where an edit's calls but the temp's create,
+ * writes and fsyncs are made at once (fsCalls.ts); `pool`, as on a file system not recognised as local (every call a
+ * trip through the thread pool). The budgets: all calls, and the trips through the pool.
+ */
+const MODES = [
+  { mode: 'direct', single: { calls: 23, pool: 6 }, apply: { calls: 20, pool: 3.5 } },
+  { mode: 'pool', single: { calls: 22, pool: 22 }, apply: { calls: 20, pool: 20 } },
+] as const;
+
+for (const { mode, single, apply: applyBudget } of MODES)
+describe(`core/edits: the safety steps of an edit, in its file-system calls (${mode} calls)`, () => {
   let base: string;
   let root: string;
   let services: Services;
   let s: Spy;
+
+  before(function () {
+    // direct calls are made only on Linux, in a folder on a local file system
+    if (mode === 'direct' && process.platform !== 'linux') this.skip();
+    usePoolOnly(mode === 'pool');
+  });
+  after(() => usePoolOnly(false));
 
   beforeEach(async () => {
     base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bet-safety-')));
@@ -152,11 +208,21 @@ describe('core/edits: the safety steps of an edit, in its file-system calls', ()
       assertFolderSync(s.calls, root);
       // the file's own calls (the history's and the chips' folders aside): 22 after the tuning (the compare and the read-back through the load's and the temp's descriptors, the load's stat reused for the entry the write replaces, HEAD alone asked of a folder without it, no look-up of the path itself in the git-shape check, no stat for a byte-compare that matches; closes are not seen, nor a descriptor's real path, asked of /proc synchronously)
       const own = s.calls.filter((c) => !c.at.startsWith(path.join(base, 'history')) && !c.at.startsWith(path.join(base, 'chips')));
-      assert.ok(own.length <= 22, `${own.length} calls for one be-${op}:\n${own.map((c) => `${c.op} ${c.at}`).join('\n')}`);
+      const listed = own.map((c) => `${c.via} ${c.op} ${c.at}`).join('\n');
+      assert.ok(own.length <= single.calls, `${own.length} calls for one be-${op}:\n${listed}`);
+      // direct: 6 trips through the pool (the sandbox's two look-ups, the folder's open and statfs, the temp's fsync
+      // and the folder's) where every one of the 22 calls was a trip; a be-delete stages beside its chip's save and
+      // fsync, as a batch stages: its temp's create and write through the pool too, 8
+      const trips = own.filter((c) => c.via === 'pool').length;
+      assert.ok(trips <= single.pool + (mode === 'direct' && op === 'delete' ? 2 : 0), `${trips} trips through the pool for one be-${op}:\n${listed}`);
       // the history's: a readdir, the snapshot (open, write, rename), the landed-edit log's line (a write and a stat
       // through its descriptor kept open): 6, where opening the log each time made it 7 (and a close, not seen here)
       const history = s.calls.filter((c) => c.at.startsWith(path.join(base, 'history')));
-      if (process.platform === 'linux') assert.ok(history.length <= 6, `${history.length} history calls for one be-${op}:\n${history.map((c) => `${c.op} ${c.at}`).join('\n')}`);
+      const historyListed = history.map((c) => `${c.via} ${c.op} ${c.at}`).join('\n');
+      if (process.platform === 'linux') assert.ok(history.length <= 6, `${history.length} history calls for one be-${op}:\n${historyListed}`);
+      // direct: the history folder is on a local file system too, its calls made at once (none through the pool)
+      const historyTrips = history.filter((c) => c.via === 'pool').length;
+      assert.ok(historyTrips <= (mode === 'direct' ? 0 : 6), `${historyTrips} history trips through the pool for one be-${op}:\n${historyListed}`);
     });
   }
 
@@ -186,6 +252,10 @@ describe('core/edits: the safety steps of an edit, in its file-system calls', ()
     const own = s.calls.filter((c) => c.at.startsWith(root) || c.at.startsWith('/proc/self/fd/'));
     // 23.55 a file before (a realpath per file, a reopen each for the stat, the compare and the read-back)
     const perFile = own.length / FILES;
-    assert.ok(perFile <= 20, `${perFile} calls per file:\n${own.slice(0, 40).map((c) => `${c.op} ${c.at}`).join('\n')}`);
+    const listed = own.slice(0, 40).map((c) => `${c.via} ${c.op} ${c.at}`).join('\n');
+    assert.ok(perFile <= applyBudget.calls, `${perFile} calls per file:\n${listed}`);
+    // direct: 3.3 trips a file (the temp's create, write and fsync; the folder's look-ups and statfs shared)
+    const trips = own.filter((c) => c.via === 'pool').length / FILES;
+    assert.ok(trips <= applyBudget.pool, `${trips} trips through the pool per file:\n${listed}`);
   });
 });

@@ -8,7 +8,12 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
+import { usePoolOnly } from '../../../src/core/files/fsCalls';
+
+/** node:fs itself (a namespace import's properties are getters of it): where the direct calls are made. */
+const fsm = createRequire(__filename)('node:fs') as { -readonly [K in keyof typeof fs]: (typeof fs)[K] };
 
 describe('core/files: a write after a read under the same lock', () => {
   let dir: string;
@@ -20,18 +25,24 @@ describe('core/files: a write after a read under the same lock', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** The lstat calls naming `name` while `run` runs. */
+  /** The lstat calls naming `name` while `run` runs (through the pool or direct, fsCalls.ts). */
   async function lstatsOf(name: string, run: () => Promise<void>): Promise<number> {
     const lstat = fs.promises.lstat;
+    const lstatSync = fsm.lstatSync;
     let n = 0;
     fs.promises.lstat = ((p: fs.PathLike, ...rest: unknown[]) => {
       if (path.basename(String(p)) === name) n++;
       return (lstat as (...a: unknown[]) => unknown)(p, ...rest);
     }) as typeof lstat;
+    fsm.lstatSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (path.basename(String(p)) === name) n++;
+      return (lstatSync as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof lstatSync;
     try {
       await run();
     } finally {
       fs.promises.lstat = lstat;
+      fsm.lstatSync = lstatSync;
     }
     return n;
   }
@@ -83,8 +94,51 @@ describe('core/files: the staged temp is closed after the rename', () => {
   beforeEach(() => (dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'be-tempclose-')))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('a temp whose close fails after its sync, the rename and the read-back: the edit landed and says so, no temp is left', async function () {
+  afterEach(() => usePoolOnly(false));
+
+  it('a temp whose close fails after its sync, the rename and the read-back (direct calls): the edit landed and says so, no temp is left', async function () {
     if (process.platform !== 'linux') this.skip();
+    const f = path.join(dir, 'f.txt');
+    fs.writeFileSync(f, 'one\n');
+    const store = new NodeFileStore({ crossProcess: true });
+    // the temp's descriptor, seen at its open (through the pool or direct), gets a failing close
+    const { open, openSync, closeSync } = fsm;
+    const temps = new Set<number>();
+    fsm.open = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const cb = rest.pop() as (e: unknown, fd?: number) => void;
+      (open as (...a: unknown[]) => void)(p, ...rest, (e: unknown, fd?: number) => {
+        if (fd !== undefined && String(p).endsWith('.tmp')) temps.add(fd);
+        cb(e, fd);
+      });
+    }) as typeof open;
+    fsm.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const fd = (openSync as (...a: unknown[]) => number)(p, ...rest);
+      if (String(p).endsWith('.tmp')) temps.add(fd);
+      return fd;
+    }) as typeof openSync;
+    let failed = 0;
+    fsm.closeSync = ((fd: number) => {
+      closeSync(fd);
+      if (temps.delete(fd)) {
+        failed++;
+        throw Object.assign(new Error('EIO: i/o error, close'), { code: 'EIO' });
+      }
+    }) as typeof closeSync;
+    try {
+      const { bytes } = await store.read(f);
+      const st = await store.write(f, Buffer.from('two\n'), { expectedContent: bytes });
+      assert.equal(st.size, 4);
+    } finally {
+      Object.assign(fsm, { open, openSync, closeSync });
+    }
+    assert.equal(failed, 1, 'the temp was closed once, directly');
+    assert.equal(fs.readFileSync(f, 'utf8'), 'two\n');
+    assert.deepEqual(fs.readdirSync(dir), ['f.txt']);
+  });
+
+  it('a temp whose close fails after its sync, the rename and the read-back (pool calls): the edit landed and says so, no temp is left', async function () {
+    if (process.platform !== 'linux') this.skip();
+    usePoolOnly(true);
     const f = path.join(dir, 'f.txt');
     fs.writeFileSync(f, 'one\n');
     const store = new NodeFileStore({ crossProcess: true });

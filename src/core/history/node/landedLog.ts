@@ -9,6 +9,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../files/atomicWrite';
+import { poolCalls, type FsCalls, type Handle } from '../../files/fsCalls';
 import { READ_FLAGS } from '../../files/regularFile';
 import { isInside } from '../../files/ports';
 
@@ -55,7 +56,9 @@ const IDLE_CLOSE_MS = 10_000;
  * drop (Windows), each append opens the log afresh, as appendLanded does.
  */
 export class LandedLogAppender {
-  private fh: Promise<fs.FileHandle> | undefined;
+  private fh: Promise<Handle> | undefined;
+  /** How the log is opened, written and looked at (fsCalls.ts): the history store's, from its folder's file system. */
+  calls: FsCalls = poolCalls;
   private queue: Promise<void> = Promise.resolve();
   private idle: NodeJS.Timeout | undefined;
   private readonly keep = process.platform !== 'win32';
@@ -98,15 +101,17 @@ export class LandedLogAppender {
     this.idle.refresh();
   }
 
-  private async writeTo(fh: fs.FileHandle, text: string): Promise<{ nlink: number; size: number }> {
-    await fh.write(text);
+  private async writeTo(fh: Handle, text: string): Promise<{ nlink: number; size: number }> {
+    // O_APPEND: at the end, whatever the position
+    const bytes = Buffer.from(text);
+    await fh.write(bytes, 0, bytes.length);
     return fh.stat();
   }
 
   /** The log, opened as appendLanded opens it: no link followed, a regular file only. */
-  private handle(): Promise<fs.FileHandle> {
+  private handle(): Promise<Handle> {
     this.fh ??= (async () => {
-      const fh = await fs.open(path.join(this.dir, LANDED_LOG), APPEND_FLAGS, 0o600);
+      const fh = await this.calls.open(path.join(this.dir, LANDED_LOG), APPEND_FLAGS, 0o600);
       const st = await fh.stat().catch(async (e: unknown) => {
         await fh.close();
         throw e;

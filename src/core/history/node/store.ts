@@ -22,6 +22,7 @@ import { systemClock, type Clock } from '../../clock';
 import { errnoCode, errorText, ToolError } from '../../errors';
 import type { FileStore } from '../../files/fileStore';
 import { writeFileAtomic } from '../../files/atomicWrite';
+import { callsForFolder, poolCalls, type FsCalls } from '../../files/fsCalls';
 import { Mutex } from '../../util/mutex';
 import { BoundedFailure, eachBounded } from '../../util/bounded';
 import { newShortId } from '../../util/ids';
@@ -89,6 +90,8 @@ export class HistoryStore implements EditHistory {
   private skipped = new Set<string>();
   /** The landed-edit log's appender: its descriptor stays open between edits. */
   private readonly landed: LandedLogAppender;
+  /** How the snapshot folder's calls are made: direct when it is on a local file system (statfs at open). */
+  private calls: FsCalls = poolCalls;
 
   private constructor(opts: HistoryStoreOptions) {
     this.dir = opts.dir;
@@ -114,6 +117,7 @@ export class HistoryStore implements EditHistory {
       throw new ToolError('io', `Cannot create the snapshot directory ${opts.dir}: ${errorText(err)}.`);
     }
     const store = new HistoryStore(opts);
+    store.calls = store.landed.calls = await callsForFolder(opts.dir);
     store.lastSeq = await store.readCounter();
     await store.refresh();
     return store;
@@ -182,8 +186,8 @@ export class HistoryStore implements EditHistory {
     const json = JSON.stringify(file);
     const bins = planned.filter((p) => p.binName !== undefined);
     try {
-      await eachBounded(bins, 8, (p) => writeFileAtomic(path.join(this.dir, p.binName!), p.removed, { mode: 0o600, fsync: false }));
-      await writeFileAtomic(path.join(this.dir, jsonName), json, { mode: 0o600, fsync: false });
+      await eachBounded(bins, 8, (p) => writeFileAtomic(path.join(this.dir, p.binName!), p.removed, { mode: 0o600, fsync: false, calls: this.calls }));
+      await writeFileAtomic(path.join(this.dir, jsonName), json, { mode: 0o600, fsync: false, calls: this.calls });
     } catch (err) {
       await Promise.all(bins.map((p) => fs.unlink(path.join(this.dir, p.binName!)).catch(() => undefined)));
       throw this.notSaved(err instanceof BoundedFailure ? err.error : err);
@@ -216,8 +220,8 @@ export class HistoryStore implements EditHistory {
     const json = JSON.stringify(meta);
     const write = async () => {
       try {
-        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false });
-        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false });
+        if (binName) await writeFileAtomic(path.join(this.dir, binName), removed, { mode: 0o600, fsync: false, calls: this.calls });
+        await writeFileAtomic(path.join(this.dir, `${base}.json`), json, { mode: 0o600, fsync: false, calls: this.calls });
       } catch (err) {
         if (binName) await fs.unlink(path.join(this.dir, binName)).catch(() => undefined);
         throw this.notSaved(err);
@@ -501,7 +505,7 @@ export class HistoryStore implements EditHistory {
 
   private async readdir(): Promise<string[]> {
     try {
-      return await fs.readdir(this.dir);
+      return await this.calls.readdir(this.dir);
     } catch (err) {
       throw new ToolError('io', `Cannot list the snapshot directory ${this.dir}: ${errorText(err)}.`);
     }
