@@ -26,7 +26,8 @@ class Peer {
     private readonly list: string,
   ) {
     const preload = path.join(ws.cache, 'preload.js');
-    const write = `() => require('fs').writeFileSync(${JSON.stringify(list)}, String('__zod_globalConfig' in globalThis))`;
+    // written whole, then renamed: the poll below never reads a file that is still empty
+    const write = `() => { const fs = require('fs'); fs.writeFileSync(${JSON.stringify(list + '.tmp')}, String('__zod_globalConfig' in globalThis)); fs.renameSync(${JSON.stringify(list + '.tmp')}, ${JSON.stringify(list)}); }`;
     fs.writeFileSync(preload, `process.on('SIGUSR2', ${write});`);
     this.child = spawn(process.execPath, ['-r', preload, ...cliArgs(ws)], { env: childEnv(ws), cwd: ws.root, stdio: 'pipe' });
     this.child.stderr.resume();
