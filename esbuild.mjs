@@ -85,7 +85,7 @@ const lazyWorker = {
   name: 'lazy-worker',
   setup(b) {
     b.onResolve({ filter: /^node:worker_threads$/ }, (a) =>
-      /[\\/]src[\\/]/.test(a.importer) && !/[\\/]outlineWorker\.ts$/.test(a.importer) ? { path: 'lazy-worker', namespace: 'lazy-worker' } : undefined,
+      /[\\/]src[\\/]/.test(a.importer) && !/[\\/](outline|records)Worker\.ts$/.test(a.importer) ? { path: 'lazy-worker', namespace: 'lazy-worker' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-worker' }, () => ({
       contents: `export function Worker(...a) { return new (require('node:worker_threads').Worker)(...a); }\n`,
@@ -153,6 +153,8 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js' },
   // The outline worker's script (src/core/context/node/outlinePool.ts starts it beside the bundle that runs).
   { entryPoints: ['src/core/context/node/outlineWorker.ts'], outfile: 'dist/outline-worker.js' },
+  // The records worker's script (src/core/context/node/recordsPool.ts: a cold overview's second describer).
+  { entryPoints: ['src/core/context/node/recordsWorker.ts'], outfile: 'dist/records-worker.js' },
 ];
 if (process.argv[2] !== 'cli' && existsSync('src/vscode/extension.ts')) {
   // Same split as the CLI: VS Code loads a small loader (src/vscode/boot.ts), which runs the bundle through V8's code cache.

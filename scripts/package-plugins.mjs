@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What dist/cli.js needs beside it at run time (see scripts/copy-wasm.mjs and esbuild.mjs). */
-export const SERVER_FILES = ['cli.js', 'cli-main.js', 'outline-worker.js', 'wasm', 'ranks', 'vendor'];
+export const SERVER_FILES = ['cli.js', 'cli-main.js', 'outline-worker.js', 'records-worker.js', 'wasm', 'ranks', 'vendor'];
 export const PLUGIN_NAME = 'better-edit-tools';
 export const AGENT_PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
 export const AGENT_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';

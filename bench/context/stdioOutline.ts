@@ -1,9 +1,10 @@
 /**
- * A 4 MB C file's outline as a host gets it: the built stdio server (dist/cli.js) started fresh, `initialize`,
- * `tools/list`, then at once the first `be-read` in structure mode (the workers start, the grammar loads, the
- * tokenizer's ranks load unless the background load has finished). Wall from the request to its reply, and the
- * server's CPU in that time over all its threads (Linux: /proc/PID/stat; NaN elsewhere). The in-process rows of
- * scale.ts run the worker from the TypeScript source through tsx (~0.2 s more CPU per worker than the built one).
+ * First calls as a host makes them: the built stdio server (dist/cli.js) started fresh, `initialize`, `tools/list`,
+ * then at once the call: a 4 MB C file's `be-read` in structure mode (the workers start, the grammar loads, the
+ * tokenizer's ranks load unless the background load has finished), or a cold `be-overview`. Wall from the request
+ * to its reply, and the server's CPU in that time over all its threads (Linux: /proc/PID/stat; NaN elsewhere). The
+ * in-process rows of scale.ts run the workers from the TypeScript source through tsx (~0.2-0.5 s more CPU per
+ * worker than the built one).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,19 @@ export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: numb
   const root = join(dir, 'root');
   mkdirSync(root);
   writeFileSync(join(root, 'big.c'), cSource(4_000_000));
-  const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') } });
+  try {
+    return await firstCallOverStdio(root, join(dir, 'cache'), 'be-read', { file: 'big.c', mode: 'structure' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One fresh built server over `root` (its state in `cacheHome`): `initialize`, `tools/list`, then at once the call
+ * `name(args)`. Wall from the request to its reply, and the server's CPU in that time over all its threads.
+ */
+export async function firstCallOverStdio(root: string, cacheHome: string, name: string, args: object): Promise<{ wall: number; cpu: number }> {
+  const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
   const waiting = new Map<number, (m: { result?: { isError?: boolean } }) => void>();
   let buf = '';
   let nextId = 1;
@@ -61,14 +74,13 @@ export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: numb
     await request('tools/list', {});
     const cpu0 = processCpuMs(child.pid!);
     const t = performance.now();
-    const reply = await request('tools/call', { name: 'be-read', arguments: { file: 'big.c', mode: 'structure' } });
+    const reply = await request('tools/call', { name, arguments: args });
     const wall = performance.now() - t;
     const cpu = processCpuMs(child.pid!) - cpu0;
-    if (!reply.result || reply.result.isError) throw new Error(`be-read structure failed: ${JSON.stringify(reply).slice(0, 300)}`);
+    if (!reply.result || reply.result.isError) throw new Error(`${name} failed: ${JSON.stringify(reply).slice(0, 300)}`);
     return { wall, cpu };
   } finally {
     child.stdin.end();
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
-    rmSync(dir, { recursive: true, force: true });
   }
 }

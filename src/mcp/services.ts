@@ -20,6 +20,7 @@ import { ContextService, type ContextSettings } from '../core/context/node/servi
 import type { SymbolProvider } from '../core/context/types';
 import { treeSitterSymbols } from '../core/context/structure';
 import { OutlinePool } from '../core/context/node/outlinePool';
+import { RecordsPool } from '../core/context/node/recordsPool';
 import { grammarsBeside, TreeSitterParsers } from '../core/context/node/treeSitter';
 import { RootWatcher } from '../core/context/node/rootWatcher';
 import { getTokenizer } from '../core/memory/node/tokenizer';
@@ -161,6 +162,8 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
   const parsers = new TreeSitterParsers(grammarsBeside(__dirname));
   // Outlines and function ranges parse on worker threads: a big file's parse never holds the event loop.
   const outlines = new OutlinePool({ grammarsDir: __dirname });
+  // a cold overview of many files describes them on this thread and one worker at once (started on first use)
+  const describer = new RecordsPool();
   // its workers start on the first outline, once an overview has answered, or at the stdio CLI's first idle moment
   // (ContextService.warmOutlines): never at composition, where every window of the extension host would pay for
   // workers it may never use, and where they slowed the CLI's first answers
@@ -200,6 +203,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       tokenizer: getTokenizer(),
       parsers,
       outlines,
+      describer,
     });
     // Every write through the store (whichever argument named the file) reaches the next overview at once,
     // before the tool returns, without waiting for a watcher's event (or when there is none).
@@ -232,7 +236,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       closed = true;
       await watcher?.close();
       context?.setWatched(false);
-      await outlines.close();
+      await Promise.all([outlines.close(), describer.close()]);
       await history.close();
     },
   };

@@ -81,7 +81,7 @@ export class FileRecords {
 
   /** Reads and tags one file; undefined when it is not a regular file inside the root (any more). */
   async read(f: WalkedFile): Promise<FileRecord | undefined> {
-    const rec = emptyRecord(f);
+    const rec = emptyRecord(f.rel);
     if (f.size > MAX_READ_BYTES) return estimated(rec, f);
     let bytes: Buffer | undefined;
     try {
@@ -94,9 +94,20 @@ export class FileRecords {
 
   /** read(), synchronously, when the reader can (the cold index reads in time slices); undefined: it cannot. */
   readSync(f: WalkedFile): { rec: FileRecord | undefined } | undefined {
+    const loaded = this.loadSync(f);
+    if (!loaded) return undefined;
+    return { rec: loaded.bytes ? described(loaded.rec!, loaded.bytes) : loaded.rec };
+  }
+
+  /**
+   * The first half of readSync: the bytes to describe with the record they go in, or the record when there is
+   * nothing to describe (too large to read, unreadable), or `rec` undefined when the file is out of the map. The
+   * second half is describeBytes, here or on a worker thread (recordData.ts).
+   */
+  loadSync(f: WalkedFile): { rec: FileRecord | undefined; bytes?: Buffer } | undefined {
     const readSync = this.reader.readSync;
     if (!readSync) return undefined;
-    const rec = emptyRecord(f);
+    const rec = emptyRecord(f.rel);
     if (f.size > MAX_READ_BYTES) return { rec: estimated(rec, f) };
     let bytes: Buffer | undefined;
     try {
@@ -104,19 +115,21 @@ export class FileRecords {
     } catch {
       return { rec: unreadable(rec) }; // unreadable (permissions): counted, not described
     }
-    return { rec: bytes && described(rec, bytes) };
+    return bytes ? { rec, bytes } : { rec: undefined };
   }
 }
 
-const NO_NAMES = Object.freeze([]) as unknown as string[];
+/** The empty list every record without names shares. */
+export const NO_NAMES = Object.freeze([]) as unknown as string[];
 
-function emptyRecord(f: WalkedFile): FileRecord {
+/** The record of `rel` before it is described. */
+export function emptyRecord(rel: string): FileRecord {
   // every field in the literal: `tags` added later moved each record's fields to a second object (~38 bytes a file)
-  return { rel: f.rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(f.rel), binary: false, summary: '', tags: undefined, terms: undefined };
+  return { rel, lines: 0, linesEstimated: false, languageId: languageIdFromPath(rel), binary: false, summary: '', tags: undefined, terms: undefined };
 }
 
 /** The terms of a binary file: never ranked (the overview leaves binary files out), so one shared empty list. */
-const NO_TERMS: Terms = termsOf({ rel: '', summary: '' });
+export const NO_TERMS: Terms = termsOf({ rel: '', summary: '' });
 
 function unreadable(rec: FileRecord): FileRecord {
   rec.terms = termsOf(rec); // its path still matches a query: made once here, not at each query
@@ -131,7 +144,7 @@ function estimated(rec: FileRecord, f: WalkedFile): FileRecord {
 }
 
 /** The record of a file's bytes: binary or not, its lines, and (up to MAX_TAG_BYTES) its summary and tags. */
-function described(rec: FileRecord, bytes: Buffer): FileRecord {
+export function described(rec: FileRecord, bytes: Buffer): FileRecord {
   if (looksBinary(bytes)) {
     rec.binary = true;
     rec.terms = NO_TERMS;

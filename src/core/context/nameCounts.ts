@@ -14,7 +14,13 @@ export class NameCounts implements Iterable<[string, number]> {
   /** Positions of the names in name order (only above SCAN names). */
   private readonly sorted: number[] | undefined;
 
-  constructor(counts: ReadonlyMap<string, number> | Iterable<[string, number]>) {
+  /** `packed`: the lists of a NameCounts as they are (fromParts), `counts` then unused. */
+  constructor(counts: ReadonlyMap<string, number> | Iterable<[string, number]>, packed?: NameCountsParts) {
+    if (packed) {
+      this.flat = packed.flat as (string | number)[];
+      this.sorted = packed.sorted as number[] | undefined;
+      return;
+    }
     const flat: (string | number)[] = [];
     for (const [name, n] of counts) flat.push(internName(name), n);
     this.flat = flat.slice(); // exactly its length (a pushed array keeps spare room)
@@ -60,6 +66,21 @@ export class NameCounts implements Iterable<[string, number]> {
     return this.indexOf(name) >= 0;
   }
 
+  /** The lists behind the counts, as they are: what crosses a message port (NameCounts.fromParts). */
+  toParts(): NameCountsParts {
+    return { flat: this.flat, sorted: this.sorted };
+  }
+
+  /**
+   * The counts of toParts() lists made on another thread (a structured clone: the lists are the caller's to give
+   * away): its names interned here in place, its name order kept (names sort the same on any thread).
+   */
+  static fromParts(parts: NameCountsParts): NameCounts {
+    const flat = parts.flat as (string | number)[];
+    for (let i = 0; i < flat.length; i += 2) flat[i] = internName(flat[i] as string);
+    return new NameCounts([], parts);
+  }
+
   *keys(): IterableIterator<string> {
     for (let i = 0; i < this.flat.length; i += 2) yield this.flat[i] as string;
   }
@@ -70,6 +91,12 @@ export class NameCounts implements Iterable<[string, number]> {
 }
 
 export const NO_COUNTS = new NameCounts([]);
+
+/** A NameCounts' lists: name, count, name, count, … in first-seen order, and the names' positions in name order. */
+export interface NameCountsParts {
+  flat: readonly (string | number)[];
+  sorted: readonly number[] | undefined;
+}
 
 /**
  * Starts the pool over: the names given out stay shared, later ones share among themselves (the map calls it after

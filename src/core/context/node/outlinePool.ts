@@ -15,12 +15,11 @@
  *  - Idle workers end after `idleMs` and keep no process alive.
  */
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Extracted, OutlineSource } from '../treeOutline';
 import { cutPoints, cutText, joinOutlines } from '../outlineChunks';
 import type { OutlineAnswer, OutlineJob } from './outlineWorker';
+import { workerScript } from './workerScript';
 
 export interface OutlinePoolOptions {
   /** The folder whose `wasm/` holds the grammars (grammarsBeside); the bundle's own folder. */
@@ -67,15 +66,6 @@ function abortError(): Error {
   const e = new Error('the outline was cancelled');
   e.name = 'AbortError';
   return e;
-}
-
-/** How to start the worker: the bundled script beside the bundle, else the TypeScript source through tsx (tests, benches). */
-function workerScript(): { file: string; eval: boolean } {
-  const bundled = join(__dirname, 'outline-worker.js');
-  if (existsSync(bundled)) return { file: bundled, eval: false };
-  const source = join(__dirname, 'outlineWorker.ts');
-  const tsx = 'tsx/cjs'; // a variable: the bundle never takes this path, and the bundler leaves it alone
-  return { file: `require(${JSON.stringify(require.resolve(tsx))}); require(${JSON.stringify(source)});`, eval: true };
 }
 
 export class OutlinePool implements OutlineSource {
@@ -190,7 +180,7 @@ export class OutlinePool implements OutlineSource {
   }
 
   private start(lane?: number): Slot {
-    const script = workerScript();
+    const script = workerScript('outline-worker.js', 'outlineWorker.ts');
     // execArgv [] : a worker inherits the host's flags, and a loader among them (`node --import tsx`, as the benches
     // and tests run) loaded again in each worker, ~0.2 s of CPU apiece; the script needs none of them
     const worker = new Worker(script.file, { eval: script.eval, execArgv: [], workerData: { grammarsDir: this.opts.grammarsDir } });

@@ -23,6 +23,7 @@ import { diskWalker } from './walk';
 import { structure } from '../structure';
 import type { ParserSource } from './treeSitter';
 import type { OutlineSource } from '../treeOutline';
+import type { RecordDescriber } from '../recordData';
 import type { ContextMode, DataType, FileStructure, OutlineSymbol, SymbolProvider, TokenCounter } from '../types';
 
 export type ReadMode = ContextMode | 'auto';
@@ -68,6 +69,8 @@ export interface ContextServiceDeps {
   parsers: ParserSource;
   /** Where outlines are parsed (the composition root's worker pool, node/outlinePool.ts); default in-thread. */
   outlines?: OutlineSource;
+  /** A second thread for a cold overview's describing (node/recordsPool.ts); default none. */
+  describer?: RecordDescriber;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
 }
@@ -173,7 +176,7 @@ export class ContextService {
       const start = this.firstUse;
       this.firstUse = undefined;
       start?.();
-      map = new RepoMap(key, { tokenizer: this.tokenizer, reader: fileStoreReader(this.deps.files), walker: diskWalker });
+      map = new RepoMap(key, { tokenizer: this.tokenizer, reader: fileStoreReader(this.deps.files), walker: diskWalker, describer: this.deps.describer });
       map.watched = this.watchedRoots;
       this.maps.set(key, map);
     }
