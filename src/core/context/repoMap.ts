@@ -12,9 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { posix } from 'node:path';
 import type { TokenCounter } from './types';
 import { FileList } from './fileList';
-import { described, FileRecords, type FileRecord, type RecordChange } from './fileRecords';
+import { FileRecords, type FileRecord, type RecordChange } from './fileRecords';
 import type { FileWalker, MapFileReader, WalkedFile } from './mapPorts';
-import { fromRecordData, type RecordData, type RecordDescriber } from './recordData';
+import type { RecordDescriber } from './recordData';
+import { readShared } from './sharedReads';
 import { OverviewLayout } from './overviewLayout';
 import { Ranking, type OverviewFile } from './ranking';
 import { queryWords } from './rank/words';
@@ -29,9 +30,6 @@ export const DEFAULT_OVERVIEW_BUDGET = CONTEXT_SETTINGS.overviewBudget.default;
 
 /** From this many files to read, a refresh shares the describing with the RecordDescriber (its start: ~50 ms). */
 const SHARED_MIN_FILES = 500;
-/** A batch for the describer: this many files at most, and it closes once it holds this many bytes. */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 256 * 1024;
 
 export interface OverviewOptions {
   /** Absolute folder inside the root to describe; default the root. */
@@ -199,51 +197,20 @@ export class RepoMap {
 
   /**
    * The records of `files`: read synchronously in slices that yield to the event loop when the reader can (many
-   * files per turn, a few milliseconds each), else awaited 16 at a time. Many files are described on two threads:
-   * this one and the describer take the next files in turn (two batches of the describer's in flight, so that it
-   * never waits for this thread's slice to end); each record lands at its file's index, so the result is the same.
+   * files per turn, a few milliseconds each), else awaited 16 at a time; many files are described on two threads
+   * (sharedReads.ts).
    */
   private async readAll(files: WalkedFile[]): Promise<(FileRecord | undefined)[]> {
     if (!this.records.syncReads) return mapLimit(files, 16, (f) => this.records.read(f));
+    if (this.describer && files.length >= SHARED_MIN_FILES) return readShared(files, this.records, this.describer);
     const out: (FileRecord | undefined)[] = new Array(files.length);
-    const cursor = { next: 0 };
-    const describer = files.length >= SHARED_MIN_FILES ? this.describer : undefined;
-    const elsewhere = describer && Promise.all([0, 1].map(() => this.describeElsewhere(describer, files, out, cursor)));
     const slices = new Slices();
-    while (cursor.next < files.length) {
-      const i = cursor.next++;
+    for (let i = 0; i < files.length; i++) {
       out[i] = this.records.readSync(files[i]!)!.rec;
       const due = slices.tick();
       if (due) await due;
     }
-    await elsewhere;
     return out;
-  }
-
-  /** Batches off the cursor, read here and described by `describer`; what it fails to describe, this thread does. */
-  private async describeElsewhere(describer: RecordDescriber, files: WalkedFile[], out: (FileRecord | undefined)[], cursor: { next: number }): Promise<void> {
-    for (;;) {
-      const batch: { at: number; rec: FileRecord; bytes: Buffer }[] = [];
-      let bytes = 0;
-      while (cursor.next < files.length && batch.length < BATCH_FILES && bytes < BATCH_BYTES) {
-        const at = cursor.next++;
-        const loaded = this.records.loadSync(files[at]!)!;
-        if (!loaded.bytes) out[at] = loaded.rec;
-        else {
-          batch.push({ at, rec: loaded.rec!, bytes: loaded.bytes });
-          bytes += loaded.bytes.length;
-        }
-      }
-      if (!batch.length) return;
-      let data: RecordData[] | undefined;
-      try {
-        data = await describer.describe(batch.map((b) => ({ rel: b.rec.rel, bytes: b.bytes })));
-      } catch {
-        data = undefined;
-      }
-      for (const [k, b] of batch.entries()) out[b.at] = data?.[k] ? fromRecordData(b.rec, data[k]) : described(b.rec, b.bytes);
-      if (!data) return; // the describer failed: this thread reads the rest
-    }
   }
 
   /** The overview text for the root or a folder in it, within `budget` tokens. */

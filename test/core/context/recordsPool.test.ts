@@ -78,7 +78,9 @@ describe('context: records described on a worker thread', () => {
       assert.equal(pool.running, true);
       // the worker ends while a batch is under way: that batch rejects, the pool starts over
       const worker = (pool as unknown as { worker: { terminate(): Promise<number> } }).worker;
-      const lost = pool.describe(files);
+      // a batch the worker takes ~0.1 s over (900 KB of code to tag): ended at once, it cannot have answered
+      const slow = { rel: 'src/slow.ts', bytes: Buffer.from('export function total(order: Order): number { return order.value + ledger.sum; }\n'.repeat(11_000)) };
+      const lost = pool.describe([slow]);
       void worker.terminate();
       await assert.rejects(lost, /records worker stopped|ended/);
       const again = await pool.describe(files.slice(0, 1));
