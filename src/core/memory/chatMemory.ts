@@ -404,7 +404,7 @@ export class ChatMemory {
     }
     memory.nextSeq = Math.max(json.nextSeq ?? 1, (sorted.at(-1)?.seq ?? 0) + 1);
     for (const m of sorted) if (Number.isFinite(m.time) && m.time > memory.lastTime) memory.lastTime = m.time;
-    memory.runningSummary.restore(json);
+    memory.runningSummary.restore(json, recount);
     // Restore exactly what was saved (an overflow stays reported); slide only if the caller changed the budget.
     if (Object.keys(overrides).length > 0) memory.slide(0, false, [], []);
     return memory;

@@ -24,6 +24,12 @@ export interface RunningSummaryDeps {
 /** The part of a saved ChatMemory state this keeps. */
 export interface RunningSummaryJSON {
   summaryLines: string[];
+  /**
+   * The tokens of each summary line as rendered (`- line\n`), in the memory's encoding: a restore counts only the
+   * lines without one (counting every line of 50 saved sessions held a start for hundreds of milliseconds, and
+   * made it load the tokenizer's ranks at once). Absent in states saved before it.
+   */
+  summaryTokens?: number[];
   fingerprints: Fingerprint[];
   evictions: number;
   evictedTokens: number;
@@ -145,8 +151,9 @@ export class RunningSummary {
     return (text) => known.get(text) ?? this.deps.tokenizer.count(text);
   }
 
-  private setLines(lines: string[]): void {
-    const known = new Map<string, number>();
+  /** `counted`: tokens of some of the lines already known (a restore's saved counts), by line. */
+  private setLines(lines: string[], counted?: ReadonlyMap<string, number>): void {
+    const known = new Map<string, number>(counted);
     this.lines.forEach((line, i) => known.set(line, this.lineTokens[i]!));
     // Lines kept from the current summary are normalized and counted already.
     this.lines = lines.map((l) => (known.has(l) ? l : normalizeLine(l))).filter((l) => l.length > 0);
@@ -170,6 +177,7 @@ export class RunningSummary {
   toJSON(): RunningSummaryJSON {
     return {
       summaryLines: this.lines.slice(),
+      summaryTokens: this.lineTokens.slice(),
       fingerprints: this.fingerprintList.map((f) => ({ ...f, files: f.files.map((r) => ({ ...r })), identifiers: [...f.identifiers] })),
       evictions: this.evictions,
       evictedTokens: this.evictedTokens,
@@ -178,9 +186,21 @@ export class RunningSummary {
     };
   }
 
-  /** Restores a saved state (missing fields of older states start empty). */
-  restore(json: Partial<RunningSummaryJSON>): void {
-    this.setLines(json.summaryLines ?? []);
+  /**
+   * Restores a saved state (missing fields of older states start empty). Its line counts are taken for the lines
+   * saved as they are kept (normalized, not empty) unless `recount` (the saved state counted in another encoding).
+   */
+  restore(json: Partial<RunningSummaryJSON>, recount = false): void {
+    const lines = json.summaryLines ?? [];
+    const saved = !recount && Array.isArray(json.summaryTokens) && json.summaryTokens.length === lines.length ? json.summaryTokens : undefined;
+    const counted = new Map<string, number>();
+    if (saved) {
+      lines.forEach((line, i) => {
+        const n = saved[i];
+        if (typeof line === 'string' && Number.isSafeInteger(n) && n! >= 0 && line.length > 0 && normalizeLine(line) === line) counted.set(line, n!);
+      });
+    }
+    this.setLines(lines, counted);
     this.fingerprintList = (json.fingerprints ?? []).map((f) => ({ ...f }));
     this.evictions = json.evictions ?? 0;
     this.evictedTokens = json.evictedTokens ?? 0;

@@ -252,6 +252,53 @@ describe('core/memory/ChatMemory', () => {
     assert.deepEqual(ids(back), ids(m));
   });
 
+  it("a restore takes the summary lines' saved counts, and counts the lines of an older state, another encoding or a bad count", () => {
+    const m = new ChatMemory({ maxTokens: 1500, reserveRatio: 0.1, recentKeep: 2 }, { ...memoryDeps, clock });
+    for (let i = 0; i < 20; i++) {
+      m.add({ kind: 'tool_call', id: `c${i}`, tool: 'be-read', content: `read f${i}.ts:1-20`, references: [{ path: `f${i}.ts`, start: 1, end: 20 }] });
+      m.add({ kind: 'tool_result', id: `r${i}`, pairId: `c${i}`, content: 'const value = computeThing();\n'.repeat(10) });
+    }
+    const saved = JSON.parse(JSON.stringify(m.toJSON())) as ReturnType<ChatMemory['toJSON']>;
+    assert.ok(saved.summaryLines.length > 2, 'the window evicted into a summary');
+    assert.equal(saved.summaryTokens?.length, saved.summaryLines.length);
+    // every count the tokenizer is asked for while a state loads
+    const counted: string[] = [];
+    const counting = {
+      tokenizerFor: (encoding: Parameters<typeof memoryDeps.tokenizerFor>[0]) => {
+        const t = memoryDeps.tokenizerFor(encoding);
+        return new Proxy(t, { get: (o, k) => (k === 'count' ? (text: string) => (counted.push(text), t.count(text)) : Reflect.get(o, k)) });
+      },
+    };
+    const load = (json: typeof saved) => {
+      counted.length = 0;
+      const back = ChatMemory.fromJSON(json, { ...counting, clock });
+      return { back, counted: counted.filter((t) => t.startsWith('- ')).length };
+    };
+    const plain = load(saved);
+    assert.equal(plain.counted, 0);
+    assert.equal(plain.back.stats().summaryTokens, m.stats().summaryTokens);
+    // saved before the counts were: each line counted, to the same total
+    const { summaryTokens: _dropped, ...older } = saved;
+    const old = load(older as typeof saved);
+    assert.equal(old.counted, saved.summaryLines.length);
+    assert.equal(old.back.stats().summaryTokens, m.stats().summaryTokens);
+    // counted in another encoding than the memory's: every line counted again (the saved counts left alone)
+    counted.length = 0;
+    const foreign = { ...saved, options: { ...saved.options, encoding: 'cl100k_base' as const }, summaryTokens: saved.summaryTokens!.map(() => 999) };
+    const recounted = ChatMemory.fromJSON(foreign, { ...counting, clock }, { encoding: 'o200k_base' });
+    assert.equal(counted.filter((t) => t.startsWith('- ')).length, saved.summaryLines.length);
+    assert.equal(recounted.stats().summaryTokens, m.stats().summaryTokens);
+    // a count that is no count (negative, a fraction, text), or a list of another length: those lines counted
+    const bad = [...saved.summaryTokens!];
+    bad[0] = -1;
+    bad[1] = 2.5;
+    (bad as unknown[])[2] = '7';
+    const repaired = load({ ...saved, summaryTokens: bad });
+    assert.equal(repaired.counted, 3);
+    assert.equal(repaired.back.stats().summaryTokens, m.stats().summaryTokens);
+    assert.equal(load({ ...saved, summaryTokens: saved.summaryTokens!.slice(1) }).counted, saved.summaryLines.length);
+  });
+
   it('drops orphan tool links when loading a state (sanitize on load)', () => {
     const m = small();
     m.add(msg('tool_call', 10, { id: 'c' }));

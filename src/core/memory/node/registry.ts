@@ -10,6 +10,7 @@ import { readStateFile } from '../../files/stateFile';
 import { systemClock, type Clock } from '../../clock';
 import { ChatMemory, type ChatMemoryDeps, type ChatMemoryJSON, type ChatMemoryOptions } from '../chatMemory';
 import { Emitter, type Disposable } from '../../emitter';
+import { Slices } from '../../util/slices';
 import type { MemoryChange } from '../types';
 
 export interface MemoryRegistryOptions {
@@ -232,6 +233,8 @@ export class MemoryRegistry {
     loaded.sort((a, b) => b.lastActivity - a.lastActivity);
     const max = this.options.maxSessions ?? 50;
     await Promise.all(loaded.splice(max).map((stale) => fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined)));
+    // up to 50 windows of hundreds of messages each: in slices of the event loop, not in one block
+    const slices = new Slices();
     for (const saved of loaded) {
       try {
         const memory = ChatMemory.fromJSON(saved.memory, this.depsWithClock(), budgetOverrides(this.options.memoryOptions));
@@ -239,6 +242,8 @@ export class MemoryRegistry {
       } catch (err) {
         this.options.onError?.(err);
       }
+      const due = slices.tick();
+      if (due) await due;
     }
   }
 }
