@@ -425,7 +425,7 @@ export class HistoryStore implements EditHistory {
   private async evict(): Promise<string | undefined> {
     let byCount = false;
     let byBytes = false;
-    // a batch's parts share one file: it is deleted once, not once per part
+    // a batch's parts share one file: it is deleted once (and its queued parts looked for once), not once per part
     const gone = new Set<string>();
     for (let steps = countSteps(this.entries); steps > 1 && (steps > this.maxCount || this.totalBytes() > this.maxBytes); steps--) {
       if (steps > this.maxCount) byCount = true;
@@ -455,6 +455,7 @@ export class HistoryStore implements EditHistory {
    * then the parts still queued are rewritten in place, then renamed after the first of them (rewriteBatch).
    */
   private async deleteFiles(entry: Entry, gone?: Set<string>): Promise<void> {
+    if (gone?.has(entry.jsonName) && (!entry.binName || gone.has(entry.binName))) return;
     const rest = entry.shared ? this.entries.filter((e) => e.jsonName === entry.jsonName) : [];
     if (rest.length > 0) await this.rewriteBatch(entry.jsonName, rest);
     for (const name of [rest.length > 0 ? undefined : entry.jsonName, entry.binName]) {
