@@ -14,6 +14,12 @@
  * Breaking is claimed first (`<lock>.break-<token>`, created exclusively), and the lock is re-read before it is
  * removed, so exactly one waiter removes it and never a newer owner's lock. Anything but a regular file at the
  * lock path (a FIFO, a link, a folder) is refused from lstat, before any open, with the command that clears it.
+ *
+ * The locks one batch takes in one folder (a LockGroup) share one lock file: the first is made as above, each next
+ * one is a hard link to it under its own name. link() fails when the name exists, as the exclusive create does, and
+ * the name is born with its record; any server reads, waits for and breaks each name as any lock. One inode, one
+ * descriptor and one heartbeat per folder and batch instead of one each per file (the create is a lock's costliest
+ * call: an inode allocated, freed again at release). Where hard links fail, each name is a lock file of its own.
  */
 import { promises as fsp, constants as fsc, readlinkSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
@@ -92,6 +98,27 @@ export function lockFileOf(target: string): string {
 
 export { isLockFileName };
 
+/**
+ * The locks of one batch in one folder (acquire's and tryAcquire's `group`): the names held, all links to one lock
+ * file, its descriptor kept open (its inode cannot be reused meanwhile, so a name holding it is ours) and its heartbeat.
+ */
+interface SharedLock {
+  names: Set<string>;
+  fh: Handle;
+  ino: number;
+  dev: number;
+  beat: ReturnType<typeof setInterval>;
+}
+
+export class LockGroup {
+  /** @internal */
+  shared?: SharedLock;
+  /** @internal no more links: they failed here (a file system without them), or a name of the group was made anew by another writer */
+  noLinks = false;
+  /** @internal the group's first lock file being made */
+  first?: Promise<void>;
+}
+
 export class CrossProcessLocks {
   readonly dir?: string;
   private readonly timeoutMs: number;
@@ -119,8 +146,8 @@ export class CrossProcessLocks {
    * meanwhile cannot put the lock elsewhere; it must stay valid until release). Messages show the plain path.
    * `calls`: how that folder's entries are reached (fsCalls.ts: direct on a local file system).
    */
-  async acquire(target: string, folder?: string, calls: FsCalls = poolCalls): Promise<() => Promise<void>> {
-    const attempt = this.attempt(target, folder, true, calls);
+  async acquire(target: string, folder?: string, calls: FsCalls = poolCalls, group?: LockGroup): Promise<() => Promise<void>> {
+    const attempt = this.attempt(target, folder, true, calls, group);
     const deadline = performance.now() + this.timeoutMs;
     let pause = 1;
     let last: { record: LockRecord; verdict: Verdict } | undefined;
@@ -140,8 +167,8 @@ export class CrossProcessLocks {
    * release function, or undefined while another live writer holds the lock. A dead or stale owner's lock is
    * broken and tried again, as acquire does.
    */
-  async tryAcquire(target: string, folder?: string, calls: FsCalls = poolCalls): Promise<(() => Promise<void>) | undefined> {
-    const attempt = this.attempt(target, folder, false, calls);
+  async tryAcquire(target: string, folder?: string, calls: FsCalls = poolCalls, group?: LockGroup): Promise<(() => Promise<void>) | undefined> {
+    const attempt = this.attempt(target, folder, false, calls, group);
     for (let i = 0; i < 3; i++) {
       const r = await attempt();
       if (r.kind === 'taken') return r.release;
@@ -155,15 +182,16 @@ export class CrossProcessLocks {
    * it was released meanwhile, `broken` when an abandoned one was broken; or `busy` (a live or not yet checkable
    * owner, a lock being written, or an unreadable one unless `breakUnreadable`), with the owner's verdict when read.
    */
-  private attempt(target: string, folder: string | undefined, breakUnreadable: boolean, calls: FsCalls): () => Promise<Attempt> {
+  private attempt(target: string, folder: string | undefined, breakUnreadable: boolean, calls: FsCalls, group?: LockGroup): () => Promise<Attempt> {
     const shown = lockFileOf(target);
     const file = folder === undefined ? shown : path.join(folder, path.basename(shown));
     const me = currentOwner();
     const record: LockRecord = { pid: me.pid, start: me.start, host: this.host, token: randomHex(12), path: target, since: Date.now(), pidns: pidNamespace() };
     const body = JSON.stringify(record);
     return async () => {
-      const made = await this.tryCreate(file, body, shown, calls);
+      const made = group ? await this.tryJoin(group, file, body, shown, calls) : await this.tryCreate(file, body, shown, calls);
       if (made === 'no-folder') return { kind: 'taken', release: async () => undefined }; // a new folder (mkdirs): nothing there to exclude on yet
+      if (made && 'names' in made) return { kind: 'taken', release: this.holdingIn(group!, made, file, calls) };
       if (made) return { kind: 'taken', release: this.holding(file, made, calls) };
       const seen = await this.look(file, shown);
       if (seen.kind === 'missing') return { kind: 'retry' }; // released meanwhile: try again at once
@@ -273,6 +301,75 @@ export class CrossProcessLocks {
       clearInterval(beat);
       // only our own lock: the same inode we hold open (it is ours unless someone judged us abandoned)
       await releaseHeldFile(file, fh, calls);
+    };
+  }
+
+  /**
+   * `file` taken as a name of the group's lock file (the group's SharedLock): a hard link to a name the group holds,
+   * else (the group's first lock, or no hard links here) a lock file of its own, the group's when it has none.
+   */
+  private async tryJoin(group: LockGroup, file: string, body: string, shown: string, calls: FsCalls): Promise<Handle | SharedLock | undefined | 'no-folder'> {
+    // the batch's locks are tried several at once: the others wait for the first lock file, then link to it
+    while (!group.shared && group.first) await group.first;
+    const s = group.shared;
+    if (s && !group.noLinks) {
+      try {
+        await calls.link(s.names.values().next().value!, file);
+        // ours unless the group's name was broken as abandoned and made anew by another writer just before the link
+        const there = await calls.lstat(file).catch(() => undefined);
+        if (there?.ino === s.ino && there.dev === s.dev && group.shared === s) {
+          s.names.add(file);
+          return s;
+        }
+        // the link just made, to another writer's lock or to the group's released meanwhile (while the name exists,
+        // no one else removes it or makes it anew); the group's next names are lock files of their own
+        if (there) await calls.unlink(file).catch(() => undefined);
+        group.noLinks = true;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return undefined;
+        if (code !== 'ENOENT') group.noLinks = true; // EPERM, ENOTSUP, EMLINK, ...: no hard links on this file system
+      }
+    }
+    if (group.shared || group.noLinks) return this.tryCreate(file, body, shown, calls);
+    let made: Handle | undefined | 'no-folder' = undefined;
+    let done = () => {};
+    group.first = new Promise<void>((resolve) => (done = resolve));
+    try {
+      made = await this.tryCreate(file, body, shown, calls);
+      const st = typeof made === 'object' ? await made.stat().catch(() => undefined) : undefined;
+      if (typeof made !== 'object' || !st) return made;
+      const fh = made;
+      const beat = setInterval(() => {
+        const now = new Date();
+        fh.utimes(now, now).catch(() => undefined);
+      }, this.heartbeatMs);
+      beat.unref();
+      group.shared = { names: new Set([file]), fh, ino: st.ino, dev: st.dev, beat };
+      return group.shared;
+    } finally {
+      group.first = undefined;
+      done();
+    }
+  }
+
+  /** A name of the group's lock file is held until release removes it (if it is still the group's inode). */
+  private holdingIn(group: LockGroup, s: SharedLock, file: string, calls: FsCalls): () => Promise<void> {
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        const there = await calls.lstat(file);
+        if (there.ino === s.ino && there.dev === s.dev) await calls.unlink(file);
+      } catch {
+        // gone already: nothing to release
+      }
+      s.names.delete(file);
+      if (s.names.size > 0) return;
+      clearInterval(s.beat);
+      if (group.shared === s) group.shared = undefined;
+      await s.fh.close().catch(() => undefined);
     };
   }
 

@@ -37,6 +37,8 @@ export interface FsCalls {
   open(path: string, flags: number, mode?: number): Promise<Handle>;
   lstat(path: string): Promise<Stats>;
   rename(from: string, to: string): Promise<void>;
+  /** A hard link: fails with EEXIST when `to` exists (as an exclusive create does) */
+  link(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
   /** The calls a staged temp is created and written with (the pool's for its create and writes, where these are direct) */
@@ -48,6 +50,7 @@ export const poolCalls: FsCalls = {
   open: (p, flags, mode) => fsp.open(p, flags, mode),
   lstat: (p) => fsp.lstat(p),
   rename: (a, b) => fsp.rename(a, b),
+  link: (a, b) => fsp.link(a, b),
   unlink: (p) => fsp.unlink(p),
   readdir: (p) => fsp.readdir(p),
 };
@@ -173,13 +176,14 @@ function directOpen(p: string, flags: number, mode: number | undefined, staging:
 
 const lstat = (p: string) => now(() => fs.lstatSync(p));
 const rename = (a: string, b: string) => now(() => fs.renameSync(a, b));
+const link = (a: string, b: string) => now(() => fs.linkSync(a, b));
 const unlink = (p: string) => now(() => fs.unlinkSync(p));
 const readdir = (p: string) => now(() => fs.readdirSync(p));
 
 /** The direct calls for a staged temp (its create and writes through the pool, see directOpen). */
-const directStagingCalls: FsCalls = { direct: true, open: (p, flags, mode) => directOpen(p, flags, mode, true), lstat, rename, unlink, readdir };
+const directStagingCalls: FsCalls = { direct: true, open: (p, flags, mode) => directOpen(p, flags, mode, true), lstat, rename, link, unlink, readdir };
 
-export const directCalls: FsCalls = { direct: true, staging: directStagingCalls, open: (p, flags, mode) => directOpen(p, flags, mode, false), lstat, rename, unlink, readdir };
+export const directCalls: FsCalls = { direct: true, staging: directStagingCalls, open: (p, flags, mode) => directOpen(p, flags, mode, false), lstat, rename, link, unlink, readdir };
 
 /**
  * File systems on this machine's own disks or memory (statfs f_type, linux/magic.h): ext2/3/4, tmpfs, xfs, btrfs,

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolError } from '../errors';
-import { CrossProcessLocks, type LockRecord } from './crossProcessLock';
+import { CrossProcessLocks, LockGroup, type LockRecord } from './crossProcessLock';
 import type { FileContent, FileStat, FileStore, ReadOptions, StagedWrite, WriteOptions } from './fileStore';
 import { notRegularError, openRegularForRead, PinnedDir, swappedError } from './safeOpen';
 import { commitStaged, existingEntry, stageIn, type Staged } from './stagedWrite';
@@ -263,11 +263,20 @@ export class NodeFileStore implements FileStore {
     return todo.reduceRight<() => Promise<T>>((inner, p) => () => this.inProcess.run(p, inner), locked)();
   }
 
-  /** Each folder of the batch pinned once, shared by its files' locks and writes, closed after the last release. */
+  /**
+   * Each folder of the batch pinned once, shared by its files' locks and writes, closed after the last release; its
+   * files' locks one lock file under their names (crossProcessLock.ts, LockGroup).
+   */
   private async acquireAll(paths: readonly string[]): Promise<{ taken: Taken[]; letGo: () => Promise<void> }> {
     const cross = this.crossProcess;
     if (!cross) return { taken: paths.map(() => ({})), letGo: async () => undefined };
     const folders = new Map<string, Promise<PinnedDir | undefined>>();
+    const groups = new Map<string, LockGroup>();
+    const groupOf = (p: string) => {
+      let g = groups.get(path.dirname(p));
+      if (!g) groups.set(path.dirname(p), (g = new LockGroup()));
+      return g;
+    };
     const folderOf = (p: string) => {
       let f = folders.get(path.dirname(p));
       if (!f) folders.set(path.dirname(p), (f = this.openLockFolder(p)));
@@ -283,7 +292,7 @@ export class NodeFileStore implements FileStore {
       await eachBounded(paths, 8, async (p, i) => {
         const pinned = await folderOf(p);
         // no folder yet (a write with mkdirs): nothing to exclude on; the byte-compare still guards the rename
-        const release = pinned && (await cross.tryAcquire(p, pinned.at('.'), pinned.calls));
+        const release = pinned && (await cross.tryAcquire(p, pinned.at('.'), pinned.calls, groupOf(p)));
         taken[i] = !pinned ? {} : release ? { release, pinned } : undefined;
       });
       const busy = taken.findIndex((t) => t === undefined);
@@ -292,7 +301,7 @@ export class NodeFileStore implements FileStore {
         taken.fill(undefined, busy);
         for (let i = busy; i < paths.length; i++) {
           const pinned = await folderOf(paths[i]);
-          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.'), pinned.calls), pinned } : {};
+          taken[i] = pinned ? { release: await cross.acquire(paths[i], pinned.at('.'), pinned.calls, groupOf(paths[i])), pinned } : {};
         }
       }
       return { taken: taken as Taken[], letGo };

@@ -51,6 +51,17 @@ describe('core/files NodeFileStore.lockAll', function () {
     assert.deepEqual(left, [], 'every lock file released');
   });
 
+  it("a batch's locks in one folder are one lock file under each file's lock name, all gone after", async () => {
+    const paths = ['a', 'b', 'c'].map((n) => path.join(base, `${n}.txt`));
+    for (const p of paths) await fs.writeFile(p, 'x');
+    const store = new NodeFileStore({ crossProcess: true, lockTimeoutMs: 2_000 });
+    await store.lockAll(paths, async () => {
+      const inodes = await Promise.all(['a', 'b', 'c'].map(async (n) => (await fs.lstat(path.join(base, `.${n}.txt.be-lock`))).ino));
+      assert.equal(new Set(inodes).size, 1);
+    });
+    assert.deepEqual((await fs.readdir(base)).sort(), ['a.txt', 'b.txt', 'c.txt']);
+  });
+
   it('inside lockAll a write to one of the paths uses the held lock', async () => {
     const f = path.join(base, 'a.txt');
     await fs.writeFile(f, 'old');

@@ -99,6 +99,23 @@ describe('core/history: a batch is one step, whatever its file count', () => {
     assert.match(tools, /^(be-replace )*(be-apply ){39}be-apply( be-replace)*$/, 'no single edit landed inside the batch');
   });
 
+  it('the oldest step a batch: evicted whole, its one file gone with all its parts, the later steps kept', async () => {
+    const input = (file: string, group?: string) => ({
+      tool: group ? 'be-apply' : 'be-replace', file: path.join(root, file), summary: file, created: false, offset: 0,
+      removed: Buffer.from('a'), insertedLength: 1, afterHash: '0'.repeat(64), afterSize: 1, ...(group ? { group } : {}),
+    });
+    await history.recordGroup(names(40).map((n) => input(n, 'g1')));
+    const batchFiles = (await fs.readdir(historyDir)).filter((n) => n.startsWith('snap-'));
+    assert.equal(batchFiles.length, 1, 'one file for the batch');
+    let full: string | undefined;
+    for (let i = 0; i < DEFAULT_MAX_SNAPSHOTS; i++) full = (await history.record(input(`solo${i}.txt`))).queue_full ?? full;
+    assert.match(full ?? '', /maximum capacity/);
+    const status = await history.status();
+    assert.equal(status.queue.used, DEFAULT_MAX_SNAPSHOTS);
+    assert.equal(status.snapshots.filter((s) => s.tool === 'be-apply').length, 0, 'no part of the batch is left');
+    assert.ok(!(await fs.readdir(historyDir)).includes(batchFiles[0]!), "the batch's file is gone");
+  });
+
   it('a new store over the same directory (a restart) still sees the batch as one step', async () => {
     for (const n of names(33)) await fs.writeFile(path.join(root, n), `${n}\n`);
     const before = await contents(root);

@@ -425,11 +425,13 @@ export class HistoryStore implements EditHistory {
   private async evict(): Promise<string | undefined> {
     let byCount = false;
     let byBytes = false;
+    // a batch's parts share one file: it is deleted once (and its queued parts looked for once), not once per part
+    const gone = new Set<string>();
     for (let steps = countSteps(this.entries); steps > 1 && (steps > this.maxCount || this.totalBytes() > this.maxBytes); steps--) {
       if (steps > this.maxCount) byCount = true;
       else byBytes = true;
       for (const oldest of this.entries.splice(0, oldestStepLength(this.entries))) {
-        await this.deleteFiles(oldest).catch((err) => this.log(`evicting snapshot ${oldest.meta.id}: ${errorText(err)}`));
+        await this.deleteFiles(oldest, gone).catch((err) => this.log(`evicting snapshot ${oldest.meta.id}: ${errorText(err)}`));
       }
     }
     const messages: string[] = [];
@@ -452,16 +454,18 @@ export class HistoryStore implements EditHistory {
    * An entry's files, once it has left the queue. A batch file's part: the file goes with its last part; until
    * then the parts still queued are rewritten in place, then renamed after the first of them (rewriteBatch).
    */
-  private async deleteFiles(entry: Entry): Promise<void> {
+  private async deleteFiles(entry: Entry, gone?: Set<string>): Promise<void> {
+    if (gone?.has(entry.jsonName) && (!entry.binName || gone.has(entry.binName))) return;
     const rest = entry.shared ? this.entries.filter((e) => e.jsonName === entry.jsonName) : [];
     if (rest.length > 0) await this.rewriteBatch(entry.jsonName, rest);
     for (const name of [rest.length > 0 ? undefined : entry.jsonName, entry.binName]) {
-      if (!name) continue;
+      if (!name || gone?.has(name)) continue;
       try {
         await fs.unlink(path.join(this.dir, name));
       } catch (err) {
         if (errnoCode(err) !== 'ENOENT') throw new Error(`could not delete ${path.join(this.dir, name)}: ${errorText(err)}`);
       }
+      gone?.add(name);
     }
   }
 
