@@ -102,7 +102,7 @@ export class FileRecords {
   /**
    * The first half of readSync: the bytes to describe with the record they go in, or the record when there is
    * nothing to describe (too large to read, unreadable), or `rec` undefined when the file is out of the map. The
-   * second half is describeBytes, here or on a worker thread (recordData.ts).
+   * second half is `described`, on this thread or on a worker thread (recordData.ts, sharedReads.ts).
    */
   loadSync(f: WalkedFile): { rec: FileRecord | undefined; bytes?: Buffer } | undefined {
     const readSync = this.reader.readSync;
