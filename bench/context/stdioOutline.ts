@@ -27,7 +27,7 @@ function processCpuMs(pid: number): number {
 }
 
 /** One fresh server's first structure read of a 4 MB C file; undefined without a build. */
-export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: number } | undefined> {
+export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: number; peakRss: number } | undefined> {
   if (!existsSync(CLI)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'bench-ctx-stdio-'));
   const root = join(dir, 'root');
@@ -40,11 +40,29 @@ export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: numb
   }
 }
 
+/** The peak resident set of a process so far (Linux: VmHWM in /proc/PID/status, all threads), in MB; NaN elsewhere. */
+function peakRssMb(pid: number): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * One fresh built server over `root` (its state in `cacheHome`): `initialize`, `tools/list`, then at once the call
- * `name(args)`. Wall from the request to its reply, and the server's CPU in that time over all its threads.
+ * `name(args)`. Wall from the request to its reply, the server's CPU in that time over all its threads, and the
+ * server process's peak RSS (the shipped bundle and workers, as every host runs them) after the reply to the last
+ * of the `then` calls made after it.
  */
-export async function firstCallOverStdio(root: string, cacheHome: string, name: string, args: object): Promise<{ wall: number; cpu: number }> {
+export async function firstCallOverStdio(
+  root: string,
+  cacheHome: string,
+  name: string,
+  args: object,
+  then: { name: string; args: object }[] = [],
+): Promise<{ wall: number; cpu: number; peakRss: number }> {
   const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
   const waiting = new Map<number, (m: { result?: { isError?: boolean } }) => void>();
   let buf = '';
@@ -78,7 +96,11 @@ export async function firstCallOverStdio(root: string, cacheHome: string, name: 
     const wall = performance.now() - t;
     const cpu = processCpuMs(child.pid!) - cpu0;
     if (!reply.result || reply.result.isError) throw new Error(`${name} failed: ${JSON.stringify(reply).slice(0, 300)}`);
-    return { wall, cpu };
+    for (const call of then) {
+      const r = await request('tools/call', { name: call.name, arguments: call.args });
+      if (!r.result || r.result.isError) throw new Error(`${call.name} failed: ${JSON.stringify(r).slice(0, 300)}`);
+    }
+    return { wall, cpu, peakRss: peakRssMb(child.pid!) };
   } finally {
     child.stdin.end();
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
