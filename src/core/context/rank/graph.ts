@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import type { FileTags } from '../tags';
 import { runSliced, runSync, STEP_ITEMS, type Steps } from '../../util/slices';
+import { ShardedMap } from '../../util/shardedMap';
 
 /** An identifier defined in more files than this tells nothing about who uses whom. */
 const MAX_DEFINERS = 25;
@@ -23,7 +24,7 @@ export class Graph {
   private index = new Map<string, number>();
   private files: GraphFile[];
   /** identifier → the file (or files) defining it: a number for one file, an array for more (most have one). */
-  private defIndex = new Map<string, Ids>();
+  private defIndex = new ShardedMap<Ids>();
   /**
    * identifier → files that use it (to find whose edges a definition change affects) and how often in all: one
    * file's number (its own count is the total), or the total and the files (usesOf). A separate Map of totals held
@@ -31,7 +32,7 @@ export class Graph {
    * property, a library's function: most identifiers) is kept only once it was defined, and its users are found by
    * one pass over the files when a definition of it appears (trackUsers).
    */
-  private refIndex = new Map<string, Users>();
+  private refIndex = new ShardedMap<Users>();
   /**
    * Every file's edges in one flat layout (CSR: file i's edges are at start[i]..start[i+1]); `changed` holds the
    * edges of files updated since, until the next ranking folds them in. Two typed arrays per file took ~370 bytes
@@ -60,7 +61,10 @@ export class Graph {
 
   private *buildSteps(): Steps<void> {
     const files = this.files;
-    files.forEach((f, i) => this.index.set(f.rel, i));
+    for (let i = 0; i < files.length; i++) {
+      if (i % STEP_ITEMS === 0) yield;
+      this.index.set(files[i]!.rel, i);
+    }
     for (const [i, f] of files.entries()) {
       if (i % STEP_ITEMS === 0) yield;
       for (const d of f.tags?.defs ?? []) addId(this.defIndex, d, i);
@@ -457,14 +461,14 @@ const NO_EDGES: Edges = { to: new Int32Array(0), w: new Float64Array(0) };
 /** The files of an identifier: one number, or an array when two or more (an array per name cost 56 bytes). */
 type Ids = number | number[];
 
-function addId(map: Map<string, Ids>, key: string, i: number): void {
+function addId(map: ShardedMap<Ids>, key: string, i: number): void {
   const ids = map.get(key);
   if (ids === undefined) map.set(key, i);
   else if (typeof ids === 'number') map.set(key, [ids, i]);
   else ids.push(i);
 }
 
-function removeId(map: Map<string, Ids>, key: string, i: number): void {
+function removeId(map: ShardedMap<Ids>, key: string, i: number): void {
   const ids = map.get(key);
   if (ids === undefined) return;
   if (typeof ids === 'number') {
