@@ -78,6 +78,19 @@ function startServer(ws) {
   });
 }
 
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+function stopServer(p) {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const hard = setTimeout(() => p.kill('SIGKILL'), 5000);
+    p.once('exit', () => {
+      clearTimeout(hard);
+      resolve();
+    });
+    p.kill();
+  });
+}
+
 function startProxy(target, token) {
   const server = http.createServer((req, res) => {
     const headers = { ...req.headers, authorization: `Bearer ${token}` };
@@ -135,8 +148,14 @@ try {
   console.error(`[conformance] ${e.message}`);
   failed = failed || 1;
 } finally {
-  srv?.p.kill();
+  // the server writes its state (code cache, history) into `base` while it shuts down: wait for it to exit before
+  // removing the folder, or the removal races those writes (ENOTEMPTY)
+  if (srv) await stopServer(srv.p);
   proxy?.close();
-  rmSync(base, { recursive: true, force: true });
+  try {
+    rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (e) {
+    say(`could not remove ${base}: ${e.message}`);
+  }
 }
 process.exit(failed ? 1 : 0);
