@@ -62,8 +62,9 @@ export async function firstCallOverStdio(
   name: string,
   args: object,
   then: { name: string; args: object }[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ wall: number; cpu: number; peakRss: number }> {
-  const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
+  const child = spawn(process.execPath, [CLI, '--root', root], { stdio: 'pipe', env: { ...process.env, ...env, XDG_CACHE_HOME: cacheHome } });
   const waiting = new Map<number, (m: { result?: { isError?: boolean } }) => void>();
   let buf = '';
   let nextId = 1;

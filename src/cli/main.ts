@@ -34,6 +34,7 @@ import { RecallStore } from '../core/memory/node/recallStore';
 import { readFixedToken } from './token';
 import { cacheRefresher } from './cacheRefresh';
 import { refreshCodeCache } from '../core/files/codeCache';
+import { capYoungGeneration, youngGenerationMbFrom } from './youngGeneration';
 
 const log = (message: string) => process.stderr.write(`[better-edit-tools] ${message}\n`);
 
@@ -105,6 +106,7 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`better-edit-tools ${SERVER_VERSION}\n`);
     return;
   }
+  capYoungGeneration(youngGenerationMbFrom(process.env, log));
 
   // An Agent Plugins host starts the server in the plugin folder: the project then comes from the client's MCP roots
   // (stdio only; clientRoots.ts). Otherwise the roots are --root or the current directory, known now.
