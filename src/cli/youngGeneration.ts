@@ -1,13 +1,14 @@
 /**
  * Caps the young generation of the CLI's main thread. V8 grows it while its scavenges find most objects alive, and
  * building the repository map does just that (the records live as long as the server): on Node 24 it reaches 128 MB
- * (two 64 MB semi-spaces, no pointer compression) and stays resident, though a smaller one indexes as fast.
+ * (two 64 MB semi-spaces; Node 20 and 22 stop at 32 MB) and stays resident, though a smaller one indexes as fast.
  * `--max-semi-space-size` would cap it, but hosts start the server as `node cli.js` or through npx, with no room for
  * a node flag, and V8 reads that flag only when it sets the heap up. It reads `--semi-space-growth-factor` each time
  * it grows the space, so after each GC this sets it to 1 (no growth) once the space has reached the cap and back to
  * V8's default (2) below it (V8 shrinks the space when the process idles). V8's flags are per process: the workers'
  * young generations stop growing too (the 4 MB outline, parsed on two of them, was not slower). The extension host is
- * VS Code's process and keeps V8's sizing. Measured in README "Benchmarks" (`npm run bench:context -- --scale`, 200,000 files).
+ * VS Code's process and keeps V8's sizing. Measured in README "Benchmarks" (`npm run bench:context -- --scale`,
+ * 200,000 files).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
