@@ -14,7 +14,8 @@
  * 1000) after initialize and tools/list and before each call: the first tools/call is timed from its sending, and
  * the goal compares initialize + that call (the client's waits, the model turn left out) with the bare Node start.
  * Each round also starts ours (later start) with a first call that counts tokens (the whole file: it waits for the
- * tokenizer's ranks), printed beside the goals.
+ * tokenizer's ranks), printed beside the goals, and once more with SAVED_SESSIONS long chat-memory sessions saved
+ * for its workspace (as a workspace used for a while has: the registry keeps the newest 50).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
  * the second; the extension bundle's evaluation <= 40 ms with the code cache.
@@ -25,6 +26,9 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { defaultChipDir, defaultMemoryDir } from '../src/core/files/statePaths';
+import { MemoryRegistry } from '../src/core/memory/node/registry';
+import { getTokenizer } from '../src/core/memory/node/tokenizer';
 
 const REPO = path.resolve(__dirname, '..');
 const OUR_CLI = path.join(REPO, 'dist/cli.js');
@@ -34,6 +38,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** A client's model turn between two calls, as the paused rows model it. */
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Saved sessions of the row that has them: the most the registry keeps. */
+const SAVED_SESSIONS = 50;
 
 /**
  * CPU time the process's main thread has run so far (Linux: /proc/PID/schedstat), or NaN elsewhere. On a shared
@@ -151,12 +157,14 @@ const COUNTED_READ = { file: 'src.ts', mode: 'full' };
  * One session of ours; with `pauseMs`, that pause after tools/list and before each later call (a model turn);
  * `firstRead`: the first call's arguments.
  */
-async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ, cli = OUR_CLI): Promise<OurRun> {
+async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ, cli = OUR_CLI, savedSessions?: string): Promise<OurRun> {
   const ws = await workspace();
   const root = path.join(ws.dir, 'root');
   await fs.mkdir(root);
   await fs.rename(ws.file, path.join(root, 'src.ts'));
   const env = { ...process.env, XDG_CACHE_HOME: cacheHome ?? ws.cache };
+  // the saved sessions go where the server looks for this workspace's (its key is the root's real path)
+  if (savedSessions) await fs.cp(savedSessions, defaultMemoryDir(defaultChipDir(env, process.platform, os.homedir()), [await fs.realpath(root)]), { recursive: true });
   const peer = new Peer(spawn(process.execPath, [cli, '--root', root], { stdio: 'pipe', env }));
   try {
     const init = (await peer.request('initialize', INIT)).at;
@@ -182,6 +190,26 @@ async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, u
     await peer.close();
     await fs.rm(ws.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * SAVED_SESSIONS saved sessions in a fresh folder, each a window of ~150 tool calls and results (~1 KB each) as the
+ * recorder leaves them: the real registry writes them, so their format is the server's.
+ */
+async function makeSavedSessions(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-sessions-'));
+  let t = Date.now() - 10_000_000;
+  const registry = await MemoryRegistry.open({ dir, deps: { tokenizerFor: getTokenizer }, debounceMs: 1, maxSessions: SAVED_SESSIONS, clock: { now: () => (t += 10) } });
+  const result = Array.from({ length: 24 }, (_, i) => `${i + 1} export function handler${i}(input: Request): Response { return respond(input, ${i}); }`).join('\n');
+  for (let s = 0; s < SAVED_SESSIONS; s++) {
+    const memory = registry.get(`stdio-bench-${s}`);
+    for (let i = 0; i < 150; i++) {
+      const call = memory.add({ kind: 'tool_call', tool: 'be-read', content: `be-read {"file":"src/f${i}.ts:1-24"}`, references: [{ path: `src/f${i}.ts`, start: 1, end: 24 }] });
+      memory.add({ kind: 'tool_result', tool: 'be-read', status: 'ok', content: result, pairId: call.id, references: [{ path: `src/f${i}.ts`, start: 1, end: 24 }] });
+    }
+  }
+  await registry.dispose();
+  return dir;
 }
 
 async function serverFilesystem(): Promise<{ init: number; firstCall: number }> {
@@ -242,9 +270,10 @@ async function main(): Promise<void> {
   const f: { init: number; firstCall: number }[] = [];
   /** This build, and with BENCH_BEFORE_CLI the other one: each with a code cache folder kept across its runs. */
   const builds: Build[] = [{ label: 'ours', cli: OUR_CLI }, ...(BEFORE_CLI ? [{ label: 'before', cli: BEFORE_CLI }] : [])].map((x) => ({
-    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], keptCache: '',
+    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], keptCache: '',
   }));
   await bare(); // warm the disk cache for node itself
+  const savedSessions = await makeSavedSessions();
   try {
     for (const o of builds) {
       o.keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
@@ -263,11 +292,13 @@ async function main(): Promise<void> {
           o.warmPaused.push(await ours(o.keptCache, PAUSE_MS, RANGE_READ, o.cli));
         }
         o.counted.push(await ours(o.keptCache, 0, COUNTED_READ, o.cli));
+        o.withSessions.push(await ours(o.keptCache, 0, RANGE_READ, o.cli, savedSessions));
       }
       f.push(await serverFilesystem());
     }
   } finally {
     for (const o of builds) if (o.keptCache) await fs.rm(o.keptCache, { recursive: true, force: true });
+    await fs.rm(savedSessions, { recursive: true, force: true });
   }
   for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1);
   console.log(`| bare Node echo (floor) | ${median(b).toFixed(0)} ms from spawn to its reply |`);
@@ -285,11 +316,13 @@ interface Build {
   coldPaused: OurRun[];
   warmPaused: OurRun[];
   counted: OurRun[];
+  /** later starts with SAVED_SESSIONS saved sessions for the workspace */
+  withSessions: OurRun[];
 }
 
 /** The tables and goals of one build of ours against the bare Node start (`named`: its label in every line). */
 function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, named: boolean): void {
-  const { cold, warm, coldPaused, warmPaused, counted } = o;
+  const { cold, warm, coldPaused, warmPaused, counted, withSessions } = o;
   const tag = named ? `${o.label}: ` : '';
   const med = (xs: number[]) => median(xs).toFixed(0).padStart(5);
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT MET');
@@ -323,6 +356,12 @@ function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, name
     `${tag}first tools/call that counts tokens (be-read of a full page of the whole file: it needs the tokenizer's ranks), later start, back to back: ` +
       `${countedFirst.toFixed(0)} ms from spawn (${(countedFirst / bareMs).toFixed(2)}x the bare Node start), ` +
       `${median(counted.map((r) => r.firstCallSent)).toFixed(0)} ms from its sending, main-thread CPU until then ${median(counted.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
+  );
+  const sessionsFirst = median(withSessions.map((r) => r.firstCall));
+  console.log(
+    `${tag}first tools/call of a later start with ${SAVED_SESSIONS} long saved chat-memory sessions for its workspace, back to back: ` +
+      `${sessionsFirst.toFixed(0)} ms from spawn (${(sessionsFirst / bareMs).toFixed(2)}x the bare Node start; ` +
+      `${(sessionsFirst / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start without them), main-thread CPU until then ${median(withSessions.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
   );
   console.log('');
   console.log(`${tag}goals (issue: first answer fast)`);

@@ -302,26 +302,28 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
   // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
-  const openMemory = async (): Promise<{ memory?: MemoryRegistry; recall?: RecallStore }> => {
+  const { idle, ranks } = backgroundRanks();
+  // The saved sessions (up to 50 of up to ~1 MB each) are read at the first quiet moment, not before the first call:
+  // no tool call needs them (this process's session is new), and 50 long ones held the first reply ~140 ms.
+  const openMemory = (): { memory?: MemoryRegistry; recall?: RecallStore } => {
     if (!opts.memory) return {};
-    const memory = await MemoryRegistry.open({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`) });
-    // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session.
+    const onError = (e: unknown) => log(`memory: ${e instanceof Error ? e.message : String(e)}`);
+    const memory = MemoryRegistry.openLater({ dir: memoryDir, deps: { tokenizerFor: getTokenizer }, onError });
+    // Evicted messages stay recallable by id (be-memory recall): <memory dir>/recall/, bounded per session; the
+    // archives of sessions no longer kept go once the saved ones are restored.
     const recall = new RecallStore({ dir: path.join(memoryDir, 'recall'), onError: (e) => log(`recall: ${e instanceof Error ? e.message : String(e)}`) });
-    await recall.attach(memory);
+    void recall.attach(memory).catch((e: unknown) => log(`recall: ${e instanceof Error ? e.message : String(e)}`));
+    void idle.whenIdle().then(() => memory.restoreSaved()).catch(onError);
     return { memory, recall };
   };
   // the key is ours, not the user's: never in the parent of --chip-dir (`--chip-dir ~/chips` wrote ~/chip-hmac.key)
   const chipKeyPath = userChipKeyFile(cacheBase);
-  // the memory's restore and the services' recovery are file system round trips: side by side
-  const [{ memory, recall }, services] = await Promise.all([
-    openMemory(),
-    createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor }),
-  ]);
+  const { memory, recall } = openMemory();
+  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
   const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);
   if (opts.allowWrite.length) log(`writes allowed inside .git where they match: ${opts.allowWrite.join(', ')}`);
-  const { idle, ranks } = backgroundRanks();
   const recorder = memory
     ? memoryObserver(memory, { onError: (e) => log(`memory: ${e instanceof Error ? e.message : String(e)}`), beforeRecord: () => atMost(RECORD_WAIT_MS, ranks.then(() => idle.whenIdle())) })
     : undefined;

@@ -87,4 +87,31 @@ describe('core/memory/RecallStore', () => {
     await store.flush();
     assert.ok(errors.some((e) => /not a regular file/.test(String(e))), String(errors[0]));
   });
+  it('with a registry restored later, prunes only after its restore: a saved session keeps its archive', async () => {
+    const memDir = path.join(dir, 'memory');
+    const recallDir = path.join(dir, 'recall');
+    const saved = await MemoryRegistry.open({ deps: memoryDeps, dir: memDir, debounceMs: 1 });
+    saved.get('saved').add({ kind: 'note', content: 'from an earlier process' });
+    await saved.dispose();
+    await fs.mkdir(recallDir);
+    await fs.writeFile(path.join(recallDir, recallFileName('saved')), '');
+    await fs.writeFile(path.join(recallDir, recallFileName('abandoned')), '');
+    const reg = MemoryRegistry.openLater({ deps: memoryDeps, dir: memDir, debounceMs: 10_000, memoryOptions: { maxTokens: 300, reserveRatio: 0, recentKeep: 1 } });
+    const store = new RecallStore({ dir: recallDir });
+    const attached = store.attach(reg);
+    // this process's session, made (and sliding) before the saved ones are read: archived from the start
+    const live = reg.get('live');
+    for (let i = 0; i < 30; i++) live.add({ kind: 'note', content: `message ${i}: ${'alpha beta gamma '.repeat(10)}` });
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual((await fs.readdir(recallDir)).sort(), [recallFileName('abandoned'), recallFileName('live'), recallFileName('saved')].sort(), 'nothing pruned before the restore');
+    await reg.restoreSaved();
+    await attached;
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual((await fs.readdir(recallDir)).sort(), [recallFileName('live'), recallFileName('saved')].sort(), 'after it, only the archive no session holds goes');
+    const evicted = live.fingerprints().map((f) => f.id);
+    assert.ok(evicted.length > 10);
+    assert.match((await store.recall('live', evicted[0]!))?.content ?? '', /^message 0:/);
+    store.dispose();
+    await reg.dispose();
+  });
 });

@@ -95,4 +95,74 @@ describe('core/memory/MemoryRegistry', () => {
     assert.ok(errors.some((e) => /over the \d+-byte limit/.test(e)), errors.join('\n'));
     await reg.dispose();
   });
+  describe('openLater: saved sessions restored when the host asks', () => {
+    /** Saved sessions `ids`, oldest first (each saved by its own registry, one clock tick apart). */
+    async function saveSessions(ids: readonly string[]): Promise<void> {
+      let t = 0;
+      for (const id of ids) {
+        const reg = await MemoryRegistry.open({ deps: memoryDeps, dir, debounceMs: 1, clock: { now: () => ++t * 1000 } });
+        reg.get(id).add({ kind: 'note', content: `saved in ${id}` });
+        await reg.dispose();
+      }
+    }
+
+    it('returns before reading anything, and restores on restoreSaved as open does', async () => {
+      await saveSessions(['old', 'mid', 'new']);
+      const reg = MemoryRegistry.openLater({ deps: memoryDeps, dir, maxSessions: 2 });
+      assert.deepEqual(reg.sessionIds(), [], 'nothing read yet');
+      let restored = false;
+      void reg.restored.then(() => (restored = true));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(restored, false, 'restored waits for restoreSaved');
+      const changes: string[][] = [];
+      reg.onDidChangeSessions((ids) => changes.push(ids));
+      await Promise.all([reg.restoreSaved(), reg.restoreSaved()]);
+      assert.equal(restored, true);
+      assert.deepEqual(reg.sessions().map((s) => s.sessionId), ['new', 'mid']);
+      assert.deepEqual(changes.at(-1)?.sort(), ['mid', 'new'], 'the restored sessions are announced');
+      await assert.rejects(fs.stat(path.join(dir, sessionFileName('old'))), 'the cap applies as on open');
+      await reg.dispose();
+    });
+
+    it('keeps a session made before the restore: its live memory wins, its file is neither attached nor pruned', async () => {
+      await saveSessions(['live', 'other']);
+      const reg = MemoryRegistry.openLater({ deps: memoryDeps, dir, maxSessions: 1, debounceMs: 10_000 });
+      reg.get('live').add({ kind: 'note', content: 'made in this process' });
+      await reg.restoreSaved();
+      assert.deepEqual(reg.get('live').visibleMessages().map((m) => m.content), ['made in this process']);
+      assert.deepEqual(reg.sessionIds().sort(), ['live', 'other'], 'the live session is not counted against maxSessions');
+      await fs.stat(path.join(dir, sessionFileName('live')));
+      await reg.dispose();
+    });
+
+    it('does not bring back a session deleted before or while the saved ones are read', async () => {
+      await saveSessions(['before', 'while', 'kept']);
+      const reg = MemoryRegistry.openLater({ deps: memoryDeps, dir });
+      await reg.delete('before');
+      await assert.rejects(fs.stat(path.join(dir, sessionFileName('before'))), 'its file goes at once');
+      const restoring = reg.restoreSaved();
+      const deleting = reg.delete('while');
+      await Promise.all([restoring, deleting]);
+      assert.deepEqual(reg.sessionIds(), ['kept']);
+      await assert.rejects(fs.stat(path.join(dir, sessionFileName('while'))));
+      await reg.dispose();
+      const again = await MemoryRegistry.open({ deps: memoryDeps, dir });
+      assert.deepEqual(again.sessionIds(), ['kept'], 'neither comes back on the next start');
+      await again.dispose();
+    });
+
+    it('leaves restored pending when dispose cuts the restore short (nothing acts on a partial list)', async () => {
+      await saveSessions(['a', 'b']);
+      const reg = MemoryRegistry.openLater({ deps: memoryDeps, dir });
+      let restored = false;
+      void reg.restored.then(() => (restored = true));
+      const restoring = reg.restoreSaved();
+      await reg.dispose();
+      await restoring;
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(restored, false);
+      await reg.restoreSaved(); // a disposed registry reads nothing
+      assert.equal(restored, false);
+    });
+  });
 });

@@ -78,13 +78,17 @@ export class RecallStore {
     return this.options.dir;
   }
 
-  /** Starts archiving the registry's evictions; deletes archives of sessions the registry no longer has. */
+  /**
+   * Starts archiving the registry's evictions at once; deletes archives of sessions the registry no longer has, once
+   * it has restored its saved ones (before that, every saved session's archive would look abandoned).
+   */
   async attach(registry: MemoryRegistry): Promise<Disposable> {
     for (const id of registry.sessionIds()) this.archiveOf(id, registry);
     this.subscription.push(
       registry.onDidChange((e) => this.onChange(e, registry)),
-      registry.onDidChangeSessions((ids) => void this.prune(ids)),
+      registry.onDidChangeSessions(() => void registry.restored.then(() => this.prune(registry.sessionIds()))),
     );
+    await registry.restored;
     await this.prune(registry.sessionIds());
     return { dispose: () => this.dispose() };
   }

@@ -1,7 +1,9 @@
 /**
  * One ChatMemory per session (an MCP client session), persisted as one JSON file per session in a
  * directory the caller chooses (VS Code: globalStorage/memory/<workspace key>; stdio: <cache>/better-edit-tools-mcp/memory/<key>). Writes are
- * debounced, atomic (temp file + rename) and private (0600). `open` restores every saved session.
+ * debounced, atomic (temp file + rename) and private (0600). `open` restores every saved session before it returns;
+ * `openLater` returns at once and restores them when the host calls `restoreSaved` (the stdio CLI: at its first quiet
+ * moment, so that no tool call waits for up to 50 saved sessions of up to ~1 MB each, none of which a call needs).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -77,17 +79,56 @@ export class MemoryRegistry {
   private readonly clock: Clock;
   private readonly debounceMs: number;
   private disposed = false;
+  private restoring: Promise<void> | undefined;
+  private inRestore = false;
+  private markRestored!: () => void;
+  /** Sessions deleted while the saved ones were being read: never attached again by that restore. */
+  private readonly deletedWhileRestoring = new Set<string>();
+  /**
+   * Resolves once every saved session is restored (at once without a `dir`); never rejects, and stays pending after a
+   * restore that failed or was cut short by `dispose`, so that nothing acts on a partial list of sessions.
+   */
+  readonly restored: Promise<void> = new Promise((resolve) => (this.markRestored = resolve));
 
   constructor(private readonly options: MemoryRegistryOptions) {
     this.clock = options.clock ?? systemClock;
     this.debounceMs = options.debounceMs ?? 500;
+    if (!options.dir) this.markRestored();
   }
 
   /** Creates a registry and restores the sessions saved in `options.dir`. */
   static async open(options: MemoryRegistryOptions): Promise<MemoryRegistry> {
     const registry = new MemoryRegistry(options);
-    if (options.dir) await registry.restore(options.dir);
+    await registry.restoreSaved();
     return registry;
+  }
+
+  /**
+   * A registry at once, its saved sessions not read yet: `restoreSaved` reads them (`restored` tells when). Sessions
+   * made before then (`get`) keep their live memory: a saved file of the same id is neither attached nor deleted.
+   */
+  static openLater(options: MemoryRegistryOptions): MemoryRegistry {
+    return new MemoryRegistry(options);
+  }
+
+  /** Reads the sessions saved in `dir` into the registry (once: later calls share the first). */
+  restoreSaved(): Promise<void> {
+    const dir = this.options.dir;
+    if (!dir) return this.restored;
+    if (!this.restoring) {
+      if (this.disposed) return Promise.resolve();
+      this.inRestore = true;
+      this.restoring = this.restore(dir)
+        .then((complete) => {
+          // a restore cut short (disposed) or failed leaves `restored` pending: nothing prunes on a partial list
+          if (complete) this.markRestored();
+        })
+        .finally(() => {
+          this.inRestore = false;
+          this.deletedWhileRestoring.clear();
+        });
+    }
+    return this.restoring;
   }
 
   get dir(): string | undefined {
@@ -135,9 +176,15 @@ export class MemoryRegistry {
       .sort((a, b) => b.lastActivity - a.lastActivity);
   }
 
+  /** Removes the session and its saved file (a saved one not restored yet too: it is not restored later). */
   async delete(sessionId: string): Promise<void> {
+    if (this.inRestore) this.deletedWhileRestoring.add(sessionId);
     const entry = this.entries.get(sessionId);
-    if (!entry) return;
+    if (!entry) {
+      const notRestoredYet = this.restoring === undefined || this.inRestore;
+      if (this.options.dir && notRestoredYet) await fs.rm(path.join(this.options.dir, sessionFileName(sessionId)), { force: true });
+      return;
+    }
     entry.subscription.dispose();
     if (entry.timer) clearTimeout(entry.timer);
     this.entries.delete(sessionId);
@@ -203,12 +250,13 @@ export class MemoryRegistry {
       .catch((err) => this.options.onError?.(err));
   }
 
-  private async restore(dir: string): Promise<void> {
+  /** True when every saved session was looked at (false: cut short by `dispose`). */
+  private async restore(dir: string): Promise<boolean> {
     let names: string[];
     try {
       names = (await fs.readdir(dir)).filter((n) => n.endsWith(SUFFIX));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
       throw err;
     }
     const slots: (SavedSession | undefined)[] = [];
@@ -229,22 +277,31 @@ export class MemoryRegistry {
     };
     // a few at a time: one after the other, 50 saved sessions held every start ~30 ms in file system round trips
     for (let i = 0; i < names.length; i += RESTORE_READS) await Promise.all(names.slice(i, i + RESTORE_READS).map((n, k) => readOne(n, i + k)));
-    const loaded = slots.filter((s) => s !== undefined); // in the folder's order, as read one by one
+    // in the folder's order, as read one by one; a session live or deleted meanwhile is this process's, not a saved one
+    const settled = (id: string) => this.entries.has(id) || this.deletedWhileRestoring.has(id);
+    const loaded = slots.filter((s) => s !== undefined && !settled(s.sessionId)) as SavedSession[];
     loaded.sort((a, b) => b.lastActivity - a.lastActivity);
+    if (this.disposed) return false;
     const max = this.options.maxSessions ?? 50;
     await Promise.all(loaded.splice(max).map((stale) => fs.rm(path.join(dir, sessionFileName(stale.sessionId)), { force: true }).catch(() => undefined)));
     // up to 50 windows of hundreds of messages each: in slices of the event loop, not in one block
     const slices = new Slices();
+    let attached = 0;
     for (const saved of loaded) {
+      if (this.disposed) return false;
+      if (settled(saved.sessionId)) continue;
       try {
         const memory = ChatMemory.fromJSON(saved.memory, this.depsWithClock(), budgetOverrides(this.options.memoryOptions));
         this.attach(saved.sessionId, memory, saved.lastActivity);
+        attached++;
       } catch (err) {
         this.options.onError?.(err);
       }
       const due = slices.tick();
       if (due) await due;
     }
+    if (attached > 0) this.sessionsChanged.fire(this.sessionIds());
+    return true;
   }
 }
 
