@@ -133,6 +133,8 @@ describe('mcp safety net (stdio CLI)', function () {
         assert.ok(del.chip_id);
         assert.ok((await call(c.client, 'be-insert-chip', {})).chips.includes(del.chip_id));
         assert.match(c.stderr(), /chip-abcdef\.json: it is a FIFO \(named pipe\), not a regular file; it was not opened/);
+        // the saved sessions are read at the first quiet moment after the calls (the CLI's first call does not wait)
+        for (let i = 0; i < 100 && !/c3RkaW8\.memory\.json: it is a FIFO/.test(c.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
         assert.match(c.stderr(), /c3RkaW8\.memory\.json: it is a FIFO/);
         assert.match(c.stderr(), /removed a directory found at the lock path/);
       } finally {
