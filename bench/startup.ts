@@ -14,8 +14,9 @@
  * 1000) after initialize and tools/list and before each call: the first tools/call is timed from its sending, and
  * the goal compares initialize + that call (the client's waits, the model turn left out) with the bare Node start.
  * Each round also starts ours (later start) with a first call that counts tokens (the whole file: it waits for the
- * tokenizer's ranks), printed beside the goals, and once more with SAVED_SESSIONS long chat-memory sessions saved
- * for its workspace (as a workspace used for a while has: the registry keeps the newest 50).
+ * tokenizer's ranks), printed beside the goals, and once more in a workspace used for a while: SAVED_SESSIONS long
+ * chat-memory sessions saved for it (the registry keeps the newest 50) and CHIPS chips of deleted blocks (~290 KB
+ * each; the chip store keeps 30).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
  * the second; the extension bundle's evaluation <= 40 ms with the code cache.
@@ -26,7 +27,10 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { defaultChipDir, defaultMemoryDir } from '../src/core/files/statePaths';
+import { defaultChipDir, defaultMemoryDir, workspaceChipDir } from '../src/core/files/statePaths';
+import { ChipStore } from '../src/core/chips/node/store';
+import { ChipSigner } from '../src/core/chips/node/integrity';
+import { userChipKeyFile } from '../src/mcp/services';
 import { MemoryRegistry } from '../src/core/memory/node/registry';
 import { getTokenizer } from '../src/core/memory/node/tokenizer';
 
@@ -40,6 +44,8 @@ const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Saved sessions of the row that has them: the most the registry keeps. */
 const SAVED_SESSIONS = 50;
+/** Chips of that row: the most the chip store keeps, each a deleted block of 4,000 lines. */
+const CHIPS = 30;
 
 /**
  * CPU time the process's main thread has run so far (Linux: /proc/PID/schedstat), or NaN elsewhere. On a shared
@@ -163,8 +169,15 @@ async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, u
   await fs.mkdir(root);
   await fs.rename(ws.file, path.join(root, 'src.ts'));
   const env = { ...process.env, XDG_CACHE_HOME: cacheHome ?? ws.cache };
-  // the saved sessions go where the server looks for this workspace's (its key is the root's real path)
-  if (savedSessions) await fs.cp(savedSessions, defaultMemoryDir(defaultChipDir(env, process.platform, os.homedir()), [await fs.realpath(root)]), { recursive: true });
+  // the saved sessions and the chips go where the server looks for this workspace's (its key is the root's real path)
+  if (savedSessions) {
+    const base = defaultChipDir(env, process.platform, os.homedir());
+    const roots = [await fs.realpath(root)];
+    await fs.cp(savedSessions, defaultMemoryDir(base, roots), { recursive: true });
+    const chips = await ChipStore.open({ dir: workspaceChipDir(base, roots), signer: await ChipSigner.fromKeyFile(userChipKeyFile(base)) });
+    const block = Array.from({ length: 4000 }, (_, i) => `export const block_${i} = "${'x'.repeat(40)}";`).join('\n');
+    for (let i = 0; i < CHIPS; i++) await chips.saveContent('be-delete', `// chip ${i}\n${block}`, { file: path.join(roots[0], 'big.ts'), range: { start: 1, end: 4001 } });
+  }
   const peer = new Peer(spawn(process.execPath, [cli, '--root', root], { stdio: 'pipe', env }));
   try {
     const init = (await peer.request('initialize', INIT)).at;
@@ -316,7 +329,7 @@ interface Build {
   coldPaused: OurRun[];
   warmPaused: OurRun[];
   counted: OurRun[];
-  /** later starts with SAVED_SESSIONS saved sessions for the workspace */
+  /** later starts in a workspace used for a while (SAVED_SESSIONS saved sessions, CHIPS chips) */
   withSessions: OurRun[];
 }
 
@@ -359,7 +372,7 @@ function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, name
   );
   const sessionsFirst = median(withSessions.map((r) => r.firstCall));
   console.log(
-    `${tag}first tools/call of a later start with ${SAVED_SESSIONS} long saved chat-memory sessions for its workspace, back to back: ` +
+    `${tag}first tools/call of a later start in a workspace used for a while (${SAVED_SESSIONS} long saved chat-memory sessions, ${CHIPS} chips of ~290 KB), back to back: ` +
       `${sessionsFirst.toFixed(0)} ms from spawn (${(sessionsFirst / bareMs).toFixed(2)}x the bare Node start; ` +
       `${(sessionsFirst / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start without them), main-thread CPU until then ${median(withSessions.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
   );

@@ -319,7 +319,9 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
   // the key is ours, not the user's: never in the parent of --chip-dir (`--chip-dir ~/chips` wrote ~/chip-hmac.key)
   const chipKeyPath = userChipKeyFile(cacheBase);
   const { memory, recall } = openMemory();
-  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor });
+  // the chips, like the saved sessions, are read at the first quiet moment (a call that needs them reads them itself)
+  const services = await createServices({ roots, chipDir, chipKeyPath, historyDir, lockDir, allowWrite: opts.allowWrite, log, encodingFor, scanChipsAtOpen: false });
+  void idle.whenIdle().then(() => services.chips.warm()).catch((e: unknown) => log(`chips: ${e instanceof Error ? e.message : String(e)}`));
   const deps: ServerDeps = { ...services.deps, memory, recall };
   log(`v${SERVER_VERSION} roots: ${roots.join(', ')}; chips: ${chipDir}; history: ${historyDir}` + (opts.memory ? `; memory: ${memoryDir}` : ''));
   for (const warning of stateInsideRoots(roots, { chips: chipDir, history: historyDir, ...(opts.memory ? { memory: memoryDir } : {}) })) log(warning);

@@ -59,6 +59,8 @@ export interface ServicesOptions {
   chipCapacity?: number;
   chipTtlMs?: number;
   chipThresholdBytes?: number;
+  /** Read every chip at composition (default true); false: at first use, or `chips.warm()` (the stdio CLI, at idle). */
+  scanChipsAtOpen?: boolean;
   /**
    * The key that signs chips (core/chips/node/integrity.ts), e.g. from VS Code's SecretStorage. Default: a 0600 key
    * file beside the chip directory (chipKeyFile()), created on first use.
@@ -153,6 +155,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
     capacity: opts.chipCapacity,
     ttlMs: opts.chipTtlMs,
     thresholdBytes: opts.chipThresholdBytes,
+    scanAtOpen: opts.scanChipsAtOpen,
     clock: opts.clock,
     log: opts.log,
     signer: opts.chipKey ? ChipSigner.fromKey(opts.chipKey) : await ChipSigner.fromKeyFile(opts.chipKeyPath ?? chipKeyFile(opts.chipDir)),

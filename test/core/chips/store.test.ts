@@ -227,6 +227,26 @@ describe('ChipStore', () => {
     });
   });
 
+  describe('scanAtOpen: false', () => {
+    it('reads no chip at open; list, saves and warm read them then, with the same records and warnings', async () => {
+      const first = await open();
+      const saved = [(await first.saveContent('be-delete', 'one')).chip.id, (await first.saveContent('be-delete', 'two')).chip.id];
+      await fs.writeFile(path.join(dir, 'chip-abcdef.json'), '{ not json');
+      warnings = [];
+      const lazy = await open({ scanAtOpen: false });
+      assert.equal(warnings.length, 0, 'nothing read at open, so nothing to warn about yet');
+      await lazy.warm();
+      assert.ok(warnings.some((w) => w.includes('chip-abcdef.json') && w.includes('invalid JSON')), warnings.join('\n'));
+      const warned = warnings.length;
+      assert.deepEqual((await lazy.list()).map((c) => c.id), saved);
+      assert.equal(warnings.length, warned, 'warned once, at the first read');
+      const other = await open({ scanAtOpen: false });
+      const { chip, evicted } = await other.saveContent('be-delete', 'three');
+      assert.deepEqual(evicted, []);
+      assert.deepEqual((await other.list()).map((c) => c.id), [...saved, chip.id], 'a save made before any read counts the chips on disk');
+    });
+  });
+
   describe('eviction', () => {
     it('evicts the oldest beyond capacity and reports them', async () => {
       const store = await open({ capacity: 3 });

@@ -1,7 +1,8 @@
 /**
- * The built CLI restores its saved chat-memory sessions at its first quiet moment, not before the first call (no call
- * needs them): the same end state as a restore at the start — the newest 50 saved sessions kept, older files deleted,
- * the recall archives of kept sessions kept and an abandoned one deleted — and this session's memory recorded.
+ * The built CLI reads its saved chat-memory sessions and its chips at its first quiet moment, not before the first
+ * call (a read needs neither): the same end state as a restore at the start — the newest 50 saved sessions kept,
+ * older files deleted, the recall archives of kept sessions kept and an abandoned one deleted, this session's memory
+ * recorded — and a bad chip file warned about without any chip call.
  */
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
@@ -23,7 +24,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
   }
 }
 
-describe('cli: saved chat-memory sessions restored in the background', function () {
+describe('cli: saved sessions and chips read at the first quiet moment', function () {
   this.timeout(60000);
   let ws: Workspace;
   let memoryDir: string;
@@ -39,6 +40,8 @@ describe('cli: saved chat-memory sessions restored in the background', function 
     await fs.writeFile(path.join(memoryDir, 'recall', recallFileName(`s${SAVED - 1}`)), '');
     await fs.writeFile(path.join(memoryDir, 'recall', recallFileName('abandoned')), '');
     await ws.write('a.ts', 'export const a = 1;\n');
+    await fs.mkdir(ws.chipDir, { recursive: true });
+    await fs.writeFile(path.join(ws.chipDir, 'chip-abcdef.json'), '{ not json');
   });
   after(async () => ws.dispose());
 
@@ -57,6 +60,8 @@ describe('cli: saved chat-memory sessions restored in the background', function 
       await until("this session's memory to be saved", async () => (await names()).length === MAX_SESSIONS + 1);
       await until('the abandoned recall archive to be deleted', async () => !(await fs.readdir(path.join(memoryDir, 'recall'))).includes(recallFileName('abandoned')));
       assert.ok((await fs.readdir(path.join(memoryDir, 'recall'))).includes(recallFileName(`s${SAVED - 1}`)), "a kept session's archive stays");
+      // the chips were read too, though no call touched them
+      await until('the bad chip file to be warned about', async () => /chip-abcdef\.json: invalid JSON/.test(c.stderr()));
     } finally {
       await c.close();
     }
