@@ -167,8 +167,9 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The server answers from the start: tools/list needs no project, and the workspace requests (tools/call,
-  // resources/read) wait while the services compose (recovery, chips, history, memory: file system round trips that
-  // overlap with the client's initialize and tools/list this way).
+  // resources/read) wait while the services compose (recovery, the chip key, history: file system round trips that
+  // overlap with the client's initialize and tools/list this way); the chips and the saved memory sessions are read at
+  // the first quiet moment, since no first call needs them.
   // The start-up counts as a call in flight: no background slice takes turns with it.
   const starting = backgroundRanks().started;
   let current: Composed | undefined;
