@@ -302,8 +302,8 @@ async function compose(opts: CliOptions, roots: string[]): Promise<Composed> {
     return root === undefined ? undefined : path.relative(root, abs);
   };
   const encodingFor = encodingRulesResolver(encodingRules, relative);
-  // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   const { idle, ranks } = backgroundRanks();
+  // --no-memory: no recording, no tokenizer tables in memory, and no be-memory tool.
   // The saved sessions (up to 50 of up to ~1 MB each) are read at the first quiet moment, not before the first call:
   // no tool call needs them (this process's session is new), and 50 long ones held the first reply ~140 ms.
   const openMemory = (): { memory?: MemoryRegistry; recall?: RecallStore } => {
