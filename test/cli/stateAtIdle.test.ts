@@ -12,17 +12,10 @@ import { MemoryRegistry, sessionFileName } from '../../src/core/memory/node/regi
 import { recallFileName } from '../../src/core/memory/node/recallStore';
 import { memoryDeps } from '../core/memory/memoryDeps';
 import { stdioClient, tmpWorkspace, type Workspace } from '../mcp/helpers';
+import { until } from '../until';
 
 const SAVED = 52;
 const MAX_SESSIONS = 50;
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('cli: saved sessions and chips read at the first quiet moment', function () {
   this.timeout(60000);
@@ -53,15 +46,15 @@ describe('cli: saved sessions and chips read at the first quiet moment', functio
       const r = (await c.client.callTool({ name: 'be-read', arguments: { file: 'a.ts' } })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));
       const oldest = [0, 1].map((i) => sessionFileName(`s${i}`));
-      await until('the two oldest saved sessions to be pruned', async () => !(await names()).some((n) => oldest.includes(n)));
+      await until(async () => !(await names()).some((n) => oldest.includes(n)), 'the two oldest saved sessions to be pruned', 15_000);
       const kept = await names();
       for (let i = 2; i < SAVED; i++) assert.ok(kept.includes(sessionFileName(`s${i}`)), `s${i} kept`);
       // this session's own file, once its record is saved (debounced), beside the 50 saved ones
-      await until("this session's memory to be saved", async () => (await names()).length === MAX_SESSIONS + 1);
-      await until('the abandoned recall archive to be deleted', async () => !(await fs.readdir(path.join(memoryDir, 'recall'))).includes(recallFileName('abandoned')));
+      await until(async () => (await names()).length === MAX_SESSIONS + 1, "this session's memory to be saved", 15_000);
+      await until(async () => !(await fs.readdir(path.join(memoryDir, 'recall'))).includes(recallFileName('abandoned')), 'the abandoned recall archive to be deleted', 15_000);
       assert.ok((await fs.readdir(path.join(memoryDir, 'recall'))).includes(recallFileName(`s${SAVED - 1}`)), "a kept session's archive stays");
       // the chips were read too, though no call touched them
-      await until('the bad chip file to be warned about', async () => /chip-abcdef\.json: invalid JSON/.test(c.stderr()));
+      await until(async () => /chip-abcdef\.json: invalid JSON/.test(c.stderr()), 'the bad chip file to be warned about', 15_000);
     } finally {
       await c.close();
     }

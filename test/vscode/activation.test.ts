@@ -14,19 +14,12 @@ import { ChipSigner } from '../../src/core/chips/node/integrity';
 import { chipKeyFile } from '../../src/mcp/services';
 import { activate, deactivate, type ExtensionApi } from '../../src/vscode/extension';
 import { memoryDirOf } from '../../src/vscode/activation/memory';
+import { until } from '../until';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
   contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]>; chatParticipants: { id: string }[] };
 };
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('vscode/extension activate() and its composers (through the vscode double)', function () {
   this.timeout(60_000);

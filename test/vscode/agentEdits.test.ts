@@ -12,14 +12,7 @@ import * as vscode from 'vscode';
 import { createServices, type Services } from '../../src/mcp/services';
 import { registerAgentEdits, type AgentEdits } from '../../src/vscode/agentEdits/register';
 import { UiTools } from '../../src/vscode/uiTools';
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../until';
 
 describe('vscode/agentEdits (through the vscode double)', function () {
   this.timeout(30_000);
