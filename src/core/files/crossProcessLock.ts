@@ -68,7 +68,10 @@ const MAX_BASE_BYTES = 100;
 
 type Seen = { kind: 'missing' } | { kind: 'owner'; record: LockRecord; ageMs: number } | { kind: 'unreadable'; identity: string; ageMs: number };
 type Verdict = 'alive' | 'dead' | 'unknown' | 'stale';
-type Attempt = { kind: 'taken'; release: () => Promise<void> } | { kind: 'retry' | 'broken' } | { kind: 'busy'; last?: { record: LockRecord; verdict: Verdict } };
+type Attempt =
+  | { kind: 'taken'; release: () => Promise<void> }
+  | { kind: 'retry' | 'broken' }
+  | { kind: 'busy'; last?: { record: LockRecord; verdict: Verdict }; unreadableMs?: number };
 
 let ownPidns: string | undefined;
 function pidNamespace(): string {
@@ -151,12 +154,16 @@ export class CrossProcessLocks {
     const deadline = performance.now() + this.timeoutMs;
     let pause = 1;
     let last: { record: LockRecord; verdict: Verdict } | undefined;
+    let unreadableMs: number | undefined;
     for (;;) {
       const r = await attempt();
       if (r.kind === 'taken') return r.release;
       if (r.kind === 'broken' || (r.kind === 'retry' && performance.now() <= deadline)) continue;
-      if (r.kind === 'busy') last = r.last ?? last;
-      if (performance.now() > deadline) throw this.timeout(target, lockFileOf(target), last);
+      if (r.kind === 'busy') {
+        last = r.last ?? last;
+        unreadableMs = r.unreadableMs;
+      }
+      if (performance.now() > deadline) throw this.timeout(target, lockFileOf(target), last, unreadableMs);
       await sleep(pause + Math.random() * pause);
       pause = Math.min(MAX_POLL_MS, pause * 2);
     }
@@ -205,7 +212,7 @@ export class CrossProcessLocks {
         await this.breakAbandoned(file, seen.identity);
         return { kind: 'broken' };
       }
-      return { kind: 'busy' };
+      return { kind: 'busy', unreadableMs: seen.ageMs };
     };
   }
 
@@ -478,9 +485,19 @@ export class CrossProcessLocks {
     return dead;
   }
 
-  private timeout(target: string, file: string, last: { record: LockRecord; verdict: Verdict } | undefined): ToolError {
+  private timeout(target: string, file: string, last: { record: LockRecord; verdict: Verdict } | undefined, unreadableMs?: number): ToolError {
     const waited = `waited ${Math.round(this.timeoutMs / 1000)} s for it, nothing was changed`;
     const details = { lock: file, owner_pid: last?.record.pid };
+    if (unreadableMs !== undefined) {
+      // the last look found a lock without a record: one being written, or left by a writer killed as it took it
+      const left = Math.max(1, Math.ceil((UNREADABLE_GRACE_MS - unreadableMs) / 1000));
+      return new ToolError(
+        'conflict',
+        `${target} is locked by a lock file without an owner record yet (${file}); ${waited}. A writer killed as it ` +
+          `took the lock leaves one, and it counts as abandoned ${UNREADABLE_GRACE_MS / 1000} s after it was made: retry in ${left} s.`,
+        details,
+      );
+    }
     if (!last) return new ToolError('conflict', `${target} is being edited by another process; ${waited}. Retry in a moment.`, details);
     const r = last.record;
     const held = `holding it for ${Math.round((Date.now() - r.since) / 1000)} s`;
