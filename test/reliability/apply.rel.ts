@@ -117,7 +117,9 @@ describe('reliability: be-apply batches under kill -9', function () {
     // last kill's temps (one killed while staging) go at the next write in that folder, as every earlier kill's went
     // at the next child's first batch. That next write, of f0's own bytes (its generation unchanged):
     const tempsBeforeNextWrite = fs.readdirSync(ws).filter((n) => tempOwner(n)).length;
-    await new NodeFileStore({ lockDir, lockTimeoutMs: 2_000 }).write(path.join(ws, 'f0.txt'), fs.readFileSync(path.join(ws, 'f0.txt')));
+    // (8 s: past the 5 s a lock without a record is waited out, if a kill landed between its create and its write;
+    // short of the 10 s after which an owner that cannot be checked counts as abandoned)
+    await new NodeFileStore({ lockDir, lockTimeoutMs: 8_000 }).write(path.join(ws, 'f0.txt'), fs.readFileSync(path.join(ws, 'f0.txt')));
     figure('apply: temp files of the last kill before the next write in the folder', tempsBeforeNextWrite, 'measured');
     const temps = fs.readdirSync(ws).filter((n) => tempOwner(n));
     figure('apply: kills that landed inside a commit (journal left)', `${midBatch} of ${KILLS}`, 'measured');
