@@ -130,6 +130,8 @@ describe('core/edits/apply journal recovery: journals are untrusted input', () =
     assert.equal(r.completed, 1);
     for (const n of names) assert.equal(await fs.readFile(path.join(root, n), 'utf8'), `${n} new\n`);
     assert.deepEqual((await fs.readdir(root)).sort(), names, 'no temp left');
+    // the dead process's descriptors, closed as the kernel closes a killed process's (else GC closes them, with a warning)
+    await Promise.all(staged.slice(1).map((s) => s.discard()));
   });
 
   it('a batch killed while staging: its staging journal names every temp before it exists; the next start removes them and nothing else', async () => {
@@ -141,7 +143,8 @@ describe('core/edits/apply journal recovery: journals are untrusted input', () =
     assert.deepEqual(named.files.map((f) => f.temp), intent.temps, 'named before any temp exists');
     assert.deepEqual((await fs.readdir(root)).sort(), names);
     // two of three staged, then the process dies
-    for (const i of [0, 1]) await files.stage(path.join(root, names[i]), [Buffer.from('new\n')], { expectedContent: Buffer.from(`${names[i]} old\n`), stageAs: intent.temps[i] });
+    const staged = [];
+    for (const i of [0, 1]) staged.push(await files.stage(path.join(root, names[i]), [Buffer.from('new\n')], { expectedContent: Buffer.from(`${names[i]} old\n`), stageAs: intent.temps[i] }));
     assert.equal((await fs.readdir(root)).length, 5);
     // a planted staging journal naming a temp of our form in another folder: never removed
     const foreign = path.join(outside, tempBaseName('x.txt', owner));
@@ -153,6 +156,7 @@ describe('core/edits/apply journal recovery: journals are untrusted input', () =
     for (const n of names) assert.equal(await fs.readFile(path.join(root, n), 'utf8'), `${n} old\n`, 'no file touched');
     assert.equal(await fs.readFile(foreign, 'utf8'), 'keep');
     assert.deepEqual(await fs.readdir(jdir), []);
+    await Promise.all(staged.map((s) => s.discard())); // the dead process's descriptors (see above)
   });
 
   it('a staged write goes only to a temp name of this process for its own target (stageAs)', async () => {
