@@ -218,14 +218,14 @@ export class CrossProcessLocks {
 
   /**
    * Breaks the abandoned locks in one folder (dead owners, stale unverifiable ones). Bounded by `maxEntries`
-   * folder entries; never throws. Returns how many it broke.
+   * folder entries; `listed`: the folder's names, read already. Never throws. Returns how many it broke.
    */
-  async sweepDir(dir: string, maxEntries = 20_000): Promise<number> {
+  async sweepDir(dir: string, maxEntries = 20_000, listed?: readonly string[]): Promise<number> {
     let broken = 0;
     let seen = 0;
-    let names: string[];
+    let names: readonly string[];
     try {
-      names = await fsp.readdir(dir);
+      names = listed ?? (await fsp.readdir(dir));
     } catch {
       return 0;
     }

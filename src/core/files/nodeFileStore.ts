@@ -507,8 +507,11 @@ export class NodeFileStore implements FileStore {
     if (now - (this.sweptAt.get(pinned.dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
     this.sweptAt.set(pinned.dir, now);
     if (this.sweptAt.size > 10_000) this.sweptAt.clear();
-    await sweepDeadTemps(pinned.at('.'), { keep: this.keepTempsOf });
-    await this.crossProcess?.sweepDir(pinned.at('.'));
+    // one list of the folder for both sweeps
+    const names = await fs.promises.readdir(pinned.at('.')).catch(() => undefined);
+    if (!names) return;
+    await sweepDeadTemps(pinned.at('.'), { keep: this.keepTempsOf, names });
+    await this.crossProcess?.sweepDir(pinned.at('.'), undefined, names);
   }
 
   async remove(absPath: string): Promise<void> {

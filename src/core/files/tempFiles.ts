@@ -58,50 +58,48 @@ export interface SweepOptions {
   owner?: ProcessOwner;
   /** A dead owner whose temps are kept (a be-apply journal still needs them to finish its batch). */
   keep?: (owner: ProcessOwner) => Promise<boolean>;
+  /** The folder's names, read already (a sweep of its locks reads the same list). */
+  names?: readonly string[];
 }
 
 /**
  * Removes the temp files of dead owners in `dir` (not recursive). Returns how many were removed.
  * Never throws: a folder that cannot be read is simply not swept.
+ * The names come from one readdir: iterating the folder's entries (opendir) cost a promise per entry, ~95 ms of the
+ * first edit in a folder of 20,000 files; only a name of the temp form is looked at (lstat: regular files only).
  */
 export async function sweepDeadTemps(dir: string, opts: SweepOptions = {}): Promise<number> {
   const max = opts.maxEntries ?? 20_000;
   const alive = new Map<string, boolean>();
   let removed = 0;
-  let seen = 0;
-  let handle;
+  let names: readonly string[];
   try {
-    handle = await fsp.opendir(dir);
+    names = opts.names ?? (await fsp.readdir(dir));
   } catch {
     return 0;
   }
-  try {
-    for await (const ent of handle) {
-      if (++seen > max) break;
-      if (!ent.isFile()) continue;
-      const owner = tempOwner(ent.name);
-      if (!owner) continue;
-      if (opts.owner && (owner.pid !== opts.owner.pid || (owner.start !== 0 && opts.owner.start !== 0 && owner.start !== opts.owner.start))) continue;
-      const key = `${owner.pid}-${owner.start}`;
-      let live = alive.get(key);
-      if (live === undefined) {
-        live = opts.owner ? false : await isOwnerAlive(owner);
-        if (!live && opts.keep) live = await opts.keep(owner).catch(() => true);
-        alive.set(key, live);
-      }
-      if (live) continue;
-      try {
-        await fsp.unlink(path.join(dir, ent.name));
-        removed++;
-      } catch {
-        // gone already (another server swept it), or not ours to remove
-      }
+  for (let i = 0; i < names.length && i < max; i++) {
+    const name = names[i];
+    const owner = tempOwner(name);
+    if (!owner) continue;
+    if (opts.owner && (owner.pid !== opts.owner.pid || (owner.start !== 0 && opts.owner.start !== 0 && owner.start !== opts.owner.start))) continue;
+    const key = `${owner.pid}-${owner.start}`;
+    let live = alive.get(key);
+    if (live === undefined) {
+      live = opts.owner ? false : await isOwnerAlive(owner);
+      if (!live && opts.keep) live = await opts.keep(owner).catch(() => true);
+      alive.set(key, live);
     }
-  } catch {
-    // the folder vanished while being read
-  } finally {
-    // for-await closes the handle when it completes; a break or a throw may leave it open
-    await handle.close().catch(() => undefined);
+    if (live) continue;
+    const file = path.join(dir, name);
+    try {
+      // a folder or a link named like a temp is not one of ours
+      if (!(await fsp.lstat(file)).isFile()) continue;
+      await fsp.unlink(file);
+      removed++;
+    } catch {
+      // gone already (another server swept it), or not ours to remove
+    }
   }
   return removed;
 }
