@@ -52,7 +52,7 @@ export function tempOwner(name: string): ProcessOwner | undefined {
 }
 
 export interface SweepOptions {
-  /** Stop after looking at this many directory entries (a huge folder costs one bounded pass). */
+  /** Stop after looking at this many of the folder's names (it is listed once, whole; the loop is bounded). */
   maxEntries?: number;
   /** Only temps of this (known dead) owner. */
   owner?: ProcessOwner;
