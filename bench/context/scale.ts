@@ -3,7 +3,8 @@
  * build them (createServices), in this process, with an event-loop probe on the same loop.
  *
  *  - a 4 MB C file's outline (be-read structure): wall ≤ 1 s, in process and as the first call of a fresh built
- *    stdio server (stdioOutline.ts; BENCH_OUTLINE_RUNS=3 of them, the median);
+ *    stdio server (stdioOutline.ts; BENCH_OUTLINE_RUNS=3 of them, the median), and on the pool's fresh workers
+ *    after its idle ones ended;
  *  - a generated ~1M-line TypeScript folder: cold overview ≤ 3 s, in process and as the first call of a fresh built
  *    stdio server (median of BENCH_OUTLINE_RUNS); warm after one file changed (with and without the file watcher)
  *    ≤ 100 ms;
@@ -12,7 +13,7 @@
  *  - the overview size for a ~20,000-line folder (≤ 1,024 tokens).
  *
  *   npm run bench:context -- --scale           (BENCH_LINES=200000 BENCH_FILES=20000 for a quicker run;
- *                                              BENCH_ONLY=lines,files for some of the rows)
+ *                                              BENCH_ONLY=fresh,lines for some of the rows)
  *   node --import tsx bench/context/scale.ts   (the same, without building first)
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../src/mcp/services';
+import { OutlinePool } from '../../src/core/context/node/outlinePool';
 import { cSource, generateFolder, generateManyFiles } from './generate';
 import { firstCallOverStdio, firstOutlineOverStdio } from './stdioOutline';
 import { fmt } from './report';
@@ -79,6 +81,42 @@ async function outlineRows(): Promise<Row[]> {
   } finally {
     await s.close();
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The outline pool alone (idle workers end after 200 ms here, 60 s in the servers; the compiled modules go 2 s after
+ * the last worker, 10 min in the servers): a 4 MB C file's outline on the
+ * first workers of this process, then on fresh workers after those ended idle, which start with the .wasm modules
+ * (and the optimised code) the first ones compiled. Median of BENCH_OUTLINE_RUNS of the latter, each on new text.
+ */
+async function freshWorkerRow(): Promise<Row> {
+  const pool = new OutlinePool({ grammarsDir: join(__dirname, '../..'), idleMs: 200, keepCompiledMs: 2_000 });
+  try {
+    const text = cSource(4_000_000);
+    const first = await timed(() => pool.outline(text, 'c'));
+    const fresh: number[] = [];
+    for (let i = 0; i < Number(process.env.BENCH_OUTLINE_RUNS ?? 3); i++) {
+      while (pool.workers) await new Promise((r) => setTimeout(r, 50));
+      fresh.push((await timed(() => pool.outline(text.replace('Module 7:', `Module ${i}:`), 'c'))).wall);
+    }
+    const mid = [...fresh].sort((a, b) => a - b)[Math.floor(fresh.length / 2)]!;
+    // the modules' share of the process: its RSS with them, the workers ended, and after they went (keepCompiledMs)
+    const gc = (globalThis as { gc?: () => void }).gc; // node --expose-gc: the RSS without this bench's garbage
+    const rss = () => (gc?.(), process.memoryUsage().rss / 2 ** 20);
+    while (pool.workers) await new Promise((r) => setTimeout(r, 50));
+    const withModules = rss();
+    while (pool.compiledFiles.length) await new Promise((r) => setTimeout(r, 50));
+    const without = rss();
+    return [
+      'outline of a 4 MB C file on fresh workers, after the idle ones ended (the pool alone)',
+      `${fmt(mid)} ms wall (${(mid / first.wall).toFixed(2)}× the first workers' ${fmt(first.wall)} ms)`,
+      `median of ${fresh.length}: ${fresh.map(fmt).join(' / ')} ms; ${pool.compiles} modules compiled in all; RSS once the workers ended ${fmt(withModules)} MiB, ${fmt(without)} once the modules went${gc ? ' (each after a GC)' : ''}`,
+      'goal ≤ 1,000 ms',
+      verdict(mid, 1000),
+    ];
+  } finally {
+    await pool.close();
   }
 }
 
@@ -271,9 +309,10 @@ async function stdioManyFiles(root: string, env: Record<string, string> = {}): P
 
 export async function scale(): Promise<Row[]> {
   const rows: Row[] = [];
-  // BENCH_ONLY=outline,size,lines,files: only those rows (all by default)
-  const only = new Set((process.env.BENCH_ONLY ?? 'outline,size,lines,files').split(','));
+  // BENCH_ONLY=outline,fresh,size,lines,files: only those rows (all by default)
+  const only = new Set((process.env.BENCH_ONLY ?? 'outline,fresh,size,lines,files').split(','));
   if (only.has('outline')) rows.push(...(await outlineRows()));
+  if (only.has('fresh')) rows.push(await freshWorkerRow());
   if (only.has('size')) rows.push(await sizeRow());
   if (only.has('lines')) rows.push(...(await linesRows()));
   if (!only.has('files')) return rows;

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GRAMMAR_FILES, grammarsBeside, packagedGrammars, packagedWasm, RUNTIME_FILE, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
+import { type CompiledModules, GRAMMAR_FILES, type GrammarFile, grammarsBeside, packagedGrammars, packagedWasm, RUNTIME_FILE, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 
 describe('context/treeSitter grammar locator', () => {
   let dir: string;
@@ -34,5 +34,23 @@ describe('context/treeSitter grammar locator', () => {
     assert.ok(packaged, 'another locator is not affected');
     packaged.delete();
     assert.equal(await bundled.parserFor('plaintext'), undefined, 'no grammar: undefined');
+  });
+
+  it('a grammar compiled once is shared: parsers given the store load it from the module, without reading the file again', async () => {
+    const modules = new Map<string, WebAssembly.Module>();
+    const store: CompiledModules = { get: (f) => modules.get(f), add: (f, m) => void modules.set(f, m) };
+    const read: string[] = [];
+    const counting = { wasmPath: (g: GrammarFile) => (read.push(g.file), packagedWasm(g)) };
+    const first = (await new TreeSitterParsers(counting, store).parserFor('go'))!;
+    assert.ok(read.includes(GRAMMAR_FILES.go!.file), 'the first parsers read and compile the file');
+    assert.ok(modules.get(GRAMMAR_FILES.go!.file) instanceof WebAssembly.Module, 'and add its module to the store');
+    read.length = 0;
+    const second = (await new TreeSitterParsers(counting, store).parserFor('go'))!;
+    assert.deepEqual(read, [], 'the second loads from the module');
+    const src = 'package p\n\nfunc F(a int) int { return a }\n';
+    const [a, b] = [first.parse(src)!, second.parse(src)!];
+    assert.equal(b.rootNode.toString(), a.rootNode.toString());
+    assert.equal(b.rootNode.hasError, false);
+    for (const x of [a, b, first, second]) x.delete();
   });
 });

@@ -228,6 +228,29 @@ describe('core/context OutlinePool (tree-sitter on worker threads)', function ()
     }
   });
 
+  it('a worker started after the idle ones ended compiles nothing: it takes the modules they compiled, until they go', async () => {
+    const quick = new OutlinePool({ grammarsDir: REPO, size: 1, parallel: 1, idleMs: 50, keepCompiledMs: 400 });
+    try {
+      const text = cSource(20_000);
+      const before = await quick.outline(text, 'c');
+      assert.deepEqual(quick.compiledFiles.sort(), ['tree-sitter-c.wasm', 'tree-sitter.wasm']);
+      const compiles = quick.compiles;
+      for (let i = 0; i < 100 && quick.workers; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(quick.workers, 0, 'the idle worker ended');
+      assert.deepEqual(await quick.outline(text, 'c'), before, 'a fresh worker, the same outline');
+      assert.equal(quick.compiles, compiles, 'the fresh worker compiled no module');
+      await quick.outline('def f():\n  pass\n', 'python');
+      assert.equal(quick.compiles, compiles + 1, 'a new grammar is compiled once, and shared');
+      for (let i = 0; i < 100 && quick.compiledFiles.length; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(quick.workers, 0);
+      assert.deepEqual(quick.compiledFiles, [], 'the modules go keepCompiledMs after the last worker ended');
+      await quick.outline(text, 'c');
+      assert.equal(quick.compiles, compiles + 3, 'and the next worker compiles again');
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('after close, outlines are refused with a clear error', async () => {
     await pool.close();
     await assert.rejects(pool.outline('int x;', 'c'), /closed/);

@@ -12,13 +12,13 @@
  *    serves the re-parse after an edit; a part that does not parse cleanly sends the text to be parsed whole (a file with a syntax error pays both).
  *  - Small texts go to a worker too: in-thread would save ~1 ms below 4 KB, but load each grammar on this thread.
  *  - A worker keeps its last outlines and its last large tree (outlineWorker.ts); an ended worker's go with it.
- *  - Idle workers end after `idleMs` and keep no process alive.
+ *  - Idle workers end after `idleMs` and keep no process alive. The modules they compiled stay (`compiled`).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Extracted, OutlineSource } from '../treeOutline';
 import { cutPoints, cutText, joinOutlines } from '../outlineChunks';
-import type { OutlineAnswer, OutlineJob } from './outlineWorker';
+import type { CompiledNote, OutlineAnswer, OutlineJob, OutlineWorkerData } from './outlineWorker';
 import { workerScript } from './workerScript';
 
 export interface OutlinePoolOptions {
@@ -32,6 +32,8 @@ export interface OutlinePoolOptions {
   partChars?: number;
   timeoutMs?: number;
   idleMs?: number;
+  /** How long the compiled modules outlive the last worker; default 10 × idleMs (after a 4 MB C file they hold 14–19 MB). */
+  keepCompiledMs?: number;
 }
 
 interface Job {
@@ -79,6 +81,13 @@ export class OutlinePool implements OutlineSource {
   private warming: NodeJS.Timeout | undefined;
   private readonly timeoutMs: number;
   private readonly idleMs: number;
+  /**
+   * The .wasm modules the workers compiled (runtime and grammars; with their machine code 14–19 MB of this
+   * process after a 4 MB C file): a worker started after an idle one ended, or after a cancel, starts with the code its
+   * predecessors optimised. Dropped `keepCompiledMs` after the last worker ended.
+   */
+  private readonly compiled = new Map<string, WebAssembly.Module>();
+  private dropCompiled: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: OutlinePoolOptions) {
     this.size = opts.size ?? defaultPoolSize();
@@ -87,6 +96,12 @@ export class OutlinePool implements OutlineSource {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.idleMs = opts.idleMs ?? 60_000;
   }
+
+  /** The .wasm files compiled so far, and how many times a worker compiled one (for tests). */
+  get compiledFiles(): string[] {
+    return [...this.compiled.keys()];
+  }
+  compiles = 0;
 
   /** Workers running now (for tests). */
   get workers(): number {
@@ -157,10 +172,19 @@ export class OutlinePool implements OutlineSource {
     this.warming.unref();
   }
 
+  /** With no worker left, the compiled modules go after keepCompiledMs (a new worker keeps them). */
+  private afterLastWorker(): void {
+    if (this.slots.length || !this.compiled.size) return;
+    clearTimeout(this.dropCompiled);
+    this.dropCompiled = setTimeout(() => this.compiled.clear(), this.opts.keepCompiledMs ?? 10 * this.idleMs);
+    this.dropCompiled.unref();
+  }
+
   /** Ends every worker; queued and running jobs reject. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.warming);
+    clearTimeout(this.dropCompiled);
     for (const job of this.queue.splice(0)) this.finish(job, undefined, new Error('the outline pool is closed'));
     await Promise.all(this.slots.splice(0).map((s) => this.end(s, new Error('the outline pool is closed'))));
   }
@@ -180,14 +204,20 @@ export class OutlinePool implements OutlineSource {
   }
 
   private start(lane?: number): Slot {
+    clearTimeout(this.dropCompiled);
     const script = workerScript('outline-worker.js', 'outlineWorker.ts');
     // execArgv [] : a worker inherits the host's flags, and a loader among them (`node --import tsx`, as the benches
     // and tests run) loaded again in each worker, ~0.2 s of CPU apiece; the script needs none of them
-    const worker = new Worker(script.file, { eval: script.eval, execArgv: [], workerData: { grammarsDir: this.opts.grammarsDir } });
+    const workerData: OutlineWorkerData = { grammarsDir: this.opts.grammarsDir, compiled: [...this.compiled] };
+    const worker = new Worker(script.file, { eval: script.eval, execArgv: [], workerData });
     const used = new Set(this.slots.map((s) => s.lane));
     if (lane === undefined || used.has(lane)) for (lane = 0; used.has(lane); lane++);
     const slot: Slot = { worker, lane, job: undefined, timer: undefined, idle: undefined };
-    worker.on('message', (m: OutlineAnswer) => {
+    worker.on('message', (m: OutlineAnswer | CompiledNote) => {
+      if ('compiled' in m) {
+        this.compiles++;
+        return void this.compiled.set(m.compiled, m.module);
+      }
       const job = slot.job;
       if (!job || job.id !== m.id) return;
       clearTimeout(slot.timer);
@@ -201,6 +231,7 @@ export class OutlinePool implements OutlineSource {
       const at = this.slots.indexOf(slot);
       if (at < 0) return;
       this.slots.splice(at, 1);
+      this.afterLastWorker();
       clearTimeout(slot.timer);
       clearTimeout(slot.idle);
       const job = slot.job;
@@ -245,6 +276,7 @@ export class OutlinePool implements OutlineSource {
   private async end(slot: Slot, err?: Error): Promise<void> {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    this.afterLastWorker();
     clearTimeout(slot.timer);
     clearTimeout(slot.idle);
     const job = slot.job;

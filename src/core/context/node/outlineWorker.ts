@@ -6,6 +6,8 @@
  *  - The answer goes out before the tree is freed (that takes ~40 ms for a 4 MB file).
  *  - The last outlines are kept with their exact texts (OutlineCache): the same file asked again (be-read structure,
  *    then its function ranges for an edit) is not parsed again.
+ *  - The runtime and the grammars load from the modules an earlier worker compiled (the pool keeps them), and
+ *    the modules compiled here go to the pool.
  *  - The last large text's tree is kept (one: a tree holds tens of MB of the worker's memory), so that the same
  *    file after an edit re-parses only what changed (treeOutline.ts parseOutline).
  */
@@ -24,8 +26,27 @@ export interface OutlineJob {
 }
 
 export type OutlineAnswer = { id: number; outline: Extracted | undefined } | { id: number; error: string };
+/** A .wasm module this worker compiled, for the pool to give the workers after it (treeSitter.ts CompiledModules). */
+export interface CompiledNote {
+  compiled: string;
+  module: WebAssembly.Module;
+}
 
-const parsers = new TreeSitterParsers(grammarsBeside((workerData as { grammarsDir: string }).grammarsDir));
+export interface OutlineWorkerData {
+  grammarsDir: string;
+  /** Modules earlier workers compiled, by file name. */
+  compiled: [string, WebAssembly.Module][];
+}
+
+const data = workerData as OutlineWorkerData;
+const known = new Map(data.compiled);
+const parsers = new TreeSitterParsers(grammarsBeside(data.grammarsDir), {
+  get: (file) => known.get(file),
+  add: (file, module) => {
+    known.set(file, module);
+    parentPort!.postMessage({ compiled: file, module } satisfies CompiledNote);
+  },
+});
 const cache = new OutlineCache();
 /** Texts from this size on keep their tree for the next parse (smaller ones parse in milliseconds). */
 const KEEP_TREE_CHARS = 64 * 1024;

@@ -79,44 +79,108 @@ export interface ParserSource {
 }
 
 type TreeSitterModule = typeof import('@vscode/tree-sitter-wasm');
+
 /**
- * The runtime is the library's own process-wide module (Parser.init sets up one WASM instance): initialised once,
+ * Compiled .wasm modules shared by the threads of one process, by file name. V8 keeps a module's machine code, and
+ * what its optimizing tier has made of the hot functions, with the module: a worker that starts with the module an
+ * earlier worker compiled parses at once at that speed (a fresh outline worker's first 2 MB of C: ~0.8 s from the
+ * bytes, ~0.6 s with the module). The outline pool keeps them for its workers (outlinePool.ts).
+ */
+export interface CompiledModules {
+  get(file: string): WebAssembly.Module | undefined;
+  /** A module this thread compiled from the file's bytes. */
+  add(file: string, module: WebAssembly.Module): void;
+}
+
+/** The object given to Parser.init, which the library makes its binding (emscripten's Module) and keeps. */
+interface Binding {
+  instantiateWasm?: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => object) => object;
+  /** Set by the library at init. */
+  loadWebAssemblyModule?: (binary: unknown, ...rest: unknown[]) => unknown;
+}
+
+/**
+ * The runtime is the library's own per-thread module (Parser.init sets up one WASM instance): initialised once,
  * from the first locator that asks. Grammars are per TreeSitterParsers.
  */
-let modulePromise: Promise<TreeSitterModule> | undefined;
+let modulePromise: Promise<{ mod: TreeSitterModule; binding: Binding }> | undefined;
 
-function runtime(grammars: GrammarLocator): Promise<TreeSitterModule> {
+/** The module of a .wasm file: the store's, else compiled here (off the thread: WebAssembly.compile) and added. */
+async function compiled(grammars: GrammarLocator, g: GrammarFile, store?: CompiledModules): Promise<WebAssembly.Module> {
+  const known = store?.get(g.file);
+  if (known) return known;
+  const module = await WebAssembly.compile(await readFile(grammars.wasmPath(g)));
+  store?.add(g.file, module);
+  return module;
+}
+
+function runtime(grammars: GrammarLocator, store?: CompiledModules): Promise<{ mod: TreeSitterModule; binding: Binding }> {
   // Cache the promise, not the value: concurrent first callers share one init.
   modulePromise ??= (async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the bundle keeps it lazy
     const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
-    // Bytes, not a path: given a path, the runtime reads it through import('fs/promises'), which the CLI's
-    // code-cache loader would have to serve through an experimental vm hook (a warning on Node 20).
-    const wasmBinary = await readFile(grammars.wasmPath(RUNTIME_FILE));
-    await mod.Parser.init({ wasmBinary } as never);
-    return mod;
+    // A compiled module, not a path: given a path, the runtime reads it through import('fs/promises'), which the
+    // CLI's code-cache loader would have to serve through an experimental vm hook (a warning on Node 20). The
+    // instance is made in the hook, so that a failure there rejects init.
+    const module = await compiled(grammars, RUNTIME_FILE, store);
+    const binding: Binding = {
+      // made at once, `done` returns the exports, which the hook returns (emscripten's synchronous form)
+      instantiateWasm: (imports, done) => done(new WebAssembly.Instance(module, imports), module),
+    };
+    await mod.Parser.init(binding as never);
+    return { mod, binding };
   })();
   modulePromise.catch(() => (modulePromise = undefined)); // let a later call retry
   return modulePromise;
+}
+
+/**
+ * A grammar loaded from its compiled module. Language.load takes only bytes or a path, and hands them to the
+ * binding's loadWebAssemblyModule, which also takes a compiled module: the binding is the object given to
+ * Parser.init, so the module is swapped in there for a stand-in array. Should a later library version not call it
+ * so, the file's bytes load instead (compiled again: slower, the same grammar).
+ */
+async function loadLanguage(mod: TreeSitterModule, binding: Binding, module: WebAssembly.Module, bytes: () => Promise<Uint8Array>): Promise<Language> {
+  const load = binding.loadWebAssemblyModule;
+  if (typeof load !== 'function') return mod.Language.load(await bytes());
+  const standIn = new Uint8Array(0);
+  let swapped = false;
+  binding.loadWebAssemblyModule = (binary: unknown, ...rest: unknown[]) => {
+    if (binary !== standIn) return load(binary, ...rest);
+    swapped = true;
+    return load(module, ...rest);
+  };
+  try {
+    return await mod.Language.load(standIn);
+  } catch (err) {
+    if (swapped) throw err;
+    return mod.Language.load(await bytes());
+  } finally {
+    binding.loadWebAssemblyModule = load;
+  }
 }
 
 /** Parsers over the grammars a locator finds; each grammar loads on first use and stays for this instance. */
 export class TreeSitterParsers implements ParserSource {
   private readonly languages = new Map<string, Promise<Language>>();
 
-  constructor(private readonly grammars: GrammarLocator) {}
+  /** `store`: compiled modules to take and to add to (the outline worker's, shared through its pool). */
+  constructor(
+    private readonly grammars: GrammarLocator,
+    private readonly store?: CompiledModules,
+  ) {}
 
   /** Loads the runtime ahead of the first parse (the outline worker does it as it starts). */
   async runtimeReady(): Promise<void> {
-    await runtime(this.grammars);
+    await runtime(this.grammars, this.store);
   }
 
   private language(g: GrammarFile): Promise<Language> {
     let p = this.languages.get(g.file);
     if (!p) {
       p = (async () => {
-        const mod = await runtime(this.grammars);
-        return mod.Language.load(await readFile(this.grammars.wasmPath(g)));
+        const [{ mod, binding }, module] = await Promise.all([runtime(this.grammars, this.store), compiled(this.grammars, g, this.store)]);
+        return loadLanguage(mod, binding, module, () => readFile(this.grammars.wasmPath(g)));
       })();
       this.languages.set(g.file, p);
       p.catch(() => this.languages.delete(g.file));
@@ -131,7 +195,7 @@ export class TreeSitterParsers implements ParserSource {
   async parserFor(languageId: string): Promise<Parser | undefined> {
     const g = GRAMMAR_FILES[languageId];
     if (!g) return undefined;
-    const [mod, lang] = await Promise.all([runtime(this.grammars), this.language(g)]);
+    const [{ mod }, lang] = await Promise.all([runtime(this.grammars, this.store), this.language(g)]);
     const parser = new mod.Parser();
     parser.setLanguage(lang);
     return parser;
