@@ -417,8 +417,10 @@ export class NodeFileStore implements FileStore {
       throw ioError('write', absPath, e);
     }
     let staged: Staged;
+    // the folder's sweep (a first write there, once a minute) lists it on the thread pool while the temp is staged:
+    // it removes only dead writers' temps and locks, never this write's temp or a lock a live process holds
+    const swept = this.sweepNow(pinned).catch(() => undefined);
     try {
-      await this.sweepNow(pinned);
       // the load under this hold saw the file through a checked descriptor: its stat, else a look at the entry
       const existing = hold?.kept?.st ?? (await existingEntry(pinned, name, absPath));
       await assertEarly(pinned.at(name), absPath, existing, opts);
@@ -428,9 +430,11 @@ export class NodeFileStore implements FileStore {
         throw e;
       });
     } catch (e) {
+      await swept;
       if (!shared) await pinned.close();
       throw ioError('write', absPath, e);
     }
+    await swept; // it lists the folder through the pinned descriptor, which the commit may close
     // joined only when asked (be-apply's journal, a revert): a single edit's commit never needs the copy
     let joined: Uint8Array | undefined;
     const afterBytes = () => (joined ??= parts.length === 1 ? parts[0] : Buffer.concat(parts));

@@ -80,6 +80,29 @@ describe('core/files temp files of crashed writers', () => {
     assert.equal(fs.existsSync(leftover), false, 'the dead writer\'s temp went all the same');
   });
 
+  it("a folder's sweep lists it while the first write there stages its temp, and leaves that temp alone", async () => {
+    const leftover = path.join(dir, tempBaseName('f.txt', { pid: deadPid(), start: 0 }));
+    fs.writeFileSync(leftover, 'half');
+    const ours = tempBaseName('f.txt').replace(/-[0-9a-f]+\.tmp$/, '-'); // this process's temps of f.txt begin so
+    const { readdir } = fs.promises;
+    let listedWithOurTemp = false;
+    // the listing waits (up to 1 s) for this write's temp to appear: one staged only after the sweep never does
+    fs.promises.readdir = (async (...a: Parameters<typeof readdir>) => {
+      for (let i = 0; i < 200 && !fs.readdirSync(dir).some((n) => n.startsWith(ours)); i++) await new Promise((r) => setTimeout(r, 5));
+      const names = await readdir(...a);
+      listedWithOurTemp = (names as unknown[]).some((n) => String(n).startsWith(ours));
+      return names;
+    }) as typeof readdir;
+    try {
+      await new NodeFileStore({ crossProcess: true }).write(path.join(dir, 'f.txt'), Buffer.from('new\n'));
+    } finally {
+      Object.assign(fs.promises, { readdir });
+    }
+    assert.ok(listedWithOurTemp, 'the sweep listed the folder while the temp was being staged');
+    assert.equal(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8'), 'new\n', 'the write landed whole: the sweep left its temp');
+    assert.deepEqual(fs.readdirSync(dir), ['f.txt'], "the dead writer's temp went");
+  });
+
   it('the next write in a folder removes a crashed writer\'s temp there', async () => {
     const leftover = path.join(dir, tempBaseName('big.bin', { pid: deadPid(), start: 0 }));
     fs.writeFileSync(leftover, Buffer.alloc(1024));
