@@ -73,9 +73,10 @@ export class EncodingFileStore implements FileStore {
         get after() {
           return staged.after;
         },
-        // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given
-        commit: async () => {
-          const { sha256OfGiven: _given, ...stat } = await staged.commit();
+        // the digest is of the re-encoded bytes on disk, not of the UTF-8 ones given; no syncFolder offered, so the
+        // options never skip the folder's sync here
+        commit: async (commitOpts) => {
+          const { sha256OfGiven: _given, ...stat } = await staged.commit(commitOpts);
           return stat;
         },
         discard: () => staged.discard(),

@@ -44,6 +44,8 @@ export interface StagedWrite {
 export interface CommitOptions {
   /** Default true. False only where the store offers `syncFolder`, which the caller then calls. */
   syncFolder?: boolean;
+  /** Other commits (a batch's) run beside this one: a store may then make its rename where those overlap. */
+  concurrent?: boolean;
 }
 
 export interface FileContent {

@@ -459,7 +459,8 @@ export class NodeFileStore implements FileStore {
           if (hold && hold.kept === kept) await this.dropKept(hold);
         };
         try {
-          return await commitStaged(pinned, staged, parts, name, absPath, opts, this.syncDirectory && commitOpts?.syncFolder !== false, kept, closeKept);
+          const how = { syncFolder: this.syncDirectory && commitOpts?.syncFolder !== false, concurrent: commitOpts?.concurrent === true };
+          return await commitStaged(pinned, staged, parts, name, absPath, opts, how, kept, closeKept);
         } catch (e) {
           throw ioError('write', absPath, e);
         } finally {

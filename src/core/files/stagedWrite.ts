@@ -208,7 +208,7 @@ export async function commitStaged(
   name: string,
   absPath: string,
   opts: WriteOptions,
-  syncDirectory: boolean,
+  how: { syncFolder: boolean; concurrent: boolean },
   kept?: KeptRead,
   beforeRename?: () => Promise<void>,
 ): Promise<FileStat> {
@@ -222,7 +222,8 @@ export async function commitStaged(
       if (same.status === 'rejected') throw same.reason;
       if (folder.status === 'rejected') throw folder.reason;
       await beforeRename?.();
-      await calls.rename(tmp, entry);
+      // one of a batch's commits: renamed with the batch's calls (fsCalls.ts: the replaced files' release overlaps)
+      await (how.concurrent ? (calls.staging ?? calls) : calls).rename(tmp, entry);
     } catch (e) {
       await calls.unlink(tmp).catch(() => undefined);
       throw e;
@@ -230,7 +231,7 @@ export async function commitStaged(
     // the folder's sync, the read-back and the caller's own follow-up all follow the rename and none needs the
     // others: they overlap
     const [, back] = await Promise.all([
-      syncDirectory ? pinned.sync() : undefined,
+      how.syncFolder ? pinned.sync() : undefined,
       readBack(entry, staged.fh, parts, staged.size, calls),
       opts.onRenamed ? staged.sha256.then((sha256) => opts.onRenamed?.({ sha256, ofGiven: true })).catch(() => undefined) : undefined,
     ]);

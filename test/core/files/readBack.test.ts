@@ -7,6 +7,9 @@ import * as path from 'node:path';
 import { PinnedDir } from '../../../src/core/files/safeOpen';
 import { commitStaged, stageIn } from '../../../src/core/files/stagedWrite';
 
+/** a single write's commit: its folder synced, no other commit beside it */
+const SINGLE = { syncFolder: true, concurrent: false };
+
 describe('core/files read-back', () => {
   let dir: string;
   beforeEach(async () => {
@@ -19,7 +22,7 @@ describe('core/files read-back', () => {
     try {
       const parts = [Buffer.from('a\n'), Buffer.from('b\n')];
       const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
-      const st = await commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true);
+      const st = await commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, SINGLE);
       assert.equal(st.sha256, createHash('sha256').update(await fs.readFile(path.join(dir, 'f.txt'))).digest('hex'));
     } finally {
       await pinned.close();
@@ -33,7 +36,7 @@ describe('core/files read-back', () => {
       const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
       // what a silently corrupting disk looks like from here: the file holds other bytes than the ones staged
       await fs.writeFile(path.join(dir, staged.tempName), 'corrupt!\n');
-      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), (e: Error & { code?: string }) => {
+      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, SINGLE), (e: Error & { code?: string }) => {
         assert.equal(e.code, 'io');
         assert.match(e.message, /was written, but reading it back gave different bytes/);
         return true;
@@ -50,10 +53,10 @@ describe('core/files read-back', () => {
       const parts = [intended.subarray(0, 1000), intended.subarray(1000)];
       // a first write and read-back leave the intended bytes in the reused buffer
       const first = await stageIn(pinned, parts, 'f.txt', undefined, {});
-      await commitStaged(pinned, first, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true);
+      await commitStaged(pinned, first, parts, 'f.txt', path.join(dir, 'f.txt'), {}, SINGLE);
       const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
       await fs.writeFile(path.join(dir, staged.tempName), intended.subarray(0, intended.length - 1));
-      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), /reading it back gave different bytes/);
+      await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, SINGLE), /reading it back gave different bytes/);
     } finally {
       await pinned.close();
     }
@@ -72,7 +75,7 @@ describe('core/files read-back', () => {
         const parts = [Buffer.from('inten'), Buffer.from('ded\n')];
         const staged = await stageIn(pinned, parts, 'f.txt', undefined, {});
         await fs.writeFile(path.join(dir, staged.tempName), onDisk);
-        await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, true), (e: Error & { code?: string; details?: { actual_sha256?: string } }) => {
+        await assert.rejects(commitStaged(pinned, staged, parts, 'f.txt', path.join(dir, 'f.txt'), {}, SINGLE), (e: Error & { code?: string; details?: { actual_sha256?: string } }) => {
           assert.equal(e.code, 'io');
           assert.equal(e.details?.actual_sha256, createHash('sha256').update(onDisk).digest('hex'));
           return true;

@@ -93,7 +93,7 @@ export async function commitBatch(files: FileStore, journal: BatchJournal, write
     await eachBounded(all, CONCURRENCY, async (s, i) => {
       await fault?.('commit', i);
       // a store that can sync a folder later is told not to now: each folder is synced once, after all renames
-      stats[i] = await s.commit(s.syncFolder ? { syncFolder: false } : undefined);
+      stats[i] = await s.commit({ concurrent: true, ...(s.syncFolder ? { syncFolder: false } : {}) });
       committed[i] = true;
     });
     const folders = new Map<string, StagedWrite>();
