@@ -11,6 +11,7 @@ import type { FileStore } from '../files/fileStore';
 import type { SandboxPort } from '../files/ports';
 import type { EditHistory } from '../history/types';
 import { loadText, type LoadedText } from '../read/load';
+import type { EditedIndexCache } from './editedIndex';
 import { loadMessages, type Lang } from './messages';
 import type { RangeResult } from './types';
 import type { ViewedCodeRegistry } from './viewedCode';
@@ -66,11 +67,14 @@ export interface EditContext {
   readonly symbols?: SymbolLocator;
   /** In-process edit locks, for a store without its own (cross-process) lock. */
   readonly locks: FileLocks;
+  /** The line index each big file's last edit left, for its next load (editedIndex.ts). */
+  readonly editedIndex?: EditedIndexCache;
 }
 
 /** Resolve in the sandbox (unless the caller holds `resolved` and its lock), refuse non-text, build the lines. */
 export function loadFile(ctx: EditContext, pathInput: string, resolved?: string): Promise<LoadedText> {
-  return loadText({ files: ctx.files, sandbox: ctx.sandbox, maxFileBytes: ctx.limits.maxFileBytes }, pathInput, resolved);
+  const index = ctx.editedIndex ? ctx.editedIndex.bufferOf.bind(ctx.editedIndex) : undefined;
+  return loadText({ files: ctx.files, sandbox: ctx.sandbox, maxFileBytes: ctx.limits.maxFileBytes, index }, pathInput, resolved);
 }
 
 /**

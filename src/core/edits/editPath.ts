@@ -151,8 +151,9 @@ async function applyLineEdit(ctx: EditContext, ld: LoadedText, options: EditOpti
   if (chipId) result.chip_id = chipId;
   await (recorded ?? record(written.afterHash));
   // Written, hashed and recorded (the history keeps a copy of the removed bytes): nothing holds the old
-  // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one.
-  ctx.files.release?.(doc.bytes);
+  // buffer now, so the store may reuse it for the next read instead of allocating another file-sized one; a big
+  // file's next edit loads with the index this one derives, whose entry gives the buffer back then
+  if (!ctx.editedIndex?.remember(ld.abs, doc, splice)) ctx.files.release?.(doc.bytes);
   if (warnings.length) result.warnings = warnings;
   return result;
 }

@@ -24,6 +24,7 @@ import { tagRange } from './ops/tagRange';
 import { runTrx } from './ops/trx';
 import { writeFile } from './ops/write';
 import { ViewedCodeRegistry } from './viewedCode';
+import { EditedIndexCache } from './editedIndex';
 
 export { DEFAULT_LIMITS, type ChipRenderer, type EditLimits, type SymbolLocator } from './editContext';
 
@@ -83,6 +84,7 @@ export class EditService {
       renderChip: deps.renderChip ?? renderChip,
       symbols: deps.symbols,
       locks: new FileLocks(),
+      editedIndex: new EditedIndexCache((bytes) => deps.files.release?.(bytes)),
     };
     const bind = <A, R>(op: (ctx: EditContext, args: A) => R) => (args: A) => op(ctx, args);
     this.read = bind(readLines);

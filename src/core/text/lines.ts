@@ -11,6 +11,15 @@ export type Eol = '\n' | '\r\n';
 export type Terminator = Eol | '';
 export type EolKind = 'lf' | 'crlf' | 'mixed' | 'none';
 
+/** A buffer's line index without the buffer: what a scan of `size` bytes found (TextBuffer.splicedIndex). */
+export interface LineIndex {
+  readonly size: number;
+  readonly lineCount: number;
+  readonly crlfCount: number;
+  readonly lfCount: number;
+  readonly starts: Uint32Array;
+}
+
 export class TextBuffer {
   readonly bomLength: number;
   readonly lineCount: number;
@@ -20,9 +29,17 @@ export class TextBuffer {
   /** Byte offset where each line begins (index 0 = line 1); a typed array: no per-line JS objects. */
   private readonly starts: Uint32Array;
 
-  constructor(readonly bytes: Buffer) {
+  /** `known`: the index of exactly these bytes, derived without scanning them (the caller compared the bytes). */
+  constructor(
+    readonly bytes: Buffer,
+    known?: LineIndex,
+  ) {
     if (bytes.length >= 0xffffffff) throw new RangeError('TextBuffer: files of 4 GiB or more are not supported');
     this.bomLength = detectBom(bytes);
+    if (known && known.size === bytes.length) {
+      ({ starts: this.starts, lineCount: this.lineCount, crlfCount: this.crlfCount, lfCount: this.lfCount } = known);
+      return;
+    }
     const n = bytes.length;
     // a guess at the line count (40 bytes a line) keeps regrowth rare
     let starts = new Uint32Array(Math.max(16, (n / 40) | 0));
@@ -130,6 +147,45 @@ export class TextBuffer {
     }
     return { from: this.lineStart(start), to: this.lineEnd(end) };
   }
+  /**
+   * The index of these bytes with [offset, removeEnd) replaced by `insert`, from this one: the old lines before
+   * and after the splice keep their starts (those after it shifted), and only the removed and inserted bytes are
+   * looked at, not the whole new file. Undefined for a splice into the BOM, or one that makes or unmakes one.
+   */
+  splicedIndex(offset: number, removeEnd: number, insert: Uint8Array): LineIndex | undefined {
+    const old = this.bytes;
+    const n = old.length;
+    const b = this.bomLength;
+    if (offset < b || removeEnd < offset || removeEnd > n) return undefined;
+    const delta = insert.length - (removeEnd - offset);
+    const size = n + delta;
+    if (size >= 0xffffffff) return undefined;
+    // the byte at a new position: the old prefix, the insert, the old suffix
+    const at = (p: number) => (p < offset ? old[p] : p < offset + insert.length ? insert[p - offset] : old[p - delta]);
+    // a splice near the start can make or unmake a BOM (bomLength's rule): the new file is scanned then
+    if ((size >= 3 && at(0) === 0xef && at(1) === 0xbb && at(2) === 0xbf ? 3 : 0) !== b) return undefined;
+    let crlf = this.crlfCount;
+    let lf = this.lfCount;
+    const classify = (isCr: boolean, sign: 1 | -1) => (isCr ? (crlf += sign) : (lf += sign));
+    // the terminators removed, and the one right after the splice (its preceding byte may change)
+    const lastOld = removeEnd < n && old[removeEnd] === 10 ? removeEnd : removeEnd - 1;
+    for (let p = old.indexOf(10, offset); p !== -1 && p <= lastOld; p = old.indexOf(10, p + 1)) classify(p > b && old[p - 1] === 13, -1);
+    const lastNew = removeEnd < n && old[removeEnd] === 10 ? offset + insert.length : offset + insert.length - 1;
+    for (let p = offset; p <= lastNew; p++) if (at(p) === 10) classify(p > b && at(p - 1) === 13, 1);
+    // starts: the old ones up to the splice, those of the inserted terminators, the old ones after it shifted
+    const starts = new Uint32Array(Math.max(16, this.lineCount + insert.length + 1));
+    let count = 0;
+    if (size > b) starts[count++] = b;
+    let k = 1;
+    for (; k < this.lineCount && this.starts[k] <= offset; k++) if (this.starts[k] < size) starts[count++] = this.starts[k];
+    // a terminator that ended the old file had no start: it does when the splice adds bytes after it
+    if (offset === n && n > b && old[n - 1] === 10 && n < size) starts[count++] = n;
+    for (let i = 0; i < insert.length; i++) if (insert[i] === 10 && offset + i + 1 < size) starts[count++] = offset + i + 1;
+    for (; k < this.lineCount && this.starts[k] <= removeEnd; k++);
+    for (; k < this.lineCount; k++) starts[count++] = this.starts[k] + delta;
+    return { size, lineCount: count, crlfCount: crlf, lfCount: lf, starts: starts.subarray(0, count) };
+  }
+
   /** The whole body decoded (BOM excluded). Only for analyzers that need the full text. */
   text(): string {
     return this.bytes.toString('utf8', this.bomLength);
