@@ -10,6 +10,7 @@
 import type { LineIndex } from '../text/lines';
 import { TextBuffer } from '../text/lines';
 import type { ByteSplice } from '../text/splice';
+import { equalsParts } from '../util/bytes';
 
 /** Smaller files are scanned afresh: the scan costs less than keeping their bytes. */
 const MIN_BYTES = 256 * 1024;
@@ -44,7 +45,7 @@ export class EditedIndexCache {
     const entry = this.entries.get(abs);
     if (!entry) return new TextBuffer(bytes);
     this.drop(abs, entry);
-    return new TextBuffer(bytes, entry.index.size === bytes.length && sameAsParts(bytes, entry.parts) ? entry.index : undefined);
+    return new TextBuffer(bytes, entry.index.size === bytes.length && equalsParts(bytes, entry.parts) ? entry.index : undefined);
   }
 
   /**
@@ -81,13 +82,4 @@ export class EditedIndexCache {
     this.entries.delete(abs);
     this.release(entry.buffer);
   }
-}
-
-function sameAsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
-  let at = 0;
-  for (const p of parts) {
-    if (!bytes.subarray(at, at + p.length).equals(p)) return false;
-    at += p.length;
-  }
-  return at === bytes.length;
 }

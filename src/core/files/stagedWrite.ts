@@ -16,6 +16,7 @@ import { giveScratch, takeScratch } from './scratch';
 import { tempBaseName } from './tempFiles';
 import { umaskNow } from './umask';
 import { assertUnchanged, type KeptRead } from './unchangedCheck';
+import { equalsParts } from '../util/bytes';
 import { sha256Parts } from '../util/sha256';
 import { poolCalls, type FsCalls, type Handle } from './fsCalls';
 
@@ -69,15 +70,6 @@ async function readInto(fh: Handle, buf: Buffer): Promise<number> {
     got += bytesRead;
     if (bytesRead < want || got === buf.length) return got;
   }
-}
-
-function equalsParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
-  let off = 0;
-  for (const part of parts) {
-    if (!bytes.subarray(off, off + part.length).equals(part)) return false;
-    off += part.length;
-  }
-  return off === bytes.length;
 }
 
 /** All of `parts` with one writev where the kernel takes them whole (the usual case), on from a short write else. */
