@@ -203,6 +203,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services> {
       fallbackSymbols: co.fallbackSymbols,
       settings: co.settings,
       viewed: edits.viewed,
+      editedIndex: edits.editedIndex,
       tokenizer: getTokenizer(),
       parsers,
       outlines,

@@ -11,7 +11,7 @@ import type { FileStore } from '../files/fileStore';
 import type { SandboxPort } from '../files/ports';
 import type { EditHistory } from '../history/types';
 import { loadText, type LoadedText } from '../read/load';
-import type { EditedIndexCache } from './editedIndex';
+import type { EditedIndexCache } from '../read/editedIndex';
 import { loadMessages, type Lang } from './messages';
 import type { RangeResult } from './types';
 import type { ViewedCodeRegistry } from './viewedCode';

@@ -24,7 +24,7 @@ import { tagRange } from './ops/tagRange';
 import { runTrx } from './ops/trx';
 import { writeFile } from './ops/write';
 import { ViewedCodeRegistry } from './viewedCode';
-import { EditedIndexCache } from './editedIndex';
+import { EditedIndexCache } from '../read/editedIndex';
 
 export { DEFAULT_LIMITS, type ChipRenderer, type EditLimits, type SymbolLocator } from './editContext';
 
@@ -50,6 +50,8 @@ type Bound<Op> = Op extends (ctx: EditContext, args: infer A) => infer R ? (args
 
 export class EditService {
   readonly viewed: ViewedCodeRegistry;
+  /** The line index each big file's last edit derived: its next edit's, and a read's of the same bytes. */
+  readonly editedIndex: EditedIndexCache;
   /** be-read: numbered lines of a range or a target, with the viewed_code_id later edits check. */
   readonly read: Bound<typeof readLines>;
   /** be-replace: lines S-E become the content (viewed_code_id and `old` checked when given). */
@@ -73,6 +75,7 @@ export class EditService {
 
   constructor(deps: EditServiceDeps) {
     this.viewed = deps.viewed ?? new ViewedCodeRegistry({ clock: deps.clock ?? systemClock });
+    this.editedIndex = new EditedIndexCache((bytes) => deps.files.release?.(bytes));
     const ctx: EditContext = {
       files: deps.files,
       sandbox: deps.sandbox,
@@ -84,7 +87,7 @@ export class EditService {
       renderChip: deps.renderChip ?? renderChip,
       symbols: deps.symbols,
       locks: new FileLocks(),
-      editedIndex: new EditedIndexCache((bytes) => deps.files.release?.(bytes)),
+      editedIndex: this.editedIndex,
     };
     const bind = <A, R>(op: (ctx: EditContext, args: A) => R) => (args: A) => op(ctx, args);
     this.read = bind(readLines);

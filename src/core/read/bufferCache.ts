@@ -2,9 +2,10 @@
  * The line index of each big file's last loaded version, reused: a 10 MB file's index (one scan of its bytes and
  * a line-start table) cost 40 ms and its pages re-split the whole file into strings (another 90 ms). A
  * load still reads the bytes (the editor may hold unsaved text, a write may keep size and mtime); it reuses the
- * index when they are the same bytes (one compare, ~1 ms for 10 MB).
+ * index when they are the same bytes (one compare, ~1 ms for 10 MB). Bytes an edit just wrote get the index that
+ * edit derived (editedIndex.ts), also after one compare.
  */
-import { TextBuffer } from '../text/lines';
+import { TextBuffer, type LineIndex } from '../text/lines';
 
 /** Files smaller than this are indexed afresh: the scan costs less than keeping them. */
 const MIN_BYTES = 256 * 1024;
@@ -15,6 +16,8 @@ export class TextBufferCache {
   constructor(
     /** Bytes kept at most (the oldest entries go first). */
     private readonly maxBytes = 128 * 1024 * 1024,
+    /** The index an edit derived for exactly these bytes, if any (editedIndex.ts): a miss then needs no scan. */
+    private readonly known: (abs: string, bytes: Buffer) => LineIndex | undefined = () => undefined,
   ) {}
 
   /** The index of `bytes` read from `abs`: the cached one when the bytes are the same, else a new one. */
@@ -27,7 +30,7 @@ export class TextBufferCache {
       this.entries.set(abs, hit);
       return hit;
     }
-    const doc = new TextBuffer(bytes);
+    const doc = new TextBuffer(bytes, this.known(abs, bytes));
     this.entries.delete(abs);
     this.entries.set(abs, doc);
     let total = 0;

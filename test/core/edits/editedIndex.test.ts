@@ -4,7 +4,7 @@
  * from outside: the scans of the file's bytes for line ends, the edits' results, the buffers given back.
  */
 import { strict as assert } from 'node:assert';
-import { EditedIndexCache } from '../../../src/core/edits/editedIndex';
+import { EditedIndexCache } from '../../../src/core/read/editedIndex';
 import { TextBuffer } from '../../../src/core/text/lines';
 import { workspace, type Workspace } from './helpers';
 

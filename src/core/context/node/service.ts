@@ -12,6 +12,7 @@ import { loadText, type LoadedText as LoadedDoc } from '../../read/load';
 import { mixedEolWarning, readMetadata, type ReadMetadata, type ViewedIssuer } from '../../read/metadata';
 import { namesLines, readRange } from '../../read/range';
 import { TextBufferCache } from '../../read/bufferCache';
+import type { EditedIndexCache } from '../../read/editedIndex';
 import { isInside } from '../../files/ports';
 import { parseFileRange } from '../../text/range';
 import { BYTES_AS_TOKENS, DEFAULT_PAGE_TOKENS, fitsWithoutCounting, paginate } from '../full';
@@ -73,6 +74,8 @@ export interface ContextServiceDeps {
   describer?: RecordDescriber;
   fallbackSymbols?: SymbolProvider;
   settings?: Partial<ContextSettings>;
+  /** The line index each big file's last edit derived (the EditService's), for a read of exactly those bytes. */
+  editedIndex?: Pick<EditedIndexCache, 'indexFor'>;
 }
 
 interface Tagged {
@@ -154,11 +157,13 @@ export class ContextService {
   readonly tokenizer: TokenCounter;
   private readonly maps = new Map<string, RepoMap>();
   /** The line index of each big file's last version read (pages of one file reuse it). */
-  private readonly buffers = new TextBufferCache();
+  private readonly buffers: TextBufferCache;
   private watchedRoots = false;
   private firstUse: (() => void) | undefined;
 
   constructor(private readonly deps: ContextServiceDeps) {
+    const edited = deps.editedIndex;
+    this.buffers = new TextBufferCache(undefined, edited ? (abs, bytes) => edited.indexFor(abs, bytes) : undefined);
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
     this.tokenizer = deps.tokenizer;
   }

@@ -2,7 +2,8 @@
  * The line index of each big file an edit just wrote, derived from the old index and the splice
  * (TextBuffer.splicedIndex) instead of a scan of the new bytes: the next edit of that file loads it with this index
  * when the bytes it reads are exactly the ones the edit wrote (compared, ~1 ms for 10 MB, where the scan costs
- * 5–9 ms). Agents edit one file many times in a row. The entry keeps the edit's three parts, slices of the buffer
+ * 5–9 ms). Agents edit one file many times in a row, and read it between edits (a read uses the index too, but
+ * leaves it for the next edit: indexFor). The entry keeps the edit's three parts, slices of the buffer
  * the file was read into; that buffer goes back to the store (`release`) when the entry is used or dropped, and
  * every entry is dropped a minute after the last edit that made one (the extension host keeps no file-sized
  * buffers for edits that are over).
@@ -46,6 +47,16 @@ export class EditedIndexCache {
     if (!entry) return new TextBuffer(bytes);
     this.drop(abs, entry);
     return new TextBuffer(bytes, entry.index.size === bytes.length && equalsParts(bytes, entry.parts) ? entry.index : undefined);
+  }
+
+  /**
+   * For a read of `abs` (the read module's own cache, bufferCache.ts): the last edit's index when `bytes` are the
+   * bytes it wrote, else undefined. The entry stays for the next edit, and still owns its buffer: the reader builds
+   * its line model over its own bytes, so nothing it keeps points into a buffer the store may reuse.
+   */
+  indexFor(abs: string, bytes: Buffer): LineIndex | undefined {
+    const entry = this.entries.get(abs);
+    return entry && entry.index.size === bytes.length && equalsParts(bytes, entry.parts) ? entry.index : undefined;
   }
 
   /**
