@@ -3,7 +3,8 @@
  * a line-start table) cost 40 ms and its pages re-split the whole file into strings (another 90 ms). A
  * load still reads the bytes (the editor may hold unsaved text, a write may keep size and mtime); it reuses the
  * index when they are the same bytes (one compare, ~1 ms for 10 MB). Bytes an edit just wrote get the index that
- * edit derived (editedIndex.ts), also after one compare.
+ * edit derived (editedIndex.ts), also after one compare. A read that finds its bytes cached gives its own buffer
+ * back to the store: paging through a big file reads it into the same buffer each time.
  */
 import { TextBuffer, type LineIndex } from '../text/lines';
 
@@ -18,6 +19,8 @@ export class TextBufferCache {
     private readonly maxBytes = 128 * 1024 * 1024,
     /** The index an edit derived for exactly these bytes, if any (editedIndex.ts): a miss then needs no scan. */
     private readonly known: (abs: string, bytes: Buffer) => LineIndex | undefined = () => undefined,
+    /** Given the bytes of a read that found them cached: nothing holds them now (the store's spare for its next read). */
+    private readonly release: (bytes: Buffer) => void = () => undefined,
   ) {}
 
   /** The index of `bytes` read from `abs`: the cached one when the bytes are the same, else a new one. */
@@ -28,6 +31,8 @@ export class TextBufferCache {
       // most recently used last
       this.entries.delete(abs);
       this.entries.set(abs, hit);
+      // the caller keeps the cached buffer: the one just read goes back to the store, not to the collector
+      if (hit.bytes.buffer !== bytes.buffer) this.release(bytes);
       return hit;
     }
     const doc = new TextBuffer(bytes, this.known(abs, bytes));

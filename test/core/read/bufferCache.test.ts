@@ -20,6 +20,24 @@ const big = (fill: string) => Buffer.from(`${fill}\n`.repeat(300_000 / (fill.len
 describe('core/read TextBufferCache and pages from a line source', function () {
   this.timeout(60_000);
 
+  it('a read that finds its bytes cached gives its own buffer back; a miss, or the cached buffer itself, never', () => {
+    const given: Buffer[] = [];
+    const cache = new TextBufferCache(undefined, undefined, (b) => given.push(b));
+    const a = big('alpha');
+    const first = cache.bufferOf('/f', a);
+    assert.deepEqual(given, [], 'a miss keeps the bytes it read');
+    const again = Buffer.from(a);
+    assert.equal(cache.bufferOf('/f', again), first);
+    assert.equal(given.length, 1);
+    assert.equal(given[0], again, 'the second read\'s own buffer');
+    assert.equal(cache.bufferOf('/f', first.bytes), first);
+    assert.equal(given.length, 1, 'the cached buffer is never given away');
+    const other = Buffer.from(a);
+    other[10] = 'X'.charCodeAt(0);
+    cache.bufferOf('/f', other);
+    assert.equal(given.length, 1, 'other bytes: a new entry over them');
+  });
+
   it('reuses the index of the same bytes, builds a new one for any other bytes', () => {
     const cache = new TextBufferCache();
     const a = big('alpha');

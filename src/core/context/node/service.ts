@@ -163,7 +163,7 @@ export class ContextService {
 
   constructor(private readonly deps: ContextServiceDeps) {
     const edited = deps.editedIndex;
-    this.buffers = new TextBufferCache(undefined, edited ? (abs, bytes) => edited.indexFor(abs, bytes) : undefined);
+    this.buffers = new TextBufferCache(undefined, edited ? (abs, bytes) => edited.indexFor(abs, bytes) : undefined, (bytes) => deps.files.release?.(bytes));
     this.settings = { ...DEFAULT_CONTEXT_SETTINGS, ...deps.settings };
     this.tokenizer = deps.tokenizer;
   }
