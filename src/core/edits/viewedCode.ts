@@ -9,8 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
-import { sha256Parts } from '../util/sha256';
-import { sha256Hex } from '../util/sha256';
+import { prefixSha256, sha256Hex } from '../util/sha256';
 import type { TextBuffer } from '../text/lines';
 
 export interface ViewedRecord {
@@ -67,7 +66,7 @@ export function prefixBytes(doc: TextBuffer, end: number): Buffer {
 
 /** The prefix hash as stored in an id (the first 4 bytes of the sha256). */
 export async function prefixDigest(doc: TextBuffer, end: number): Promise<string> {
-  return (await sha256Parts(prefixBytes(doc, end))).slice(0, PREFIX_HEX);
+  return (await prefixSha256(doc, doc.bytes, prefixBytes(doc, end).length)).slice(0, PREFIX_HEX);
 }
 
 /** The range hash as stored in an id; '' for an empty file or range. */
@@ -83,7 +82,7 @@ export function fileTag(file: string): string {
 
 /** The hash a `w` id stores: sha256 of the display name, a NUL and the bytes to the end of line `end`, first 4 bytes. */
 export async function topDigest(file: string, doc: TextBuffer, end: number): Promise<string> {
-  return (await sha256Parts(Buffer.from(file + '\0', 'utf8'), prefixBytes(doc, end))).slice(0, TOP_HEX);
+  return (await prefixSha256(doc, doc.bytes, prefixBytes(doc, end).length, file + '\0')).slice(0, TOP_HEX);
 }
 
 /**
