@@ -45,8 +45,10 @@ export class EditedIndexCache {
   bufferOf(abs: string, bytes: Buffer): TextBuffer {
     const entry = this.entries.get(abs);
     if (!entry) return new TextBuffer(bytes);
+    // compared while the entry still owns the buffer its parts are slices of; given back after
+    const doc = new TextBuffer(bytes, this.indexFor(abs, bytes));
     this.drop(abs, entry);
-    return new TextBuffer(bytes, entry.index.size === bytes.length && equalsParts(bytes, entry.parts) ? entry.index : undefined);
+    return doc;
   }
 
   /**

@@ -6,31 +6,24 @@
 import { strict as assert } from 'node:assert';
 import { EditedIndexCache } from '../../../src/core/read/editedIndex';
 import { TextBuffer } from '../../../src/core/text/lines';
+import { bigText, countLineScans, line, LINES } from '../read/lineScans';
 import { workspace, type Workspace } from './helpers';
-
-const LINES = 8000;
-const line = (i: number) => `const value_${String(i).padStart(6, '0')} = compute(${i}, "abcdefghijklmnop");`;
 
 describe('core/edits: the line index an edit derives serves the next edit of the file', () => {
   let w: Workspace;
   let size: number;
-  /** indexOf(10) calls on a buffer of the file's size: a line scan makes one per line */
-  let scans: number;
-  const { indexOf } = Buffer.prototype;
+  /** the line scans over a buffer of the file's size */
+  let scans: ReturnType<typeof countLineScans>;
 
   beforeEach(() => {
     w = workspace();
-    const text = Array.from({ length: LINES }, (_, i) => line(i + 1)).join('\n') + '\n';
+    const text = bigText();
     size = Buffer.byteLength(text);
     w.write('big.ts', text);
-    scans = 0;
-    Buffer.prototype.indexOf = function (this: Buffer, value: unknown, ...rest: unknown[]) {
-      if (value === 10 && this.length === size) scans++;
-      return (indexOf as (...a: unknown[]) => number).call(this, value, ...rest);
-    } as typeof indexOf;
+    scans = countLineScans(size);
   });
   afterEach(() => {
-    Buffer.prototype.indexOf = indexOf;
+    scans.restore();
     w.cleanup();
   });
 
@@ -40,10 +33,10 @@ describe('core/edits: the line index an edit derives serves the next edit of the
   it('the second edit of a 580 KB file makes no line scan and lands where the first left the lines', async () => {
     assert.ok(size >= 256 * 1024);
     await edit(4000, '//aa');
-    assert.ok(scans >= LINES, `the first edit scans the file (${scans} indexOf calls)`);
-    scans = 0;
+    assert.ok(scans.count >= LINES, `the first edit scans the file (${scans.count} indexOf calls)`);
+    scans.count = 0;
     const r = await edit(4001, '//bb');
-    assert.ok(scans < 10, `the second edit loads with the derived index (${scans} indexOf calls)`);
+    assert.ok(scans.count < 10, `the second edit loads with the derived index (${scans.count} indexOf calls)`);
     assert.equal(r.total, LINES);
     const lines = w.read('big.ts').split('\n');
     assert.equal(lines[3999], `${line(4000).slice(0, -4)}//aa`);
@@ -59,9 +52,9 @@ describe('core/edits: the line index an edit derives serves the next edit of the
     lines[10] = lines[10].slice(1);
     w.write('big.ts', lines.join('\n'));
     assert.equal(w.bytes('big.ts').length, size);
-    scans = 0;
+    scans.count = 0;
     await edit(4001, '//bb');
-    assert.ok(scans >= LINES, `the bytes are not the edit's: scanned (${scans} indexOf calls)`);
+    assert.ok(scans.count >= LINES, `the bytes are not the edit's: scanned (${scans.count} indexOf calls)`);
     const after = w.read('big.ts').split('\n');
     assert.equal(after[4000], `${lines[4000].slice(0, -4)}//bb`, 'line 4001 as the other writer left it, edited');
     assert.equal(after[3999], lines[3999]);

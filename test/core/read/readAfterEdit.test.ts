@@ -6,30 +6,22 @@
 import { strict as assert } from 'node:assert';
 import { createServices, type Services } from '../../../src/mcp/services';
 import { tmpWorkspace, type Workspace as McpWorkspace } from '../../mcp/helpers';
-
-const LINES = 8000;
-const line = (i: number) => `const value_${String(i).padStart(6, '0')} = compute(${i}, "abcdefghijklmnop");`;
+import { bigText, countLineScans, line, LINES } from './lineScans';
 
 describe('core/read: a read of the bytes an edit just wrote uses its index too, and leaves it for the next edit', () => {
   let ws: McpWorkspace;
   let services: Services;
-  let size: number;
-  let scans = 0;
-  const { indexOf } = Buffer.prototype;
+  let scans: ReturnType<typeof countLineScans>;
 
   beforeEach(async () => {
     ws = await tmpWorkspace();
-    const text = Array.from({ length: LINES }, (_, i) => line(i + 1)).join('\n') + '\n';
-    size = Buffer.byteLength(text);
+    const text = bigText();
     await ws.write('big.ts', text);
     services = await createServices({ roots: [ws.root], chipDir: ws.chipDir, historyDir: ws.historyDir });
-    Buffer.prototype.indexOf = function (this: Buffer, value: unknown, ...rest: unknown[]) {
-      if (value === 10 && this.length === size) scans++;
-      return (indexOf as (...a: unknown[]) => number).call(this, value, ...rest);
-    } as typeof indexOf;
+    scans = countLineScans(Buffer.byteLength(text));
   });
   afterEach(async () => {
-    Buffer.prototype.indexOf = indexOf;
+    scans.restore();
     await services.close();
     await ws.dispose();
   });
@@ -39,12 +31,12 @@ describe('core/read: a read of the bytes an edit just wrote uses its index too, 
 
   it('edit, read, edit: only the first edit scans the file; the read shows the edited line', async () => {
     await edit(4000, '//aa');
-    scans = 0;
+    scans.count = 0;
     const page = await read(3999, 4001);
-    assert.ok(scans < 10, `the read uses the edit's index (${scans} indexOf calls)`);
+    assert.ok(scans.count < 10, `the read uses the edit's index (${scans.count} indexOf calls)`);
     assert.match(page.content, new RegExp(`4000.*${line(4000).slice(0, -4).replace(/[()]/g, '.')}//aa`));
     await edit(4001, '//bb');
-    assert.ok(scans < 20, `the next edit too: the read left the index (${scans} indexOf calls)`);
+    assert.ok(scans.count < 20, `the next edit too: the read left the index (${scans.count} indexOf calls)`);
     assert.equal((await ws.read('big.ts')).toString().split('\n')[4000], `${line(4001).slice(0, -4)}//bb`);
   });
 
@@ -54,9 +46,9 @@ describe('core/read: a read of the bytes an edit just wrote uses its index too, 
     lines[9] += 'x';
     lines[10] = lines[10].slice(1);
     await ws.write('big.ts', lines.join('\n'));
-    scans = 0;
+    scans.count = 0;
     const page = await read(11, 11);
-    assert.ok(scans >= LINES, `scanned (${scans} indexOf calls)`);
+    assert.ok(scans.count >= LINES, `scanned (${scans.count} indexOf calls)`);
     assert.match(page.content, new RegExp(lines[10].replace(/[()]/g, '.')));
   });
 });
