@@ -108,4 +108,34 @@ describe('core/codeCache', function () {
     assert.equal(fs.statSync(full).mode & 0o777, 0o600);
     assert.equal(run(true), 'false', 'the saved cache holds it now');
   });
+
+  it('a bundle with UTF-8 text runs with that text intact (the ASCII fast read is only for ASCII files)', () => {
+    fs.writeFileSync(bundle, `exports.answer = async () => ['é…©', /^[-*•]/.test('• x'), '\u2026'.length].join(' ');\n`);
+    assert.equal(start().trim(), 'é…© true 1');
+    assert.equal(start().trim(), 'é…© true 1', 'from the cache');
+  });
+
+  it('readSource: an ASCII file and a UTF-8 file read as require() reads them', () => {
+    const { readSource } = require(MODULE) as typeof import('../../src/core/files/codeCache');
+    const ascii = `exports.a = "plain \\u2026 text";\n`;
+    fs.writeFileSync(bundle, ascii);
+    assert.equal(readSource(bundle), ascii);
+    const utf8 = 'exports.a = "é … © 漢字 😀";\n';
+    fs.writeFileSync(bundle, utf8);
+    assert.equal(readSource(bundle), utf8);
+  });
+
+  it('the bundles loaded through the code cache are ASCII, so a start reads them without UTF-8 decoding', function () {
+    const { isAscii } = require('node:buffer') as typeof import('node:buffer');
+    const dist = path.resolve(__dirname, '../../dist');
+    const bundles = ['cli-main.js', 'extension-main.js'].map((f) => path.join(dist, f)).filter((f) => fs.existsSync(f));
+    if (bundles.length === 0) this.skip(); // npm test builds them first
+    for (const file of bundles) {
+      const text = fs.readFileSync(file);
+      if (isAscii(text)) continue;
+      const at = text.findIndex((b) => b > 0x7f);
+      const line = text.subarray(0, at).toString('latin1').split('\n').length;
+      assert.fail(`${path.basename(file)} line ${line} has a non-ASCII byte (esbuild leaves them in regex literals: write \\uXXXX there): ${text.subarray(Math.max(0, at - 60), at + 20).toString('utf8')}`);
+    }
+  });
 });

@@ -135,7 +135,7 @@ function stripDefaults(sig: string): string {
     if (depth >= 1) name += c;
   }
   // Unbalanced: a signature the outline already cut (`…`) keeps the defaults stripped so far; else as written.
-  return sig.endsWith('…') ? out.replace(/…?$/, '…') : sig;
+  return sig.endsWith('…') ? out.replace(/\u2026?$/, '…') : sig;
 }
 
 /**

@@ -205,4 +205,4 @@ export function summarize(text: string, languageId: string): string {
   return '';
 }
 /** The first line of a licence header (its later lines are skipped with it). */
-const LICENCE = /^(copyright\b|(the )?(mit|bsd|apache|gnu|mozilla|isc)\b.*licen[cs]e|\(c\)|©|licen[cs]ed\b|spdx-license|permission is hereby granted|this (file|program|library) is (free software|licen[cs]ed|part of))/i;
+const LICENCE = /^(copyright\b|(the )?(mit|bsd|apache|gnu|mozilla|isc)\b.*licen[cs]e|\(c\)|\u00a9|licen[cs]ed\b|spdx-license|permission is hereby granted|this (file|program|library) is (free software|licen[cs]ed|part of))/i;

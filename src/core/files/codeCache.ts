@@ -6,6 +6,7 @@
  * hand that back to V8 and skip the work. Node >= 22.1 has this built in (module.enableCompileCache);
  * this works on Node 20 as well, and falls back to a plain require() whenever anything is off.
  */
+import { isAscii } from 'node:buffer';
 import * as fs from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import * as path from 'node:path';
@@ -53,7 +54,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   let savedBytes = 0;
   try {
     if (importer === undefined) throw new Error('no main-context loader for vm scripts');
-    const source = fs.readFileSync(opts.file, 'utf8');
+    const source = readSource(opts.file);
     cacheFile = cacheFileFor(opts.file, opts.cacheDir);
     const cachedData = readIfPresent(cacheFile);
     hadCache = cachedData !== undefined;
@@ -85,6 +86,16 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   run.call(mod.exports, mod.exports, createRequire(opts.file), mod, opts.file, path.dirname(opts.file));
   mod.loaded = true;
   return mod.exports;
+}
+
+/**
+ * The bundle's text. The bundles are ASCII (a test keeps them so), and an ASCII file read as latin1 is the same
+ * string without UTF-8 decoding: ~1 ms less of a ~60 ms start for the 0.9 MB CLI bundle (Node 20). A file with any
+ * other byte is decoded as UTF-8, as require() would.
+ */
+export function readSource(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /**

@@ -67,7 +67,7 @@ export const PREVIEW_ARG = /"preview":true[,}]/;
 /** A declaration at column 0 of code an edit wrote. */
 const CODE_LINE = new RegExp(`^${MODIFIERS}${KEYWORDS}\\s+([A-Za-z_$][\\w$]*)`);
 /** Where the memory's argument excerpt cut a long string (memoryObserver.excerptArgs): nothing after it has a known line. */
-const EXCERPT_CUT = /… \[\d+ characters in all, \d+ omitted\] …/;
+const EXCERPT_CUT = /\u2026 \[\d+ characters in all, \d+ omitted\] \u2026/;
 
 /**
  * The top-level declarations a landed be-write / be-replace / be-insert wrote, at the lines they landed on, from

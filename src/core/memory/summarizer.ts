@@ -138,7 +138,7 @@ export class PromptSummarizer implements Summarizer {
       const answer = await this.complete(prompt, controller.signal);
       const lines = answer
         .split(/\r?\n/)
-        .map((l) => l.replace(/^\s*[-*•]\s*/, '').trim())
+        .map((l) => l.replace(/^\s*[-*\u2022]\s*/, '').trim())
         .filter((l) => l.length > 0);
       return lines.length > 0 ? lines : extractive;
     } catch {
