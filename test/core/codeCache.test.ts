@@ -1,9 +1,11 @@
 /** runWithCodeCache in real child processes: what it runs, what it stores, and that a bad or stale cache costs nothing. */
 import assert from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readSource } from '../../src/core/files/codeCache';
 
 const MODULE = path.resolve(__dirname, '../../src/core/files/codeCache.ts');
 
@@ -116,7 +118,6 @@ describe('core/codeCache', function () {
   });
 
   it('readSource: an ASCII file and a UTF-8 file read as require() reads them', () => {
-    const { readSource } = require(MODULE) as typeof import('../../src/core/files/codeCache');
     const ascii = `exports.a = "plain \\u2026 text";\n`;
     fs.writeFileSync(bundle, ascii);
     assert.equal(readSource(bundle), ascii);
@@ -126,7 +127,6 @@ describe('core/codeCache', function () {
   });
 
   it('the bundles loaded through the code cache are ASCII, so a start reads them without UTF-8 decoding', function () {
-    const { isAscii } = require('node:buffer') as typeof import('node:buffer');
     const dist = path.resolve(__dirname, '../../dist');
     const bundles = ['cli-main.js', 'extension-main.js'].map((f) => path.join(dist, f)).filter((f) => fs.existsSync(f));
     if (bundles.length === 0) this.skip(); // npm test builds them first
