@@ -17,6 +17,7 @@
  * tokenizer's ranks), printed beside the goals, and once more in a workspace used for a while: SAVED_SESSIONS long
  * chat-memory sessions saved for it (the registry keeps the newest 50) and CHIPS chips of deleted blocks (~290 KB
  * each; the chip store keeps 30).
+ * Every contestant starts without NODE_EXTRA_CA_CERTS (Node 20 parses that file at every start: CHILD_ENV).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
  * the second; the extension bundle's evaluation <= 40 ms with the code cache.
@@ -42,6 +43,13 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** A client's model turn between two calls, as the paused rows model it. */
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The contestants' environment: this one without NODE_EXTRA_CA_CERTS, which Node 20 reads and parses at every start
+ * (the system bundle: a bare `node -e 0` 62 ms instead of 24; Node 22 and 24 load it lazily). It would add the same
+ * ~40 ms to every contestant and make every ratio to the bare start look better than it is.
+ */
+const CHILD_ENV: NodeJS.ProcessEnv = { ...process.env };
+delete CHILD_ENV.NODE_EXTRA_CA_CERTS;
 /** Saved sessions of the row that has them: the most the registry keeps. */
 const SAVED_SESSIONS = 50;
 /** Chips of that row: the most the chip store keeps, each a deleted block of 4,000 lines. */
@@ -127,7 +135,7 @@ function text(reply: { msg: { result?: unknown; error?: unknown } }): string {
 const BARE_ECHO = `let b='';process.stdin.setEncoding('utf8');process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n')}});process.stdin.on('end',()=>process.exit(0));`;
 
 async function bare(): Promise<{ at: number; cpu: number }> {
-  const peer = new Peer(spawn(process.execPath, ['-e', BARE_ECHO], { stdio: 'pipe' }));
+  const peer = new Peer(spawn(process.execPath, ['-e', BARE_ECHO], { stdio: 'pipe', env: CHILD_ENV }));
   const r = await peer.request('initialize', INIT);
   await peer.close();
   return { at: r.at, cpu: r.cpu };
@@ -168,7 +176,7 @@ async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, u
   const root = path.join(ws.dir, 'root');
   await fs.mkdir(root);
   await fs.rename(ws.file, path.join(root, 'src.ts'));
-  const env = { ...process.env, XDG_CACHE_HOME: cacheHome ?? ws.cache };
+  const env = { ...CHILD_ENV, XDG_CACHE_HOME: cacheHome ?? ws.cache };
   // the saved sessions and the chips go where the server looks for this workspace's (its key is the root's real path)
   if (savedSessions) {
     const base = defaultChipDir(env, process.platform, os.homedir());
@@ -227,7 +235,7 @@ async function makeSavedSessions(): Promise<string> {
 
 async function serverFilesystem(): Promise<{ init: number; firstCall: number }> {
   const ws = await workspace();
-  const peer = new Peer(spawn(process.execPath, [FS_SERVER, ws.dir], { stdio: 'pipe' }));
+  const peer = new Peer(spawn(process.execPath, [FS_SERVER, ws.dir], { stdio: 'pipe', env: CHILD_ENV }));
   try {
     const init = (await peer.request('initialize', INIT)).at;
     peer.notify('notifications/initialized');
@@ -254,7 +262,7 @@ function extensionLoad(node: string): { version: string; cold: number; wall: num
     `const l=M._load;M._load=function(r,...a){return r==='vscode'?stub:l.call(this,r,...a)};const b=require(${ext});` +
     `const c=process.cpuUsage();const t=performance.now();b.loadBundle(${JSON.stringify(cacheDir)});const u=process.cpuUsage(c);` +
     `process.stdout.write(JSON.stringify({wall:performance.now()-t,cpu:(u.user+u.system)/1000}))`;
-  const once = () => JSON.parse(execFileSync(node, ['-e', script], { encoding: 'utf8' })) as { wall: number; cpu: number };
+  const once = () => JSON.parse(execFileSync(node, ['-e', script], { encoding: 'utf8', env: CHILD_ENV })) as { wall: number; cpu: number };
   try {
     const cold = once().wall; // no cache yet: compiles, and saves the cache at exit
     const runs = Array.from({ length: RUNS }, once);
@@ -274,6 +282,7 @@ function extensionNodes(): string[] {
 }
 
 async function main(): Promise<void> {
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log('NODE_EXTRA_CA_CERTS is set here: every contestant starts without it (Node 20 loads it at each start)\n');
   if (process.env.BENCH_ONLY === 'extension') return extensionRows();
   await fs.access(OUR_CLI).catch(() => {
     throw new Error('dist/cli.js is missing: run npm run build (npm run bench:startup does)');
