@@ -32,6 +32,8 @@ const marks = new WeakMap<object, Map<string, Hash[]>>();
  * `bytes`, which must not change while it lives; the states go with it.
  */
 export async function prefixSha256(holder: object, bytes: Uint8Array, end: number, lead = '', chunk = CHUNK): Promise<string> {
+  // less than a chunk (every small file): nothing to resume from or keep
+  if (end < chunk) return createHash('sha256').update(lead, 'utf8').update(bytes.subarray(0, end)).digest('hex');
   let byLead = marks.get(holder);
   if (!byLead) marks.set(holder, (byLead = new Map()));
   let states = byLead.get(lead);
