@@ -8,8 +8,8 @@
  */
 import { TextBuffer, type LineIndex } from '../text/lines';
 
-/** Files smaller than this are indexed afresh: the scan costs less than keeping them. */
-const MIN_BYTES = 256 * 1024;
+/** Files smaller than this are indexed afresh: the scan costs less than keeping them (reads and edits alike). */
+export const KEPT_INDEX_MIN_BYTES = 256 * 1024;
 
 export class TextBufferCache {
   private readonly entries = new Map<string, TextBuffer>();
@@ -25,7 +25,7 @@ export class TextBufferCache {
 
   /** The index of `bytes` read from `abs`: the cached one when the bytes are the same, else a new one. */
   bufferOf(abs: string, bytes: Buffer): TextBuffer {
-    if (bytes.length < MIN_BYTES || bytes.length > this.maxBytes) return new TextBuffer(bytes);
+    if (bytes.length < KEPT_INDEX_MIN_BYTES || bytes.length > this.maxBytes) return new TextBuffer(bytes);
     const hit = this.entries.get(abs);
     if (hit && hit.bytes.length === bytes.length && hit.bytes.equals(bytes)) {
       // most recently used last

@@ -12,9 +12,7 @@ import type { LineIndex } from '../text/lines';
 import { TextBuffer } from '../text/lines';
 import type { ByteSplice } from '../text/splice';
 import { equalsParts } from '../util/bytes';
-
-/** Smaller files are scanned afresh: the scan costs less than keeping their bytes. */
-const MIN_BYTES = 256 * 1024;
+import { KEPT_INDEX_MIN_BYTES } from './bufferCache';
 
 interface Entry {
   parts: readonly Uint8Array[];
@@ -68,7 +66,7 @@ export class EditedIndexCache {
   remember(abs: string, doc: TextBuffer, splice: ByteSplice): boolean {
     const old = this.entries.get(abs);
     if (old) this.drop(abs, old);
-    const index = doc.bytes.length >= MIN_BYTES ? doc.splicedIndex(splice.offset, splice.removeEnd, splice.insert) : undefined;
+    const index = doc.bytes.length >= KEPT_INDEX_MIN_BYTES ? doc.splicedIndex(splice.offset, splice.removeEnd, splice.insert) : undefined;
     if (!index || index.size > this.maxBytes) return false;
     const parts = [doc.bytes.subarray(0, splice.offset), splice.insert, doc.bytes.subarray(splice.removeEnd)];
     this.entries.set(abs, { parts, index, buffer: doc.bytes });
