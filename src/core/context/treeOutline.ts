@@ -8,6 +8,7 @@ import { extractOutline, type Extracted } from './extract';
 import { languageSpec } from './outlineLanguages';
 import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar } from '../text/languages';
+import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -33,9 +34,17 @@ export function inThreadOutlines(parsers: ParserSource): OutlineSource {
 
 /** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
 export async function treeSitterOutline(text: string, languageId: string, parsers: ParserSource): Promise<Extracted | undefined> {
-  const parsed = await parseOutline(text, languageId, parsers);
+  const parsed = await parseOutline(outlineText(text, languageId), languageId, parsers);
   parsed?.free();
   return parsed?.outline;
+}
+
+/**
+ * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
+ * line and column the same, the bodies' syntax errors no longer seen), else `text` itself.
+ */
+export function outlineText(text: string, languageId: string): string {
+  return languageId === 'c' && text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text;
 }
 
 /** An earlier tree of the same language and the edit (textEdit.ts) from its text to the new one. */
@@ -55,6 +64,7 @@ export interface Parsed {
 /**
  * The outline and a `free` for the tree and parser behind it: the worker answers first and frees after (freeing a
  * 4 MB file's tree takes ~40 ms). Undefined without a grammar; the outline is undefined when nothing parsed.
+ * `text` is what outlineText gave for the file's text.
  *
  * With a `base` (edited here, so it is the caller's to free and never to use again) the text is parsed
  * incrementally; the result is used only when it has no error, else the text is parsed whole, so that error

@@ -9,13 +9,15 @@
  *  - The runtime and the grammars load from the modules an earlier worker compiled (the pool keeps them), and
  *    the modules compiled here go to the pool.
  *  - The last large text's tree is kept (one: a tree holds tens of MB of the worker's memory), so that the same
- *    file after an edit re-parses only what changed (treeOutline.ts parseOutline).
+ *    file after an edit re-parses only what changed (treeOutline.ts parseOutline), with its outline: a large C
+ *    file is parsed with its bodies blanked (treeOutline.ts outlineText), and an edit in a body that kept every
+ *    line's length leaves the parsed text as it was.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Tree } from '@vscode/tree-sitter-wasm';
 import { grammarsBeside } from './treeSitter';
 import { TreeSitterParsers } from './treeSitter';
-import { parseOutline, type Base, type Extracted } from '../treeOutline';
+import { outlineText, parseOutline, type Base, type Extracted } from '../treeOutline';
 import { textEdit } from '../textEdit';
 import { OutlineCache } from '../outlineCache';
 
@@ -50,7 +52,7 @@ const parsers = new TreeSitterParsers(grammarsBeside(data.grammarsDir), {
 const cache = new OutlineCache();
 /** Texts from this size on keep their tree for the next parse (smaller ones parse in milliseconds). */
 const KEEP_TREE_CHARS = 64 * 1024;
-let kept: { text: string; languageId: string; tree: Tree } | undefined;
+let kept: { text: string; languageId: string; tree: Tree; outline: Extracted | undefined } | undefined;
 
 async function answer(job: OutlineJob): Promise<void> {
   const hit = cache.get(job.text, job.languageId);
@@ -58,22 +60,30 @@ async function answer(job: OutlineJob): Promise<void> {
     parentPort!.postMessage({ id: job.id, outline: hit.outline } satisfies OutlineAnswer);
     return;
   }
-  const edit = kept?.languageId === job.languageId && job.text.length >= KEEP_TREE_CHARS ? textEdit(kept.text, job.text) : undefined;
+  // what is parsed (a large C text's bodies blanked); the kept tree is of the text parsed before
+  const text = outlineText(job.text, job.languageId);
+  if (kept?.languageId === job.languageId && kept.text === text) {
+    // an edit inside the bodies that kept every line's length: the blanked text, so the outline, is the same
+    parentPort!.postMessage({ id: job.id, outline: kept.outline } satisfies OutlineAnswer);
+    cache.set(job.text, job.languageId, kept.outline);
+    return;
+  }
+  const edit = kept?.languageId === job.languageId && text.length >= KEEP_TREE_CHARS ? textEdit(kept.text, text) : undefined;
   const base: Base | undefined = edit && kept ? { tree: kept.tree, edit } : undefined;
   // A base is edited by the parse for this text (of no use for another): freed after the answer. A tree this text
   // would replace goes before the parse, which then reuses its memory (else it touches fresh pages: +10% CPU).
   if (base) kept = undefined;
-  else if (job.text.length >= KEEP_TREE_CHARS) dropKept();
-  const parsed = await parseOutline(job.text, job.languageId, parsers, base).catch((err: unknown) => {
+  else if (text.length >= KEEP_TREE_CHARS) dropKept();
+  const parsed = await parseOutline(text, job.languageId, parsers, base).catch((err: unknown) => {
     base?.tree.delete();
     throw err;
   });
   parentPort!.postMessage({ id: job.id, outline: parsed?.outline } satisfies OutlineAnswer);
   base?.tree.delete();
-  const tree = parsed && job.text.length >= KEEP_TREE_CHARS ? parsed.keep() : undefined;
+  const tree = parsed && text.length >= KEEP_TREE_CHARS ? parsed.keep() : undefined;
   if (tree) {
     dropKept();
-    kept = { text: job.text, languageId: job.languageId, tree };
+    kept = { text, languageId: job.languageId, tree, outline: parsed!.outline };
   }
   parsed?.free();
   if (parsed) cache.set(job.text, job.languageId, parsed.outline);
