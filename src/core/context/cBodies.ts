@@ -4,12 +4,13 @@
  * An outline shows a C function's head and range, never its body, and most of a C file's parse is its bodies
  * (a generated 4 MB file parsed in 0.32-0.43 s blanked against 0.67-0.70 s whole on a warm worker, Node 20).
  *
- * A body is blanked only when its bounds are certain: a `{` at the top level after `)` (comments and line breaks
- * between them aside), closed by the `}` that brings the depth back to the top, and that `}` starts its line or is
- * on the opening line (the one-line function). Comments, strings, character constants and preprocessor lines are
- * skipped as the C lexer skips them. A `}` at the start of a line inside a body closes it (the convention the
- * part cuts of outlineChunks.ts rely on too): then the braces did not balance (an `#if` with a `{` in each branch)
- * and that body stays as it is. The caller parses the text whole when the blanked text does not parse cleanly.
+ * A body is blanked only when its bounds are certain: a `{` at the top level right after the `)` of a parameter
+ * list (a name before its `(`, not `__attribute__` and the like; comments and line breaks between them aside),
+ * closed by the `}` that brings the depth back to the top, and that `}` starts its line or is on the opening line
+ * (the one-line function); every `#if` in it closes in it. Comments, strings, character constants and preprocessor
+ * lines are skipped as the C lexer skips them. A `}` at the start of a line inside a body closes it (the convention
+ * the part cuts of outlineChunks.ts rely on too): then the braces did not balance (an `#if` with a `{` in each
+ * branch) and that body stays as it is. What is lost: the syntax errors inside the bodies blanked.
  */
 
 /** From this size on a C text's outline is parsed with its bodies blanked (below it the parse takes milliseconds). */
