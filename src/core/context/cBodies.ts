@@ -120,8 +120,10 @@ export function functionBodies(text: string): [number, number][] | undefined {
     } else if (c === CLOSE) {
       const atLineStart = i === 0 || text.charCodeAt(i - 1) === NL;
       depth = Math.max(0, depth - 1);
+      // a `}` at a line's start closes the top-level block, and any parenthesis left open before it (one in each
+      // branch of an #if); when that leaves braces open, the braces inside it did not balance
+      if (atLineStart) parens = 0;
       if (atLineStart && depth > 0) {
-        // a `}` at a line's start closes the top-level block: the braces inside it did not balance
         depth = 0;
         open = -1;
       } else if (depth === 0 && open >= 0) {

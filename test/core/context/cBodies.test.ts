@@ -82,6 +82,8 @@ describe('core/context cBodies (a large C text parsed with its function bodies b
     // a `{` in each branch: the `}` at the line's start closes the block, and the next function is found again
     assert.deepEqual(bodies('int p(int a) {\n#if A\n  if (a) {\n#else\n  if (!a) {\n#endif\n  }\n}\nint next(void) {\n  return 1;\n}\n'), ['\n  return 1;\n']);
     assert.deepEqual(bodies('#ifdef F\nint i(int a) {\n#else\nint i(int a, int b) {\n#endif\n  return a;\n}\n'), []);
+    // a parameter list opened in each branch: the `}` at a line's start ends that too
+    assert.deepEqual(bodies('#ifdef F\nint i(int a,\n#else\nint i(int b,\n#endif\n  int c) {\n  return c;\n}\nint next(void) {\n  return 1;\n}\n'), ['\n  return 1;\n']);
     // an #if opened before the body and closed in it (or the other way round) stays whole
     assert.deepEqual(bodies('#if A\nint f(void) {\n  return 1;\n#endif\n}\n'), []);
     assert.deepEqual(bodies('int f(void) {\n#if A\n  return 1;\n}\n#endif\n'), []);
