@@ -115,6 +115,31 @@ describe('core/context cBodies (a large C text parsed with its function bodies b
     );
   });
 
+  it('property: any text at all (C-ish characters, any code unit) gives sorted, disjoint bodies inside it, or none', () => {
+    const unit = fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom('int f(', 'g(void', ') {', ')', '\n}\n', '{', '}', '(', ' ', '\n', ';') },
+      { weight: 2, arbitrary: fc.constantFrom('"', "'", '/', '*', '#', '#if', '#endif', '\\', '\r') },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
+    );
+    let withBodies = 0;
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
+        const found = functionBodies(text);
+        const blanked = blankFunctionBodies(text);
+        if (found === undefined || found.length === 0) return assert.equal(blanked, undefined);
+        withBodies++;
+        let end = 0;
+        for (const [a, b] of found) {
+          assert.ok(a >= end && a <= b && b <= text.length && text[a - 1] === '{' && text[b] === '}', `${a}-${b}`);
+          end = b;
+        }
+        assert.equal(blanked!.length, text.length);
+      }),
+      { numRuns: 2000 },
+    );
+    assert.ok(withBodies > 20, `${withBodies} of 2000 texts had a body`);
+  });
+
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
     let compared = 0;
     let blankedSome = 0;
