@@ -53,7 +53,7 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** The [start, end) ranges strictly inside the function bodies whose bounds are certain; undefined if the text does not lex. */
+/** The [start, end) ranges strictly inside the function bodies whose bounds are certain; undefined if a comment never ends. */
 export function functionBodies(text: string): [number, number][] | undefined {
   const n = text.length;
   const bodies: [number, number][] = [];
@@ -102,9 +102,15 @@ export function functionBodies(text: string): [number, number][] | undefined {
     lineStart = false;
     if (c === QUOTE || c === APOSTROPHE) {
       const end = quotedEnd(text, i, c);
-      if (end < 0) return undefined;
-      i = end;
       last = c;
+      if (end >= 0) {
+        i = end;
+        continue;
+      }
+      // unclosed on its line (an apostrophe in the prose of an `#if 0` block): it ends there, as in a skipped group;
+      // a body holding one is not certain
+      if (open >= 0) conditional = -1;
+      i = lineEnd(text, i);
       continue;
     }
     if (depth === 0 && c === PAREN_OPEN) {
@@ -201,7 +207,7 @@ function quotedEnd(text: string, i: number, quote: number): number {
 
 /**
  * `text` with the function bodies of functionBodies blanked (line breaks kept), or undefined when there is none
- * or the text does not lex (an unclosed comment or string).
+ * or a comment never ends.
  */
 export function blankFunctionBodies(text: string): string | undefined {
   const bodies = functionBodies(text);

@@ -92,10 +92,13 @@ describe('core/context cBodies (a large C text parsed with its function bodies b
     assert.deepEqual(bodies('extern "C" {\nint e(void) {\n}\n}\n'), []);
   });
 
-  it('a text that does not lex (an unclosed comment or string) is not blanked', () => {
+  it('an unclosed comment leaves the text whole; an unclosed quote ends with its line, and a body holding one stays', () => {
     assert.equal(blankFunctionBodies('int f(void) {\n  return 1;\n}\n/* open'), undefined);
     assert.equal(blankFunctionBodies('int f(void) {\n  return "open;\n}\n'), undefined);
     assert.equal(blankFunctionBodies('struct s { int a; };\n'), undefined, 'no body: nothing to blank');
+    // prose in a skipped group: the rest of the file is still scanned
+    assert.deepEqual(bodies("#if 0\nthis doesn't build {\n#endif\nint f(void) {\n  return 1;\n}\n"), ['\n  return 1;\n']);
+    assert.deepEqual(bodies("int f(void) {\n  return 'x;\n}\nint g(void) {\n  return 2;\n}\n"), ['\n  return 2;\n']);
   });
 
   it('property: blanking turns only body characters into spaces, every line break and every other character kept', () => {
