@@ -9,6 +9,7 @@ import { languageSpec } from './outlineLanguages';
 import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar } from '../text/languages';
 import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
+import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, DATA_LITERAL_LANGUAGES } from './dataLiterals';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -34,17 +35,33 @@ export function inThreadOutlines(parsers: ParserSource): OutlineSource {
 
 /** The tree-sitter outline of `text`, with the regions that did not parse; undefined without a grammar. */
 export async function treeSitterOutline(text: string, languageId: string, parsers: ParserSource): Promise<Extracted | undefined> {
-  const parsed = await parseOutline(outlineText(text, languageId), languageId, parsers);
+  const inputs = outlineInputs(text, languageId);
+  const parsed = await parseOutline(inputs.text, languageId, parsers, undefined, inputs.whole);
   parsed?.free();
   return parsed?.outline;
 }
 
 /**
  * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same, the bodies' syntax errors no longer seen), else `text` itself.
+ * line and column the same), a large JavaScript or TypeScript text without the tails of its data literals but their
+ * line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what was
+ * blanked or taken out are no longer seen.
  */
 export function outlineText(text: string, languageId: string): string {
-  return languageId === 'c' && text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text;
+  return outlineInputs(text, languageId).text;
+}
+
+/**
+ * outlineText, and `whole`: what parseOutline parses instead when that parses with errors. Error recovery weighs
+ * the characters it skips, and a compacted text has fewer, so its outline could differ from the whole text's where
+ * the text has an error outside the tails; a blanked C text keeps every character's place, and 87 of 211 real C
+ * files have errors in their whole parse (macros the grammar does not know), which would pay both parses.
+ */
+export function outlineInputs(text: string, languageId: string): { text: string; whole?: string } {
+  if (languageId === 'c') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text };
+  if (!DATA_LITERAL_LANGUAGES.has(languageId) || text.length < COMPACT_LITERALS_MIN_CHARS) return { text };
+  const compacted = compactDataLiterals(text);
+  return compacted === undefined ? { text } : { text: compacted, whole: text };
 }
 
 /** An earlier tree of the same language and the edit (textEdit.ts) from its text to the new one. */
@@ -64,13 +81,14 @@ export interface Parsed {
 /**
  * The outline and a `free` for the tree and parser behind it: the worker answers first and frees after (freeing a
  * 4 MB file's tree takes ~40 ms). Undefined without a grammar; the outline is undefined when nothing parsed.
- * `text` is what outlineText gave for the file's text.
+ * `text` is what outlineInputs gave for the file's text, and `whole`, when it gave one, is parsed instead of `text`
+ * when that parses with errors.
  *
  * With a `base` (edited here, so it is the caller's to free and never to use again) the text is parsed
  * incrementally; the result is used only when it has no error, else the text is parsed whole, so that error
  * recovery, and the outline, are a fresh parse's.
  */
-export async function parseOutline(text: string, languageId: string, parsers: ParserSource, base?: Base): Promise<Parsed | undefined> {
+export async function parseOutline(text: string, languageId: string, parsers: ParserSource, base?: Base, whole?: string): Promise<Parsed | undefined> {
   if (!hasGrammar(languageId)) return undefined;
   const spec = languageSpec(languageId)!;
   const parser = await parsers.parserFor(languageId);
@@ -89,6 +107,12 @@ export async function parseOutline(text: string, languageId: string, parsers: Pa
       const first = parseInSlices(parser, text);
       tree = reparsed(parser, text, first, languageId);
       ofText = tree === first;
+    }
+    if (whole !== undefined && tree?.rootNode.hasError) {
+      // outlineInputs: the whole text's own error recovery; a tree that is not of `text` is never kept
+      tree.delete();
+      tree = reparsed(parser, whole, parseInSlices(parser, whole), languageId);
+      ofText = false;
     }
     return {
       outline: tree && extractOutline(tree, spec),

@@ -10,14 +10,15 @@
  *    the modules compiled here go to the pool.
  *  - The last large text's tree is kept (one: a tree holds tens of MB of the worker's memory), so that the same
  *    file after an edit re-parses only what changed (treeOutline.ts parseOutline), with its outline: a large C
- *    file is parsed with its bodies blanked (treeOutline.ts outlineText), and an edit in a body that kept every
- *    line's length leaves the parsed text as it was.
+ *    file is parsed with its function bodies blanked, a large JavaScript or TypeScript file without its data
+ *    literals' tails (treeOutline.ts outlineText), and an edit there that kept every line's length (C) or the line
+ *    breaks (the others) leaves the parsed text as it was.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Tree } from '@vscode/tree-sitter-wasm';
 import { grammarsBeside } from './treeSitter';
 import { TreeSitterParsers } from './treeSitter';
-import { outlineText, parseOutline, type Base, type Extracted } from '../treeOutline';
+import { outlineInputs, parseOutline, type Base, type Extracted } from '../treeOutline';
 import { textEdit } from '../textEdit';
 import { OutlineCache } from '../outlineCache';
 
@@ -60,10 +61,10 @@ async function answer(job: OutlineJob): Promise<void> {
     parentPort!.postMessage({ id: job.id, outline: hit.outline } satisfies OutlineAnswer);
     return;
   }
-  // what is parsed (a large C text's bodies blanked); the kept tree is of the text parsed before
-  const text = outlineText(job.text, job.languageId);
+  // what is parsed (a large C text's bodies blanked, ...); the kept tree is of the text parsed before
+  const { text, whole } = outlineInputs(job.text, job.languageId);
   if (kept?.languageId === job.languageId && kept.text === text) {
-    // an edit inside the bodies that kept every line's length: the blanked text, so the outline, is the same
+    // an edit inside what outlineText takes out that kept its line breaks: the parsed text, so the outline, is the same
     parentPort!.postMessage({ id: job.id, outline: kept.outline } satisfies OutlineAnswer);
     cache.set(job.text, job.languageId, kept.outline);
     return;
@@ -74,7 +75,7 @@ async function answer(job: OutlineJob): Promise<void> {
   // would replace goes before the parse, which then reuses its memory (else it touches fresh pages: +10% CPU).
   if (base) kept = undefined;
   else if (text.length >= KEEP_TREE_CHARS) dropKept();
-  const parsed = await parseOutline(text, job.languageId, parsers, base).catch((err: unknown) => {
+  const parsed = await parseOutline(text, job.languageId, parsers, base, whole).catch((err: unknown) => {
     base?.tree.delete();
     throw err;
   });
