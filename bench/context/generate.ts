@@ -98,6 +98,24 @@ export function cSource(bytes: number): string {
   return parts.join('');
 }
 
+/**
+ * A TypeScript data module of about `bytes` bytes (never more): an interface, one exported table of records as a
+ * formatter writes it (generated tables, fixtures, JSON kept as code), and a function that reads it.
+ */
+export function dataSource(bytes: number): string {
+  const head = `/** Generated: do not edit. */\nexport interface Item {\n  id: number;\n  name: string;\n  tags: string[];\n  price: number;\n}\n\nexport const items: Item[] = [\n`;
+  const tail = `];\n\nexport function itemById(id: number): Item | undefined {\n  return items.find((item) => item.id === id);\n}\n`;
+  const rows: string[] = [];
+  let size = head.length + tail.length;
+  for (let i = 0; ; i++) {
+    const row = `  {\n    "id": ${i},\n    "name": "item ${i} of the catalogue",\n    "tags": ["t${i % 7}", "t${i % 13}"],\n    "price": ${(i * 0.37).toFixed(2)}\n  },\n`;
+    if (size + row.length > bytes) break;
+    rows.push(row);
+    size += row.length;
+  }
+  return head + rows.join('') + tail;
+}
+
 /** Replicate realistic TypeScript (this repository's src/ and the fixture) under a new temp folder until `targetLines`. */
 export function generateFolder(targetLines: number): { root: string; lines: number; files: number } {
   const root = mkdtempSync(join(tmpdir(), 'bench-ctx-big-'));

@@ -1,6 +1,6 @@
 /**
  * First calls as a host makes them: the built stdio server (dist/cli.js) started fresh, `initialize`, `tools/list`,
- * then at once the call: a 4 MB C file's `be-read` in structure mode (the workers start, the grammar loads, the
+ * then at once the call: a 4 MB C (or TypeScript data) file's `be-read` in structure mode (the workers start, the grammar loads, the
  * tokenizer's ranks load unless the background load has finished), or a cold `be-overview`. Wall from the request
  * to its reply, and the server's CPU in that time over all its threads (Linux: /proc/PID/stat; NaN elsewhere). The
  * in-process rows of scale.ts run the workers from the TypeScript source through tsx (~0.2-0.5 s more CPU per
@@ -26,15 +26,15 @@ function processCpuMs(pid: number): number {
   }
 }
 
-/** One fresh server's first structure read of a 4 MB C file; undefined without a build. */
-export async function firstOutlineOverStdio(): Promise<{ wall: number; cpu: number; peakRss: number } | undefined> {
+/** One fresh server's first structure read of a 4 MB file (C by default); undefined without a build. */
+export async function firstOutlineOverStdio(file = 'big.c', text: () => string = () => cSource(4_000_000)): Promise<{ wall: number; cpu: number; peakRss: number } | undefined> {
   if (!existsSync(CLI)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'bench-ctx-stdio-'));
   const root = join(dir, 'root');
   mkdirSync(root);
-  writeFileSync(join(root, 'big.c'), cSource(4_000_000));
+  writeFileSync(join(root, file), text());
   try {
-    return await firstCallOverStdio(root, join(dir, 'cache'), 'be-read', { file: 'big.c', mode: 'structure' });
+    return await firstCallOverStdio(root, join(dir, 'cache'), 'be-read', { file, mode: 'structure' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
