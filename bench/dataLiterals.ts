@@ -1,12 +1,12 @@
 /**
  * Data literals' tails taken out against the whole parse, on real files (not part of the test suite): for each
- * JavaScript or TypeScript file named on stdin (by its extension), its outline parsed whole and parsed as the outline
+ * JavaScript, TypeScript or Python file named on stdin (by its extension), its outline parsed whole and parsed as the outline
  * parses it (src/core/context/dataLiterals.ts through treeOutline.ts outlineInputs: compacted, and again whole when
  * that has errors), and whether they agree. Prints, per file where they differ, both symbol counts and error counts;
  * then how many files agree, how many had nothing to take out, and the parse time of each way (ms, summed, one warm
  * parser). Any size counts here, also below COMPACT_LITERALS_MIN_CHARS.
  *
- *   find / -size +64k \( -name '*.js' -o -name '*.ts' -o -name '*.mjs' -o -name '*.cjs' \) -not -path '/proc/*' 2>/dev/null \
+ *   find / -size +64k \( -name '*.js' -o -name '*.ts' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.py' \) -not -path '/proc/*' 2>/dev/null \
  *     | node --import tsx bench/dataLiterals.ts
  */
 import { readFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       continue;
     }
     const t0 = performance.now();
-    const compacted = compactDataLiterals(text);
+    const compacted = languageId ? compactDataLiterals(text, languageId) : undefined;
     const scanMs = performance.now() - t0;
     if (compacted === undefined || !languageId) {
       counts.nothingTakenOut++;

@@ -3,7 +3,8 @@ import type { Node, Tree } from '@vscode/tree-sitter-wasm';
 import type { LanguageSpec, NodeRule } from './outlineLanguages';
 import type { OutlineSymbol, SymbolKind } from './types';
 
-const MAX_SIGNATURE = 160;
+/** A signature's length at most (clipped with an ellipsis). */
+export const MAX_SIGNATURE = 160;
 const MAX_DOC = 80;
 const MEMBER_CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'struct', 'impl']);
 

@@ -43,8 +43,8 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 
 /**
  * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same), a large JavaScript or TypeScript text without the tails of its data literals but their
- * line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what was
+ * line and column the same), a large JavaScript, TypeScript or Python text without the tails of its data literals but
+ * their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what was
  * blanked or taken out are no longer seen.
  */
 export function outlineText(text: string, languageId: string): string {
@@ -60,7 +60,7 @@ export function outlineText(text: string, languageId: string): string {
 export function outlineInputs(text: string, languageId: string): { text: string; whole?: string } {
   if (languageId === 'c') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text };
   if (!DATA_LITERAL_LANGUAGES.has(languageId) || text.length < COMPACT_LITERALS_MIN_CHARS) return { text };
-  const compacted = compactDataLiterals(text);
+  const compacted = compactDataLiterals(text, languageId);
   return compacted === undefined ? { text } : { text: compacted, whole: text };
 }
 

@@ -1,9 +1,10 @@
 /**
- * A large JavaScript or TypeScript text's data literals parsed without their tails (src/core/context/dataLiterals.ts):
- * which literals are certainly data, and, as properties on generated code, that only the tails go (every line break
- * kept, every other character outside them kept) and that a text which parses cleanly has the same outline
- * compacted as whole, in all four languages. Through the worker pool: a large data file gives the whole parse's
- * outline, an edit in a tail leaves it, and a syntax error in a tail goes unseen.
+ * A large JavaScript, TypeScript or Python text's data literals parsed without their tails
+ * (src/core/context/dataLiterals.ts): which literals are certainly data, and, as properties on generated code, that
+ * only the tails go (every line break kept, every other character outside them kept) and that a text which parses
+ * cleanly has the same outline compacted as whole, in all five languages. Through the worker pool: a large data file
+ * gives the whole parse's outline, an edit in a tail leaves it, a syntax error in a tail goes unseen, and one outside
+ * the tails gets the whole text's parse.
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
@@ -17,8 +18,8 @@ const REPO = path.resolve(__dirname, '../../..');
 const LANGUAGES = ['typescript', 'javascript', 'typescriptreact', 'javascriptreact'] as const;
 
 /** The tails dataLiteralTails finds in `text` (any size), as text. */
-function tails(text: string): string[] {
-  return dataLiteralTails(text, 0).map(([from, to]) => text.slice(from, to));
+function tails(text: string, languageId = 'typescript'): string[] {
+  return dataLiteralTails(text, languageId, 0).map(([from, to]) => text.slice(from, to));
 }
 
 /** A long enough first element, so that a tail begins after it. */
@@ -79,6 +80,30 @@ function source(languageId = 'typescript') {
   return fc.array(fragment, { minLength: 1, maxLength: 20 }).map((fs) => fs.map((f, n) => f(n)).join(''));
 }
 
+/** Python: JSON-like values, with byte and raw strings; what is not data; code around the tables. */
+const PY_VALUE: string[] = ['1', '-2.5e3', '0x1F', 'True', 'None', '"a]b"', "'c}d'", '"e\\"]"', 'b"\\xff"', 'r"\\d+"', '"é😀"', '[]', '{}', '[1, [2, {"k": 3}]]', '{"id": 7, "name": "x", "nested": {"a": [1, 2,],},}', 'other.value', 'x if y else z'];
+const PY_NOT_DATA: string[] = ['f(1)', 'lambda: 1', 'f"{x}"', "rf'{y}'", '# c\n', 'a * b', '"""doc\nstring"""', '(1, 2)', 'ünïcode', 'x \\\n'];
+
+function pythonSource() {
+  const table = fc
+    .tuple(fc.array(fc.constantFrom(...PY_VALUE), { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean())
+    .map(([values, pretty, typed]) => (n: number) => `D${n}${typed ? ': list[object]' : ''} = ${pretty ? `[\n    ${HEAD},\n${values.map((v) => `    ${v},\n`).join('')}]` : `[${HEAD}, ${values.join(', ')}]`}\n`);
+  const notData = fc.tuple(fc.array(fc.constantFrom(...PY_VALUE), { maxLength: 4 }), fc.constantFrom(...PY_NOT_DATA)).map(([values, odd]) => (n: number) => `ND${n} = [\n    ${HEAD},\n${[...values, odd].map((v) => `    ${v},\n`).join('')}]\n`);
+  const code: ((n: number) => string)[] = [
+    (n) => `def f${n}(a):\n    """Doc ${n}."""\n    inner = [${HEAD}, 1, 2]\n    return a\n`,
+    (n) => `class C${n}:\n    def m(self):\n        return ${n}\n`,
+    (n) => `@decorator\ndef g${n}():\n    pass\n`,
+    (n) => `from m${n} import x${n}\n`,
+    (n) => `if FLAG:\n    INDENTED${n} = [\n        ${HEAD},\n        1,\n    ]\n`,
+    (n) => `S${n} = """\nD = [\n    ${HEAD},\n    1,\n]\n"""\n`,
+    (n) => `T${n} = 1 + \\\n    2\n`,
+    () => `\n`,
+  ];
+  const pieces: ((n: number) => string)[] = [(n) => `OPEN${n} = [\n    ${HEAD},\n`, () => `]\n`, () => `"""\n`, () => `(\n`];
+  const fragment = fc.oneof({ weight: 20, arbitrary: table }, { weight: 8, arbitrary: notData }, { weight: 20, arbitrary: fc.constantFrom(...code) }, { weight: 1, arbitrary: fc.constantFrom(...pieces) });
+  return fc.array(fragment, { minLength: 1, maxLength: 20 }).map((fs) => fs.map((f, n) => f(n)).join(''));
+}
+
 /** `text` with [from, to) ranges replaced by their line breaks: what compaction must give. */
 function expectedCompaction(text: string, ranges: [number, number][]): string {
   let out = '';
@@ -90,14 +115,14 @@ function expectedCompaction(text: string, ranges: [number, number][]): string {
   return out + text.slice(at);
 }
 
-describe('core/context dataLiterals (a large JavaScript or TypeScript text parsed without its data literals\' tails)', function () {
+describe('core/context dataLiterals (a large JavaScript, TypeScript or Python text parsed without its data literals\' tails)', function () {
   this.timeout(180_000);
   const parsers = new TreeSitterParsers(packagedGrammars);
 
   it('takes the tail of a data literal after its first comma past KEPT_CHARS, past brackets and quotes in strings', () => {
     const text = `export const data: Item[] = [\n  ${HEAD},\n  "]", '}',\n  { "a": [1, 2], b: "\\"" },\n];\nexport function get(i: number) {\n  return data[i];\n}\n`;
     assert.deepEqual(tails(text), [`\n  "]", '}',\n  { "a": [1, 2], b: "\\"" },\n`]);
-    assert.equal(compactDataLiterals(text, 0), `export const data: Item[] = [\n  ${HEAD},\n\n\n];\nexport function get(i: number) {\n  return data[i];\n}\n`);
+    assert.equal(compactDataLiterals(text, 'typescript', 0), `export const data: Item[] = [\n  ${HEAD},\n\n\n];\nexport function get(i: number) {\n  return data[i];\n}\n`);
     // an object, on one line; the first comma comes only once KEPT_CHARS non-blank characters are behind
     assert.deepEqual(tails(`let o = { a: 1, b: 2, c: ${HEAD}, d: 3, e: 4 };\n`), [' d: 3, e: 4 ']);
     assert.deepEqual(tails(`var short = [1, 2, 3];\n`), [], 'nothing past KEPT_CHARS');
@@ -115,11 +140,24 @@ describe('core/context dataLiterals (a large JavaScript or TypeScript text parse
     assert.deepEqual(tails(`const x = [f(1)];\nconst y = [${HEAD}, 1];\n`), [' 1']);
   });
 
+  it('Python: a table assigned to a name (its type too) loses its tail; f-strings, comments, continued and indented lines do not', () => {
+    const text = `"""Doc."""\nDATA: list[dict] = [\n    ${HEAD},\n    {"a": b"\\xff", "b": r"\\d+", "c": None},\n    True,\n]\n\ndef get(i):\n    return DATA[i]\n`;
+    assert.deepEqual(tails(text, 'python'), ['\n    {"a": b"\\xff", "b": r"\\d+", "c": None},\n    True,\n']);
+    for (const odd of PY_NOT_DATA) assert.deepEqual(tails(`D = [${HEAD}, 1, ${odd}, 2]\n`, 'python'), [], odd);
+    assert.deepEqual(tails(`if X:\n    D = [${HEAD}, 1, 2]\n`, 'python'), []);
+    assert.deepEqual(tails(`T = 1 + \\\nD = [${HEAD}, 1, 2]\n`, 'python'), [], 'a line continued by a backslash');
+    assert.deepEqual(tails(`D == [${HEAD}, 1, 2]\nE += [${HEAD}, 1, 2]\n`, 'python'), [], 'no assignment');
+    // the JavaScript declaration is no Python assignment, and the other way round
+    assert.deepEqual(tails(`const D = [${HEAD}, 1, 2]\n`, 'python'), []);
+    assert.deepEqual(tails(`D = [${HEAD}, 1, 2]\n`, 'typescript'), []);
+    assert.deepEqual(tails(`D = [${HEAD}, 1, 2]\n`, 'c'), [], 'a language with no dialect');
+  });
+
   it('a literal shorter than MIN_LITERAL_CHARS keeps its tail by default', () => {
     const small = `const d = [${HEAD}, ${'1, '.repeat(100)}2];\n`;
-    assert.equal(compactDataLiterals(small), undefined);
+    assert.equal(compactDataLiterals(small, 'typescript'), undefined);
     const large = `const d = [${HEAD}, ${'1, '.repeat(MIN_LITERAL_CHARS / 3 + 1)}2];\n`;
-    assert.equal(compactDataLiterals(large), `const d = [${HEAD},];\n`);
+    assert.equal(compactDataLiterals(large, 'typescript'), `const d = [${HEAD},];\n`);
   });
 
   it('property: compaction takes out only the tails\' characters, every line break and every other character kept', () => {
@@ -131,8 +169,9 @@ describe('core/context dataLiterals (a large JavaScript or TypeScript text parse
     let withTails = 0;
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => {
-        const found = dataLiteralTails(text, 0);
-        const compacted = compactDataLiterals(text, 0);
+        const languageId = text.length % 2 ? 'python' : 'typescript';
+        const found = dataLiteralTails(text, languageId, 0);
+        const compacted = compactDataLiterals(text, languageId, 0);
         if (!found.length) return assert.equal(compacted, undefined);
         withTails++;
         let end = 0;
@@ -154,7 +193,7 @@ describe('core/context dataLiterals (a large JavaScript or TypeScript text parse
       const c = (counts[languageId] = { compacted: 0, compared: 0 });
       await fc.assert(
         fc.asyncProperty(source(languageId), async (text) => {
-          const compacted = compactDataLiterals(text, 0);
+          const compacted = compactDataLiterals(text, languageId, 0);
           if (compacted === undefined) return;
           c.compacted++;
           const whole = await parseOutline(text, languageId, parsers);
@@ -176,15 +215,41 @@ describe('core/context dataLiterals (a large JavaScript or TypeScript text parse
     }
   });
 
-  it('outlineText compacts JavaScript and TypeScript from COMPACT_LITERALS_MIN_CHARS on, and nothing else', () => {
+  it('property: Python too (a clean parse gives the same outline compacted as whole)', async () => {
+    let compacted = 0;
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(pythonSource(), async (text) => {
+        const c = compactDataLiterals(text, 'python', 0);
+        if (c === undefined) return;
+        compacted++;
+        const whole = await parseOutline(text, 'python', parsers);
+        const wholeOutline = whole?.outline;
+        whole?.free();
+        if (wholeOutline?.errorRanges.length) return; // error recovery differs with what it recovers from
+        const parsed = await parseOutline(c, 'python', parsers);
+        const outline = parsed?.outline;
+        parsed?.free();
+        compared++;
+        assert.deepEqual(outline, wholeOutline);
+      }),
+      { numRuns: 200 },
+    );
+    assert.ok(compacted > 100 && compared > 50, `${compacted} compacted, ${compared} compared`);
+  });
+
+  it('outlineText compacts JavaScript, TypeScript and Python from COMPACT_LITERALS_MIN_CHARS on, and nothing else', () => {
     const rows = (n: number) => Array.from({ length: n }, (_, i) => `  { "id": ${i}, "name": "item ${i}" },\n`).join('');
     const big = `export const data = [\n${rows(COMPACT_LITERALS_MIN_CHARS / 30)}];\n`;
     assert.ok(big.length >= COMPACT_LITERALS_MIN_CHARS);
-    for (const languageId of LANGUAGES) assert.equal(outlineText(big, languageId), compactDataLiterals(big), languageId);
+    for (const languageId of LANGUAGES) assert.equal(outlineText(big, languageId), compactDataLiterals(big, languageId), languageId);
     assert.ok(outlineText(big, 'typescript').length < big.length / 10);
     assert.equal(outlineInputs(big, 'typescript').whole, big, 'the whole text, for a compacted parse with errors');
     assert.equal(outlineInputs(big, 'c').whole, undefined);
-    assert.equal(outlineText(big, 'python'), big);
+    assert.equal(outlineText(big, 'c'), big);
+    const bigPy = big.replace('export const data = [', 'DATA = [');
+    assert.equal(outlineText(bigPy, 'python'), compactDataLiterals(bigPy, 'python'));
+    assert.ok(outlineText(bigPy, 'python').length < bigPy.length / 10);
     assert.equal(outlineText(big, 'json'), big);
     const small = `export const data = [\n${rows(COMPACT_LITERALS_MIN_CHARS / 60)}];\n`;
     assert.equal(outlineText(small, 'typescript'), small);
@@ -225,6 +290,14 @@ describe('core/context dataLiterals (a large JavaScript or TypeScript text parse
       assert.deepEqual(outlineInputs(elsewhere, 'typescript').whole, elsewhere);
       assert.deepEqual(await pool.outline(elsewhere, 'typescript'), elsewhereOutline);
       assert.deepEqual(await treeSitterOutline(elsewhere, 'typescript', parsers), elsewhereOutline);
+      // a Python module's table, the same way
+      const py = `"""Items."""\n\nITEMS: list[dict] = [\n${rows.replaceAll('  {', '    {')}]\n\n\ndef get(i):\n    """Item i."""\n    return ITEMS[i]\n`;
+      assert.ok(outlineText(py, 'python').length < py.length / 10);
+      const pyWhole = await parseOutline(py, 'python', parsers);
+      const pyOutline = pyWhole?.outline;
+      pyWhole?.free();
+      assert.deepEqual(pyOutline?.symbols.map((s) => [s.name, s.start, s.end]), [['ITEMS', 3, 30_004], ['get', 30_007, 30_009]]);
+      assert.deepEqual(await pool.outline(py, 'python'), pyOutline);
     } finally {
       await pool.close();
     }
