@@ -116,6 +116,40 @@ export function dataSource(bytes: number): string {
   return head + rows.join('') + tail;
 }
 
+/** A Go file of about `bytes` bytes (never more), as gofmt writes it: types with documented methods. */
+export function goSource(bytes: number): string {
+  const head = 'package big\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\n';
+  const parts = [head];
+  let size = head.length;
+  for (let i = 0; ; i++) {
+    const c =
+      `// Item${i} describes thing ${i}.\ntype Item${i} struct {\n\tID   int\n\tName string\n}\n\n` +
+      `// Describe${i} returns a text.\nfunc (it *Item${i}) Describe${i}(prefix string) string {\n\tif it.ID > ${i} {\n\t\treturn fmt.Sprintf("%s-%d", prefix, it.ID)\n\t}\n` +
+      `\tparts := []string{prefix, it.Name}\n\tfor k := 0; k < 3; k++ {\n\t\tparts = append(parts, strings.Repeat("x", k))\n\t}\n\treturn strings.Join(parts, ",")\n}\n\n`;
+    if (size + c.length > bytes) break;
+    parts.push(c);
+    size += c.length;
+  }
+  return parts.join('');
+}
+
+/** A Rust file of about `bytes` bytes (never more), as rustfmt writes it: structs with documented impl blocks. */
+export function rustSource(bytes: number): string {
+  const head = 'use std::fmt;\n\n';
+  const parts = [head];
+  let size = head.length;
+  for (let i = 0; ; i++) {
+    const c =
+      `/// Item${i} describes thing ${i}.\npub struct Item${i} {\n    pub id: u32,\n    pub name: String,\n}\n\n` +
+      `impl Item${i} {\n    /// Describe returns a text.\n    pub fn describe(&self, prefix: &str) -> String {\n        if self.id > ${i} {\n            return format!("{}-{}", prefix, self.id);\n        }\n` +
+      `        let mut parts = vec![prefix.to_string(), self.name.clone()];\n        for k in 0..3 {\n            parts.push("x".repeat(k));\n        }\n        parts.join(",")\n    }\n}\n\n`;
+    if (size + c.length > bytes) break;
+    parts.push(c);
+    size += c.length;
+  }
+  return parts.join('');
+}
+
 /** Replicate realistic TypeScript (this repository's src/ and the fixture) under a new temp folder until `targetLines`. */
 export function generateFolder(targetLines: number): { root: string; lines: number; files: number } {
   const root = mkdtempSync(join(tmpdir(), 'bench-ctx-big-'));

@@ -6,7 +6,8 @@
  *
  *  - C-like languages cut after a line that is exactly `}` or `};` (a body closed at column 0), where the next
  *    line that is neither blank nor a comment starts a declaration (a keyword that cannot continue an expression
- *    in TypeScript and JavaScript; in C an identifier other than `else`/`while`, or `#define`/`#include`);
+ *    in TypeScript and JavaScript; in C an identifier other than `else`/`while`, or `#define`/`#include`; in Go
+ *    `func`, `type`, `var`, `const` or `import`; in Rust an item's keyword or an attribute);
  *  - Python cuts before a `def` or `class` at column 0 whose previous non-blank line is no decorator, comment or
  *    continued line;
  *  - a part with a syntax error (an unclosed `#if`, comment, string or bracket that ran across the cut shows as one)
@@ -15,13 +16,16 @@
 import type { Extracted } from './extract';
 import type { OutlineSymbol } from './types';
 
-const C_LIKE = new Set(['c', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+const C_LIKE = new Set(['c', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'rust']);
 const CHUNKABLE = new Set([...C_LIKE, 'python']);
 
 /** What may start the part after a cut: a declaration, never a token that continues the statement before it. */
 const JS_START = /^(?:export|import|function|class|interface|enum|const|let|var|declare|namespace|abstract|async|type)\b/;
 const C_START = /^(?!(?:else|while)\b)(?:[A-Za-z_]|#(?:define|include)\b)/;
 const PY_START = /^(?:def|class|async[ \t]+def)[ \t]/;
+const GO_START = /^(?:func|type|var|const|import)\b/;
+const RUST_START = /^(?:pub|fn|struct|enum|union|trait|impl|mod|use|const|static|type|unsafe|async|extern)\b|^macro_rules!|^#!?\[/;
+const STARTS: Readonly<Record<string, RegExp>> = { c: C_START, go: GO_START, rust: RUST_START };
 
 export function chunkable(languageId: string): boolean {
   return CHUNKABLE.has(languageId);
@@ -64,7 +68,7 @@ function cLikeCut(text: string, at: number, languageId: string): boolean {
   if (at < 2) return false;
   const before = lineAt(text, prevLineStart(text, at));
   if (before !== '}' && before !== '};') return false;
-  const start = languageId === 'c' ? C_START : JS_START;
+  const start = STARTS[languageId] ?? JS_START;
   let inBlock = false;
   for (let i = at; i < text.length; ) {
     const line = lineAt(text, i);

@@ -1,8 +1,9 @@
 /**
  * Property: an outline joined from parts parsed apart (outlineChunks.ts) is the whole-file parse's outline, for
- * generated C, TypeScript, JavaScript and Python built from declarations and from the constructs that run across a
- * cut (a struct's declarator on the next line, `else`/`while` after a block, a call or `as const` after an object,
- * `#if` blocks, comments, strings and templates holding a `}` line, decorators, continued lines). No input is
+ * generated C, TypeScript, JavaScript, Python, Go and Rust built from declarations and from the constructs that run
+ * across a cut (a struct's declarator on the next line, `else`/`while` after a block, a call or `as const` after an
+ * object, `#if` blocks, comments (nested in Rust), strings, raw strings and templates holding a `}` line, decorators,
+ * continued lines, a closure closed at column 0 inside a Go function). No input is
  * filtered out: where a part does not parse cleanly the join says so (undefined) and the file is parsed whole.
  */
 import { strict as assert } from 'node:assert';
@@ -10,7 +11,7 @@ import fc from 'fast-check';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { treeSitterOutline } from '../../../src/core/context/treeOutline';
 import { cutPoints, cutText, joinOutlines } from '../../../src/core/context/outlineChunks';
-import { cSource } from '../../../bench/context/generate';
+import { cSource, goSource, rustSource } from '../../../bench/context/generate';
 
 type Fragment = (n: number) => string;
 
@@ -145,6 +146,45 @@ const PY_PIECES: Fragment[] = [
   () => `except E:\n    pass\n`,
 ];
 
+const GO: Fragment[] = [
+  (n) => `func f${n}(a int) int {\n\tif a > ${n} {\n\t\treturn a\n\t}\n\treturn ${n}\n}\n`,
+  (n) => `func (t *T${n}) M${n}() string {\n\treturn "}"\n}\n`,
+  (n) => `type T${n} struct {\n\tA int\n}\n`,
+  (n) => `type I${n} interface {\n\tM() int\n}\n`,
+  (n) => `var v${n} = T{\n\tA: 1,\n}\n`,
+  (n) => `var (\n\tw${n} = 1\n)\n`,
+  (n) => `const c${n} = ${n}\n`,
+  (n) => `// F${n} is documented.\n`,
+  (n) => `/* block ${n} */\n`,
+  (n) => `var raw${n} = \`\n}\nfunc fake${n}() {\n}\n\`\n`,
+  (n) => `/*\n}\nfunc inComment${n}() {\n}\n*/\n`,
+  (n) => `func w${n}() {\n\tg := func() {\n}\nvar _ = g\n}\n`,
+  () => `\n`,
+];
+/** Single pieces of the constructs above: the text stays broken unless they happen to pair up. */
+const GO_PIECES: Fragment[] = [(n) => `func open${n}() {\n`, () => `}\n`, (n) => `var raw${n} = \`\n`, () => '`\n', () => `/*\n`, () => `*/\n`];
+
+const RUST: Fragment[] = [
+  (n) => `fn f${n}(a: u32) -> u32 {\n    if a > ${n} {\n        return a;\n    }\n    ${n}\n}\n`,
+  (n) => `pub struct S${n} {\n    a: u32,\n}\n`,
+  (n) => `#[derive(Debug)]\npub enum E${n} {\n    A,\n}\n`,
+  (n) => `impl S${n} {\n    pub fn m(&self) -> u32 {\n        ${n}\n    }\n}\n`,
+  (n) => `trait T${n} {\n    fn t(&self);\n}\n`,
+  (n) => `mod m${n} {\n    pub fn inner() {}\n}\n`,
+  (n) => `use std::x${n};\n`,
+  (n) => `const C${n}: u32 = {\n    1\n};\n`,
+  (n) => `static A${n}: [u32; 2] = [\n    1, 2,\n];\n`,
+  (n) => `/// Doc ${n}.\n`,
+  (n) => `// note ${n}\n`,
+  (n) => `const RAW${n}: &str = r#"\n}\nfn fake${n}() {\n}\n"#;\n`,
+  (n) => `/* outer /* inner */\n}\nfn nested${n}() {\n}\n*/\n`,
+  (n) => `fn h${n}(x: bool) {\n    if x {\n}\nelse {\n}\n}\n`,
+  (n) => `macro_rules! mac${n} {\n    () => {\n}\n;\n}\n`,
+  () => `\n`,
+];
+/** Single pieces of the constructs above: the text stays broken unless they happen to pair up. */
+const RUST_PIECES: Fragment[] = [(n) => `fn open${n}() {\n`, () => `}\n`, (n) => `const RAW${n}: &str = r#"\n`, () => `"#;\n`, () => `/*\n`, () => `*/\n`];
+
 const parsers = new TreeSitterParsers(packagedGrammars);
 
 /** Mostly whole fragments, and one in forty a single piece. */
@@ -184,11 +224,25 @@ describe('core/context outlineChunks (a large file parsed in parts) — property
   it('TypeScript: the joined outline is the whole-file outline', () => check('typescript', TS, TS_PIECES, 400));
   it('JavaScript: the joined outline is the whole-file outline', () => check('javascript', JS, JS_PIECES, 200));
   it('Python: the joined outline is the whole-file outline', () => check('python', PY, PY_PIECES, 400));
+  it('Go: the joined outline is the whole-file outline', () => check('go', GO, GO_PIECES, 300));
+  it('Rust: the joined outline is the whole-file outline', () => check('rust', RUST, RUST_PIECES, 300));
 
-  it('a generated 4 MB C file is cut near its halves, into parts that join', async () => {
-    const text = cSource(4_000_000);
-    const cuts = cutPoints(text, 'c', 2);
-    assert.equal(cuts.length, 1);
-    assert.ok(Math.abs(cuts[0]! - text.length / 2) < 10_000, `cut at ${cuts[0]}`);
+  it('generated 4 MB C, Go and Rust files are cut near their halves', () => {
+    for (const [languageId, text] of [['c', cSource(4_000_000)], ['go', goSource(4_000_000)], ['rust', rustSource(4_000_000)]] as const) {
+      const cuts = cutPoints(text, languageId, 2);
+      assert.equal(cuts.length, 1, languageId);
+      assert.ok(Math.abs(cuts[0]! - text.length / 2) < 10_000, `${languageId}: cut at ${cuts[0]}`);
+    }
+  });
+
+  it('a Go and a Rust file of 1 MB parsed in two parts give the whole parse\'s outline', async () => {
+    for (const [languageId, text] of [['go', goSource(1_000_000)], ['rust', rustSource(1_000_000)]] as const) {
+      const parts = cutText(text, cutPoints(text, languageId, 2));
+      assert.equal(parts.length, 2, languageId);
+      const outlines = await Promise.all(parts.map(async (p) => ({ outline: await treeSitterOutline(p.text, languageId, parsers), lineOffset: p.lineOffset })));
+      const whole = await treeSitterOutline(text, languageId, parsers);
+      assert.ok(whole!.symbols.length > 1000, languageId);
+      assert.deepEqual(joinOutlines(outlines), whole, languageId);
+    }
   });
 });
