@@ -211,10 +211,14 @@ function quotedEnd(text: string, i: number, quote: number): number {
  */
 export function blankFunctionBodies(text: string): string | undefined {
   const bodies = functionBodies(text);
-  if (!bodies?.length) return undefined;
+  return bodies?.length ? blankRanges(text, bodies) : undefined;
+}
+
+/** `text` with every character of the sorted, disjoint [start, end) `ranges` a space but the line breaks (goBodies.ts too). */
+export function blankRanges(text: string, ranges: readonly (readonly [number, number])[]): string {
   const out: string[] = [];
   let from = 0;
-  for (const [start, end] of bodies) {
+  for (const [start, end] of ranges) {
     out.push(text.slice(from, start), blanked(text.slice(start, end)));
     from = end;
   }

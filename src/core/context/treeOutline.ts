@@ -10,6 +10,7 @@ import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar } from '../text/languages';
 import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
 import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, DATA_LITERAL_LANGUAGES } from './dataLiterals';
+import { blankGoFunctionBodies } from './goBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -42,10 +43,10 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same), a large JavaScript, TypeScript or Python text without the tails of its data literals but
- * their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what was
- * blanked or taken out are no longer seen.
+ * What the outline of `text` parses: a large C or Go text with its function bodies blanked (cBodies.ts, goBodies.ts:
+ * every offset, line and column the same), a large JavaScript, TypeScript or Python text without the tails of its
+ * data literals but their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax
+ * errors in what was blanked or taken out are no longer seen.
  */
 export function outlineText(text: string, languageId: string): string {
   return outlineInputs(text, languageId).text;
@@ -59,6 +60,7 @@ export function outlineText(text: string, languageId: string): string {
  */
 export function outlineInputs(text: string, languageId: string): { text: string; whole?: string } {
   if (languageId === 'c') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text };
+  if (languageId === 'go') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankGoFunctionBodies(text) ?? text) : text };
   if (!DATA_LITERAL_LANGUAGES.has(languageId) || text.length < COMPACT_LITERALS_MIN_CHARS) return { text };
   const compacted = compactDataLiterals(text, languageId);
   return compacted === undefined ? { text } : { text: compacted, whole: text };
