@@ -52,6 +52,9 @@ export function outlineText(text: string, languageId: string): string {
   return outlineInputs(text, languageId).text;
 }
 
+/** The languages whose large texts are parsed with their function bodies blanked. */
+const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = { c: blankFunctionBodies, go: blankGoFunctionBodies };
+
 /**
  * outlineText, and `whole`: what parseOutline parses instead when that parses with errors. Error recovery weighs
  * the characters it skips, and a compacted text has fewer, so its outline could differ from the whole text's where
@@ -59,8 +62,8 @@ export function outlineText(text: string, languageId: string): string {
  * files have errors in their whole parse (macros the grammar does not know), which would pay both parses.
  */
 export function outlineInputs(text: string, languageId: string): { text: string; whole?: string } {
-  if (languageId === 'c') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankFunctionBodies(text) ?? text) : text };
-  if (languageId === 'go') return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blankGoFunctionBodies(text) ?? text) : text };
+  const blank = BODY_BLANKERS[languageId];
+  if (blank) return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blank(text) ?? text) : text };
   if (!DATA_LITERAL_LANGUAGES.has(languageId) || text.length < COMPACT_LITERALS_MIN_CHARS) return { text };
   const compacted = compactDataLiterals(text, languageId);
   return compacted === undefined ? { text } : { text: compacted, whole: text };

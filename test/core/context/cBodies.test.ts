@@ -12,6 +12,7 @@ import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
 import { cSource } from '../../../bench/context/generate';
+import { assertSameOutline } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -145,26 +146,8 @@ describe('core/context cBodies (a large C text parsed with its function bodies b
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    let compared = 0;
-    let blankedSome = 0;
-    await fc.assert(
-      fc.asyncProperty(source(), async (text) => {
-        const whole = await parseOutline(text, 'c', parsers);
-        const wholeOutline = whole?.outline;
-        whole?.free();
-        const blanked = blankFunctionBodies(text);
-        if (blanked === undefined) return;
-        blankedSome++;
-        const parsed = await parseOutline(blanked, 'c', parsers);
-        const outline = parsed?.outline;
-        parsed?.free();
-        if (wholeOutline?.errorRanges.length) return; // error recovery differs with what it recovers from
-        compared++;
-        assert.deepEqual(outline, wholeOutline);
-      }),
-      { numRuns: 300 },
-    );
-    assert.ok(blankedSome > 200 && compared > 100, `${blankedSome} blanked, ${compared} compared`);
+    const { transformed, compared } = await assertSameOutline(parsers, 'c', source(), blankFunctionBodies, 300);
+    assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks C from BLANK_BODIES_MIN_CHARS on, and nothing else', () => {

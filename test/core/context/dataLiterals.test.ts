@@ -13,6 +13,7 @@ import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, dataLiteralTails, KEPT
 import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { outlineInputs, outlineText, parseOutline, treeSitterOutline } from '../../../src/core/context/treeOutline';
+import { assertSameOutline } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 const LANGUAGES = ['typescript', 'javascript', 'typescriptreact', 'javascriptreact'] as const;
@@ -188,54 +189,12 @@ describe('core/context dataLiterals (a large JavaScript, TypeScript or Python te
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) compacted as whole', async () => {
-    const counts: Record<string, { compacted: number; compared: number }> = {};
     for (const languageId of LANGUAGES) {
-      const c = (counts[languageId] = { compacted: 0, compared: 0 });
-      await fc.assert(
-        fc.asyncProperty(source(languageId), async (text) => {
-          const compacted = compactDataLiterals(text, languageId, 0);
-          if (compacted === undefined) return;
-          c.compacted++;
-          const whole = await parseOutline(text, languageId, parsers);
-          const wholeOutline = whole?.outline;
-          whole?.free();
-          if (wholeOutline?.errorRanges.length) {
-            if (process.env.SHOW_ERRORS) console.log(languageId, JSON.stringify(text).slice(0, 3000));
-            return; // error recovery differs with what it recovers from
-          }
-          const parsed = await parseOutline(compacted, languageId, parsers);
-          const outline = parsed?.outline;
-          parsed?.free();
-          c.compared++;
-          assert.deepEqual(outline, wholeOutline);
-        }),
-        { numRuns: 150 },
-      );
-      assert.ok(c.compacted > 100 && c.compared > 50, `${languageId}: ${JSON.stringify(c)}`);
+      const counts = await assertSameOutline(parsers, languageId, source(languageId), (text) => compactDataLiterals(text, languageId, 0), 150);
+      assert.ok(counts.transformed > 100 && counts.compared > 50, `${languageId}: ${JSON.stringify(counts)}`);
     }
-  });
-
-  it('property: Python too (a clean parse gives the same outline compacted as whole)', async () => {
-    let compacted = 0;
-    let compared = 0;
-    await fc.assert(
-      fc.asyncProperty(pythonSource(), async (text) => {
-        const c = compactDataLiterals(text, 'python', 0);
-        if (c === undefined) return;
-        compacted++;
-        const whole = await parseOutline(text, 'python', parsers);
-        const wholeOutline = whole?.outline;
-        whole?.free();
-        if (wholeOutline?.errorRanges.length) return; // error recovery differs with what it recovers from
-        const parsed = await parseOutline(c, 'python', parsers);
-        const outline = parsed?.outline;
-        parsed?.free();
-        compared++;
-        assert.deepEqual(outline, wholeOutline);
-      }),
-      { numRuns: 200 },
-    );
-    assert.ok(compacted > 100 && compared > 50, `${compacted} compacted, ${compared} compared`);
+    const py = await assertSameOutline(parsers, 'python', pythonSource(), (text) => compactDataLiterals(text, 'python', 0), 200);
+    assert.ok(py.transformed > 100 && py.compared > 50, `python: ${JSON.stringify(py)}`);
   });
 
   it('outlineText compacts JavaScript, TypeScript and Python from COMPACT_LITERALS_MIN_CHARS on, and nothing else', () => {

@@ -14,6 +14,7 @@ import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
 import { goSource } from '../../../bench/context/generate';
+import { assertSameOutline } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -122,26 +123,8 @@ describe('core/context goBodies (a large Go text parsed with its function bodies
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    let compared = 0;
-    let blankedSome = 0;
-    await fc.assert(
-      fc.asyncProperty(source(), async (text) => {
-        const blanked = blankGoFunctionBodies(text);
-        if (blanked === undefined) return;
-        blankedSome++;
-        const whole = await parseOutline(text, 'go', parsers);
-        const wholeOutline = whole?.outline;
-        whole?.free();
-        if (wholeOutline?.errorRanges.length) return; // error recovery differs with what it recovers from
-        const parsed = await parseOutline(blanked, 'go', parsers);
-        const outline = parsed?.outline;
-        parsed?.free();
-        compared++;
-        assert.deepEqual(outline, wholeOutline);
-      }),
-      { numRuns: 300 },
-    );
-    assert.ok(blankedSome > 200 && compared > 100, `${blankedSome} blanked, ${compared} compared`);
+    const { transformed, compared } = await assertSameOutline(parsers, 'go', source(), blankGoFunctionBodies, 300);
+    assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks Go from BLANK_BODIES_MIN_CHARS on, and nothing else', () => {

@@ -1,0 +1,39 @@
+/**
+ * The property cBodies.test.ts, goBodies.test.ts and dataLiterals.test.ts share: where a generated text parses
+ * cleanly whole, the text the outline parses instead (bodies blanked, tails taken out) gives the same outline
+ * (symbols, ranges, signatures, imports, no errors). Texts whose whole parse has errors are not compared, as error
+ * recovery differs with what it recovers from, but they stay in the generator.
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import type { TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
+import { parseOutline } from '../../../src/core/context/treeOutline';
+
+/** Runs the property; returns how many texts `transform` changed and how many of those were compared. */
+export async function assertSameOutline(
+  parsers: TreeSitterParsers,
+  languageId: string,
+  texts: fc.Arbitrary<string>,
+  transform: (text: string) => string | undefined,
+  numRuns: number,
+): Promise<{ transformed: number; compared: number }> {
+  const counts = { transformed: 0, compared: 0 };
+  await fc.assert(
+    fc.asyncProperty(texts, async (text) => {
+      const changed = transform(text);
+      if (changed === undefined) return;
+      counts.transformed++;
+      const whole = await parseOutline(text, languageId, parsers);
+      const wholeOutline = whole?.outline;
+      whole?.free();
+      if (wholeOutline?.errorRanges.length) return;
+      const parsed = await parseOutline(changed, languageId, parsers);
+      const outline = parsed?.outline;
+      parsed?.free();
+      counts.compared++;
+      assert.deepEqual(outline, wholeOutline);
+    }),
+    { numRuns },
+  );
+  return counts;
+}
