@@ -150,6 +150,28 @@ export function rustSource(bytes: number): string {
   return parts.join('');
 }
 
+/**
+ * A Java file of about `bytes` bytes (never more), as generated code looks (one outer class, nested message classes
+ * with fields, a constructor, documented methods that throw, a builder): everything inside one top-level class.
+ */
+export function javaSource(bytes: number): string {
+  const head = 'package big;\n\nimport java.io.IOException;\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic final class Big {\n  private Big() {}\n\n';
+  const tail = '}\n';
+  const parts = [head];
+  let size = head.length + tail.length;
+  for (let i = 0; ; i++) {
+    const c =
+      `  /** Item${i} describes thing ${i}. */\n  public static final class Item${i} {\n    private final int id;\n    private final List<String> tags = new ArrayList<>();\n\n` +
+      `    public Item${i}(int id) {\n      this.id = id;\n    }\n\n` +
+      `    /** Describes item ${i}. */\n    public String describe(String prefix) throws IOException {\n      if (id > ${i}) {\n        return prefix + "-" + id;\n      }\n` +
+      `      List<String> parts = new ArrayList<>();\n      for (int k = 0; k < 3; k++) {\n        parts.add("x".repeat(k));\n      }\n      return String.join(",", parts);\n    }\n  }\n\n`;
+    if (size + c.length > bytes) break;
+    parts.push(c);
+    size += c.length;
+  }
+  return parts.join('') + tail;
+}
+
 /** Replicate realistic TypeScript (this repository's src/ and the fixture) under a new temp folder until `targetLines`. */
 export function generateFolder(targetLines: number): { root: string; lines: number; files: number } {
   const root = mkdtempSync(join(tmpdir(), 'bench-ctx-big-'));

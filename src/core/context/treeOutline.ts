@@ -11,6 +11,7 @@ import { hasGrammar } from '../text/languages';
 import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
 import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, DATA_LITERAL_LANGUAGES } from './dataLiterals';
 import { blankGoFunctionBodies } from './goBodies';
+import { blankJavaMethodBodies } from './javaBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -43,8 +44,8 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C or Go text with its function bodies blanked (cBodies.ts, goBodies.ts:
- * every offset, line and column the same), a large JavaScript, TypeScript or Python text without the tails of its
+ * What the outline of `text` parses: a large C or Go text with its function bodies blanked, a large Java text with
+ * its method bodies blanked (cBodies.ts, goBodies.ts, javaBodies.ts: every offset, line and column the same), a large JavaScript, TypeScript or Python text without the tails of its
  * data literals but their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax
  * errors in what was blanked or taken out are no longer seen.
  */
@@ -53,7 +54,11 @@ export function outlineText(text: string, languageId: string): string {
 }
 
 /** The languages whose large texts are parsed with their function bodies blanked. */
-const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = { c: blankFunctionBodies, go: blankGoFunctionBodies };
+const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = {
+  c: blankFunctionBodies,
+  go: blankGoFunctionBodies,
+  java: blankJavaMethodBodies,
+};
 
 /**
  * outlineText, and `whole`: what parseOutline parses instead when that parses with errors. Error recovery weighs

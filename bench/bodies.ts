@@ -1,23 +1,30 @@
 /**
- * Blanked C bodies against the whole parse, on real files (not part of the test suite): for each C file named on
- * stdin, its outline parsed whole and parsed with its function bodies blanked (src/core/context/cBodies.ts), and
- * whether they agree. Prints, per file where they differ, both symbol counts and error counts; then how many files
+ * Blanked bodies against the whole parse, on real files (not part of the test suite): for each file named on stdin,
+ * its outline parsed whole and parsed with its function bodies blanked (src/core/context/cBodies.ts, goBodies.ts,
+ * javaBodies.ts: the language is the first argument, c unless given), and whether they agree. Prints, per file where they differ, both symbol counts and error counts; then how many files
  * agree, how many parse with errors whole (error recovery then may differ), how many had nothing to blank, and the
  * parse time of each way (ms, summed, one warm parser). Any size counts here, also below BLANK_BODIES_MIN_CHARS.
  *
- *   find / -name '*.c' -not -path '/proc/*' 2>/dev/null | node --import tsx bench/cBodies.ts
+ *   find / -name '*.c' -not -path '/proc/*' 2>/dev/null | node --import tsx bench/bodies.ts
+ *   find / -name '*.java' -not -path '/proc/*' 2>/dev/null | node --import tsx bench/bodies.ts java
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { blankFunctionBodies } from '../src/core/context/cBodies';
+import { blankGoFunctionBodies } from '../src/core/context/goBodies';
+import { blankJavaMethodBodies } from '../src/core/context/javaBodies';
 import { packagedGrammars, TreeSitterParsers } from '../src/core/context/node/treeSitter';
 import { parseOutline, type Extracted } from '../src/core/context/treeOutline';
 
 const parsers = new TreeSitterParsers(packagedGrammars);
+const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies };
+const language = process.argv[2] ?? 'c';
+const blank = BLANKERS[language];
+if (!blank) throw new Error(`no body blanker for ${language}: one of ${Object.keys(BLANKERS).join(', ')}`);
 
 async function outlineOf(text: string): Promise<{ outline: Extracted | undefined; ms: number }> {
   const t0 = performance.now();
-  const parsed = await parseOutline(text, 'c', parsers);
+  const parsed = await parseOutline(text, language, parsers);
   const ms = performance.now() - t0;
   parsed?.free();
   return { outline: parsed?.outline, ms };
@@ -37,7 +44,7 @@ async function main(): Promise<void> {
       continue;
     }
     const t0 = performance.now();
-    const blanked = blankFunctionBodies(text);
+    const blanked = blank(text);
     const scanMs = performance.now() - t0;
     if (blanked === undefined) {
       counts.nothingBlanked++;
