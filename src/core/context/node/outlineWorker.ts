@@ -9,10 +9,10 @@
  *  - The runtime and the grammars load from the modules an earlier worker compiled (the pool keeps them), and
  *    the modules compiled here go to the pool.
  *  - The last large text's tree is kept (one: a tree holds tens of MB of the worker's memory), so that the same
- *    file after an edit re-parses only what changed (treeOutline.ts parseOutline), with its outline: a large C
- *    file is parsed with its function bodies blanked, a large JavaScript, TypeScript or Python file without its data
- *    literals' tails (treeOutline.ts outlineText), and an edit there that kept every line's length (C) or the line
- *    breaks (the others) leaves the parsed text as it was.
+ *    file after an edit re-parses only what changed (treeOutline.ts parseOutline), with its outline: a large C,
+ *    Go, Rust or Java file is parsed with its function bodies blanked, a large JavaScript, TypeScript or Python file
+ *    without its data literals' tails (treeOutline.ts outlineText), and an edit there that kept every line's length
+ *    (the blanked bodies) or the line breaks (the others) leaves the parsed text as it was.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Tree } from '@vscode/tree-sitter-wasm';
