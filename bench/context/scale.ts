@@ -4,8 +4,8 @@
  *
  *  - a 4 MB C file's outline (be-read structure): wall ≤ 1 s, in process and as the first call of a fresh built
  *    stdio server (stdioOutline.ts; BENCH_OUTLINE_RUNS=3 of them, the median), and on the pool's fresh workers
- *    after its idle ones ended; a 4 MB TypeScript data module's (one table of records), Go, Rust and Java file's as
- *    that first call too;
+ *    after its idle ones ended; a 4 MB TypeScript data module's (one table of records), and a 4 MB file's of code in
+ *    each other language with an outline (languageSources.ts), as that first call too;
  *  - a generated ~1M-line TypeScript folder: cold overview ≤ 3 s, in process and as the first call of a fresh built
  *    stdio server (median of BENCH_OUTLINE_RUNS); warm after one file changed (with and without the file watcher)
  *    ≤ 100 ms;
@@ -27,6 +27,7 @@ import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../src/mcp/services';
 import { OutlinePool } from '../../src/core/context/node/outlinePool';
 import { cSource, dataSource, generateFolder, generateManyFiles, goSource, javaSource, rustSource } from './generate';
+import { cppSource, csharpSource, phpSource, pythonSource, rubySource, typescriptSource } from './languageSources';
 import { firstCallOverStdio, firstOutlineOverStdio } from './stdioOutline';
 import { fmt } from './report';
 import { loopProbe } from './loopProbe';
@@ -70,7 +71,8 @@ async function outlineRows(): Promise<Row[]> {
       if (r) runs.push(r);
     }
     const mid = <T>(xs: T[], key: (x: T) => number) => xs.map(key).sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // the same for a 4 MB TypeScript data module (one declaration that no part cut splits), Go, Rust and Java (one class)
+    // the same for a 4 MB TypeScript data module (one declaration that no part cut splits) and code in the other
+    // languages with an outline (Java, C#, C++, Ruby: one class, namespace or module around everything)
     const more = async (file: string, text: () => string) => {
       const rs: { wall: number; cpu: number }[] = [];
       for (let i = 0; i < runs.length; i++) {
@@ -79,10 +81,20 @@ async function outlineRows(): Promise<Row[]> {
       }
       return rs;
     };
-    const dataRuns = await more('items.ts', () => dataSource(4_000_000));
-    const goRuns = await more('big.go', () => goSource(4_000_000));
-    const rustRuns = await more('big.rs', () => rustSource(4_000_000));
-    const javaRuns = await more('Big.java', () => javaSource(4_000_000));
+    const others: [string, string, () => string][] = [
+      ['TypeScript data file', 'items.ts', () => dataSource(4_000_000)],
+      ['TypeScript file', 'big.ts', () => typescriptSource(4_000_000)],
+      ['Python file', 'big.py', () => pythonSource(4_000_000)],
+      ['Go file', 'big.go', () => goSource(4_000_000)],
+      ['Rust file', 'big.rs', () => rustSource(4_000_000)],
+      ['Java file', 'Big.java', () => javaSource(4_000_000)],
+      ['C# file', 'Big.cs', () => csharpSource(4_000_000)],
+      ['C++ file', 'big.cpp', () => cppSource(4_000_000)],
+      ['PHP file', 'big.php', () => phpSource(4_000_000)],
+      ['Ruby file', 'big.rb', () => rubySource(4_000_000)],
+    ];
+    const otherRuns: [string, { wall: number; cpu: number }[]][] = [];
+    for (const [what, file, text] of others) otherRuns.push([what, await more(file, text)]);
     const stdioRow = (what: string, rs: { wall: number; cpu: number }[]): Row => [
       `outline of a 4 MB ${what}, first call of a fresh stdio server (built)`,
       `${fmt(mid(rs, (r) => r.wall))} ms wall, ${fmt(mid(rs, (r) => r.cpu))} ms CPU (all threads)`,
@@ -91,7 +103,7 @@ async function outlineRows(): Promise<Row[]> {
       verdict(mid(rs, (r) => r.wall), 1000),
     ];
     const stdio: Row[] = runs.length
-      ? [stdioRow('C file', runs), ...([['TypeScript data file', dataRuns], ['Go file', goRuns], ['Rust file', rustRuns], ['Java file', javaRuns]] as const).filter(([, rs]) => rs.length).map(([what, rs]) => stdioRow(what, rs))]
+      ? [stdioRow('C file', runs), ...otherRuns.filter(([, rs]) => rs.length).map(([what, rs]) => stdioRow(what, rs))]
       : [['outline of a 4 MB C file, first call of a fresh stdio server', 'no dist/cli.js (npm run build)', '', 'goal ≤ 1,000 ms', '-']];
     return [
       ...stdio,
