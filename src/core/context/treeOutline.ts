@@ -12,6 +12,7 @@ import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
 import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, DATA_LITERAL_LANGUAGES } from './dataLiterals';
 import { blankGoFunctionBodies } from './goBodies';
 import { blankJavaMethodBodies } from './javaBodies';
+import { blankCsharpMethodBodies } from './csharpBodies';
 import { blankRustFunctionBodies } from './rustBodies';
 import type { ParserSource } from './node/treeSitter';
 
@@ -45,9 +46,9 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C, Go or Rust text with its function bodies blanked, a large Java
- * text with its method bodies blanked (cBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts: every offset, line
- * and column the same), a large JavaScript, TypeScript or Python text without the tails of its data literals but
+ * What the outline of `text` parses: a large C, Go or Rust text with its function bodies blanked, a large Java or
+ * C# text with its method bodies blanked (cBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts:
+ * every offset, line and column the same), a large JavaScript, TypeScript or Python text without the tails of its data literals but
  * their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what
  * was blanked or taken out are no longer seen.
  */
@@ -60,6 +61,7 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
   c: blankFunctionBodies,
   go: blankGoFunctionBodies,
   java: blankJavaMethodBodies,
+  csharp: blankCsharpMethodBodies,
   rust: blankRustFunctionBodies,
 };
 
