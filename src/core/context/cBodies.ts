@@ -214,7 +214,7 @@ export function blankFunctionBodies(text: string): string | undefined {
   return bodies?.length ? blankRanges(text, bodies) : undefined;
 }
 
-/** `text` with every character of the sorted, disjoint [start, end) `ranges` a space but the line breaks (goBodies.ts too). */
+/** `text` with every character of the sorted, disjoint [start, end) `ranges` a space but the line breaks. */
 export function blankRanges(text: string, ranges: readonly (readonly [number, number])[]): string {
   const out: string[] = [];
   let from = 0;
@@ -239,4 +239,25 @@ function blanked(text: string): string {
     lines[k] = cr ? `${spaces}\r` : spaces;
   }
   return lines.join('\n');
+}
+
+/**
+ * `text` with every character of the sorted, disjoint [start, end) `ranges` taken out but the line breaks (a `\r`
+ * before a `\n` stays too), so every line keeps its number (goBodies.ts, rustBodies.ts, javaBodies.ts,
+ * csharpBodies.ts). The lexer steps over every blank left in, and a C# file's indented bodies parsed in half the
+ * time emptied (~230 against ~440 ms for a generated 4 MB file). C keeps its blanks (blankRanges): in 4 of 259 real
+ * C files, which have syntax errors outside their bodies, error recovery differs without them.
+ */
+export function emptyRanges(text: string, ranges: readonly (readonly [number, number])[]): string {
+  const out: string[] = [];
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out.push(text.slice(from, start));
+    for (let nl = text.indexOf('\n', start); nl >= 0 && nl < end; nl = text.indexOf('\n', nl + 1)) {
+      out.push(nl > start && text.charCodeAt(nl - 1) === 13 ? '\r\n' : '\n');
+    }
+    from = end;
+  }
+  out.push(text.slice(from));
+  return out.join('');
 }

@@ -7,7 +7,7 @@
  * strings, verbatim strings (`@"…"`, over lines, `""` inside), interpolated ones (`$"…{x}…"`, whose holes may
  * hold strings), raw strings (`"""…"""`, `$$"""…"""`); a `#` at a line's start is a directive line.
  */
-import { blankRanges } from './cBodies';
+import { emptyRanges } from './cBodies';
 import { memberBodies, type MemberDialect } from './memberBodies';
 
 const NL = 10;
@@ -142,8 +142,8 @@ export function csharpMethodBodies(text: string): [number, number][] {
   return memberBodies(text, CSHARP);
 }
 
-/** `text` with the bodies of csharpMethodBodies blanked (line breaks kept), or undefined when there is none. */
+/** `text` with the bodies of csharpMethodBodies emptied (their line breaks kept), or undefined when there is none. */
 export function blankCsharpMethodBodies(text: string): string | undefined {
   const bodies = csharpMethodBodies(text);
-  return bodies.length ? blankRanges(text, bodies) : undefined;
+  return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -6,7 +6,7 @@
  * `interface`, `enum`, `record NAME` and `@interface`; literals are strings and characters (closed on their line),
  * text blocks and comments.
  */
-import { blankRanges } from './cBodies';
+import { emptyRanges } from './cBodies';
 import { memberBodies, type MemberDialect } from './memberBodies';
 
 const SLASH = 47;
@@ -68,8 +68,8 @@ export function javaMethodBodies(text: string): [number, number][] {
   return memberBodies(text, JAVA);
 }
 
-/** `text` with the bodies of javaMethodBodies blanked (line breaks kept), or undefined when there is none. */
+/** `text` with the bodies of javaMethodBodies emptied (their line breaks kept), or undefined when there is none. */
 export function blankJavaMethodBodies(text: string): string | undefined {
   const bodies = javaMethodBodies(text);
-  return bodies.length ? blankRanges(text, bodies) : undefined;
+  return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * The bodies a Java or C# outline never looks inside, found member by member (javaBodies.ts, csharpBodies.ts give
- * each language's literals and keywords): every character between such a body's `{` and its `}` becomes a space but
- * the line breaks, as cBodies.ts does for C, so every offset, line and column is the text's own.
+ * each language's literals and keywords): every character between such a body's `{` and its `}` is taken out but
+ * the line breaks (cBodies.ts emptyRanges), so every line keeps its number.
  *
  * The text is read member by member inside each type's body (and, in C#, each namespace's). A `{` there is blanked
  * when its bounds are certain and it is

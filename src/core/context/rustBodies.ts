@@ -1,7 +1,7 @@
 /**
- * A large Rust text with its function bodies blanked, for the outline's parse, as goBodies.ts does for Go: every
- * character between a function's `{` and its `}` becomes a space but the line breaks, so every offset, line and
- * column is the text's own. A Rust outline shows a function's head and range (at the top level, in an `impl`, a
+ * A large Rust text with its function bodies emptied, for the outline's parse, as goBodies.ts does for Go: every
+ * character between a function's `{` and its `}` is taken out but the line breaks (cBodies.ts emptyRanges), so
+ * every line keeps its number. A Rust outline shows a function's head and range (at the top level, in an `impl`, a
  * `trait` or a `mod`), never its body, and the bodies were most of the parse.
  *
  * A body is blanked only when its bounds are certain, in the layout rustfmt writes: a line that starts, after its
@@ -13,7 +13,7 @@
  * else (a brace left open at such a line, a literal that does not close, the text's end) leaves that function as it
  * is. What is lost: the syntax errors inside the bodies blanked.
  */
-import { blankRanges } from './cBodies';
+import { emptyRanges } from './cBodies';
 
 const NL = 10;
 const CR = 13;
@@ -178,8 +178,8 @@ export function rustFunctionBodies(text: string): [number, number][] {
   return out;
 }
 
-/** `text` with the function bodies of rustFunctionBodies blanked (line breaks kept), or undefined when there is none. */
+/** `text` with the function bodies of rustFunctionBodies emptied (their line breaks kept), or undefined when there is none. */
 export function blankRustFunctionBodies(text: string): string | undefined {
   const bodies = rustFunctionBodies(text);
-  return bodies.length ? blankRanges(text, bodies) : undefined;
+  return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -46,17 +46,17 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C, Go or Rust text with its function bodies blanked, a large Java or
- * C# text with its method bodies blanked (cBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts:
- * every offset, line and column the same), a large JavaScript, TypeScript or Python text without the tails of its data literals but
- * their line breaks (dataLiterals.ts: every line number the same), else `text` itself. The syntax errors in what
- * was blanked or taken out are no longer seen.
+ * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
+ * line and column the same), a large Go, Rust, Java or C# text with its function and method bodies emptied but
+ * their line breaks (goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts), a large JavaScript, TypeScript or
+ * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
+ * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
  */
 export function outlineText(text: string, languageId: string): string {
   return outlineInputs(text, languageId).text;
 }
 
-/** The languages whose large texts are parsed with their function bodies blanked. */
+/** The languages whose large texts are parsed with their function bodies blanked or emptied. */
 const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = {
   c: blankFunctionBodies,
   go: blankGoFunctionBodies,

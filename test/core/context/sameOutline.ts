@@ -37,3 +37,19 @@ export async function assertSameOutline(
   );
   return counts;
 }
+
+/**
+ * That `emptied` is `text` with every character of the sorted, disjoint `ranges` taken out but the line breaks (a
+ * `\r` before a `\n` too), everything else kept, every line with its number (goBodies, rustBodies, javaBodies and
+ * csharpBodies tests).
+ */
+export function assertEmptied(text: string, emptied: string, ranges: readonly (readonly [number, number])[]): void {
+  let expected = '';
+  let from = 0;
+  for (const [start, end] of ranges) {
+    expected += text.slice(from, start) + text.slice(start, end).replace(/\r(?!\n)|[^\r\n]/g, '');
+    from = end;
+  }
+  assert.equal(emptied, expected + text.slice(from));
+  assert.equal(emptied.split('\n').length, text.split('\n').length);
+}
