@@ -14,6 +14,7 @@ import { blankGoFunctionBodies } from './goBodies';
 import { blankJavaMethodBodies } from './javaBodies';
 import { blankCsharpMethodBodies } from './csharpBodies';
 import { blankRustFunctionBodies } from './rustBodies';
+import { emptyJsFunctionBodies } from './jsBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -63,6 +64,8 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
   java: blankJavaMethodBodies,
   csharp: blankCsharpMethodBodies,
   rust: blankRustFunctionBodies,
+  typescript: emptyJsFunctionBodies,
+  javascript: emptyJsFunctionBodies,
 };
 
 /**
@@ -72,11 +75,15 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
  * files have errors in their whole parse (macros the grammar does not know), which would pay both parses.
  */
 export function outlineInputs(text: string, languageId: string): { text: string; whole?: string } {
+  let parsed = text;
+  let whole: string | undefined;
+  if (DATA_LITERAL_LANGUAGES.has(languageId) && text.length >= COMPACT_LITERALS_MIN_CHARS) {
+    const compacted = compactDataLiterals(text, languageId);
+    if (compacted !== undefined) [parsed, whole] = [compacted, text];
+  }
   const blank = BODY_BLANKERS[languageId];
-  if (blank) return { text: text.length >= BLANK_BODIES_MIN_CHARS ? (blank(text) ?? text) : text };
-  if (!DATA_LITERAL_LANGUAGES.has(languageId) || text.length < COMPACT_LITERALS_MIN_CHARS) return { text };
-  const compacted = compactDataLiterals(text, languageId);
-  return compacted === undefined ? { text } : { text: compacted, whole: text };
+  if (blank && text.length >= BLANK_BODIES_MIN_CHARS) parsed = blank(parsed) ?? parsed;
+  return whole === undefined ? { text: parsed } : { text: parsed, whole };
 }
 
 /** An earlier tree of the same language and the edit (textEdit.ts) from its text to the new one. */
