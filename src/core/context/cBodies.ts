@@ -147,7 +147,7 @@ export function functionBodies(text: string): [number, number][] | undefined {
 const DIRECTIVE = /[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/y;
 
 /** The #if nesting after the directive whose name starts at `at` (after its `#`), or -1 when it closes or continues an #if opened before. */
-function conditionalDepth(text: string, at: number, depth: number): number {
+export function conditionalDepth(text: string, at: number, depth: number): number {
   DIRECTIVE.lastIndex = at;
   const name = DIRECTIVE.exec(text)?.[1];
   if (name === undefined) return depth;

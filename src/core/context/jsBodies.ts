@@ -3,17 +3,16 @@
  * outline's parse, as goBodies.ts does for Go (cBodies.ts emptyRanges: every line keeps its number). The outline
  * shows a function's or a method's head and range, never its body.
  *
- * A body is emptied only when its bounds are certain, in the layout formatters (Prettier, tsc's emit) write: a line
- * that starts, after its indent, with a function's head (`export default async function* name`) or a method's
- * (`public static async name<T>(`, `get name(`, `constructor(`; never `if (`, `for (` and the other statements that
- * take parentheses), the head ending in a `{` that is the last character of its line and the first `{` outside its
- * parentheses, brackets and angle brackets, and a body closed by a line that is exactly the head's indent and `}`,
- * with every brace inside it closed. Strings, template literals (and the code in their `${…}`), regular expressions
- * (told from a division by what comes before the `/`) and comments are stepped over; a head or a `}` line inside
- * one is none. Anything else (a brace open at such a line, a literal that does not close on its line, the text's
- * end) leaves that function as it is. What is lost: the syntax errors inside the bodies emptied.
+ * A body is emptied only when its bounds are certain in the layout formatters (Prettier, tsc's emit) write
+ * (layoutBodies.ts: a head at a line's start, its `{` last on its line and first outside its parentheses, brackets
+ * and angle brackets, the body closed by a line that is the head's indent and `}`). Heads are a function's
+ * (`export default async function* name`) or a method's (`public static async name<T>(`, `get name(`,
+ * `constructor(`; never `if (`, `for (` and the other statements that take parentheses). Strings, template literals
+ * (and the code in their `${…}`), regular expressions (told from a division by what comes before the `/`) and
+ * comments are stepped over. What is lost: the syntax errors inside the bodies emptied.
  */
 import { emptyRanges } from './cBodies';
+import { layoutBodies, type LayoutDialect } from './layoutBodies';
 
 const NL = 10;
 const CR = 13;
@@ -122,88 +121,14 @@ function holeEnd(text: string, from: number): number {
   return -1;
 }
 
-/** Whether only blanks follow `i` on its line. */
-function endsLine(text: string, i: number): boolean {
-  for (let k = i; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === NL) return true;
-    if (c !== 32 && c !== 9 && c !== CR) return false;
-  }
-  return true;
-}
-
-/** The offset of the body's `{` for the head at `at`, or -1 when it has none or its bounds are not certain. */
-function bodyOpen(text: string, at: number): number {
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const end = literalEnd(text, i);
-    if (end < 0) return -1;
-    if (end > i) {
-      i = end - 1;
-      continue;
-    }
-    if (c === 40 || c === 91 || c === 60) depth++;
-    else if (c === 41 || c === 93 || (c === 62 && text.charCodeAt(i - 1) !== 61)) {
-      if (--depth < 0) return -1;
-    } else if (c === OPEN) return depth === 0 && endsLine(text, i + 1) ? i : -1;
-    else if (c === CLOSE || (c === 59 && depth === 0)) return -1;
-  }
-  return -1;
-}
-
-/** The body from the `{` at `open`: [open + 1, close) where `close` is the `}` of the line `indent}`, or undefined. */
-function bodyRange(text: string, open: number, indent: string): [number, number] | undefined {
-  let depth = 1;
-  for (let i = open + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === NL) {
-      const close = i + 1 + indent.length;
-      if (text.charCodeAt(close) === CLOSE && text.startsWith(indent, i + 1) && endsLine(text, close + 1)) {
-        return depth === 1 ? [open + 1, close] : undefined;
-      }
-      continue;
-    }
-    const end = literalEnd(text, i);
-    if (end < 0) return undefined;
-    if (end > i) i = end - 1;
-    else if (c === OPEN) depth++;
-    else if (c === CLOSE && --depth === 0) return undefined; // closed before its `}` line: not the formatters' layout
-  }
-  return undefined;
-}
+const JS: LayoutDialect = { head: HEAD, accepts: (head) => !STATEMENTS.has(head[2] ?? ''), literalEnd, angles: true, directives: false };
 
 /**
  * The function and method bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each,
  * between a `{` and its `}`. Heads are looked for at the start of lines outside literals and comments only.
  */
 export function jsFunctionBodies(text: string): [number, number][] {
-  const out: [number, number][] = [];
-  let lineStart = true;
-  for (let i = 0; i < text.length; i++) {
-    if (lineStart) {
-      lineStart = false;
-      HEAD.lastIndex = i;
-      const head = HEAD.exec(text);
-      const open = head && !STATEMENTS.has(head[2] ?? '') ? bodyOpen(text, i + head[0].length) : -1;
-      const body = open < 0 ? undefined : bodyRange(text, open, head![1]!);
-      if (body) {
-        out.push(body);
-        i = body[1];
-        continue;
-      }
-    }
-    const c = text.charCodeAt(i);
-    if (c === NL) {
-      lineStart = true;
-      continue;
-    }
-    const end = literalEnd(text, i);
-    // a literal that never closes: nothing after it is certain
-    if (end < 0) break;
-    if (end > i) i = end - 1;
-  }
-  return out;
+  return layoutBodies(text, JS);
 }
 
 /** `text` with the bodies of jsFunctionBodies emptied (their line breaks kept), or undefined when there is none. */

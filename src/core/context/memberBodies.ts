@@ -16,6 +16,7 @@
  * At anything else (a brace that never closes, a `}` too many, a literal left open) the reading stops, and what it
  * found before stays blanked. What is lost: the syntax errors inside the bodies blanked.
  */
+import { conditionalDepth } from './cBodies';
 
 const NL = 10;
 const CR = 13;
@@ -71,18 +72,6 @@ function startsLine(text: string, i: number): boolean {
   return true;
 }
 
-const DIRECTIVE = /#[ \t]*(if|elif|else|endif)\b/y;
-
-/** The #if nesting after the directive at `i`, or -1 when it closes or continues an #if opened before (cBodies.ts too). */
-function conditionalDepth(text: string, i: number, depth: number): number {
-  DIRECTIVE.lastIndex = i;
-  const name = DIRECTIVE.exec(text)?.[1];
-  if (name === undefined) return depth;
-  if (name === 'if') return depth + 1;
-  if (depth === 0) return -1;
-  return name === 'endif' ? depth - 1 : depth;
-}
-
 /** The index of the line break ending the line at `i` (or the text's end). */
 function lineEnd(text: string, i: number): number {
   const nl = text.indexOf('\n', i);
@@ -102,7 +91,7 @@ function blockClose(text: string, open: number, d: MemberDialect): number {
       if (text.charCodeAt(i - 1) === NL) return -1;
       if (--depth === 0) return conditional === 0 ? i : -1;
     } else if (c === HASH && d.directives && startsLine(text, i)) {
-      conditional = conditionalDepth(text, i, conditional);
+      conditional = conditionalDepth(text, i + 1, conditional);
       if (conditional < 0) return -1;
       i = lineEnd(text, i) - 1;
     } else if (d.opensLiteral(c)) {

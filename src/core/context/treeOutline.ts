@@ -15,6 +15,7 @@ import { blankJavaMethodBodies } from './javaBodies';
 import { blankCsharpMethodBodies } from './csharpBodies';
 import { blankRustFunctionBodies } from './rustBodies';
 import { emptyJsFunctionBodies } from './jsBodies';
+import { blankCppFunctionBodies } from './cppBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -47,8 +48,8 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same), a large Go, Rust, Java or C# text with its function and method bodies emptied but
+ * What the outline of `text` parses: a large C or C++ text with its function bodies blanked (cBodies.ts,
+ * cppBodies.ts: every offset, line and column the same), a large Go, Rust, Java or C# text with its function and method bodies emptied but
  * their line breaks (goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts), a large JavaScript, TypeScript or
  * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
  * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
@@ -60,6 +61,7 @@ export function outlineText(text: string, languageId: string): string {
 /** The languages whose large texts are parsed with their function bodies blanked or emptied. */
 const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = {
   c: blankFunctionBodies,
+  cpp: blankCppFunctionBodies,
   go: blankGoFunctionBodies,
   java: blankJavaMethodBodies,
   csharp: blankCsharpMethodBodies,

@@ -154,7 +154,7 @@ describe('core/context cBodies (a large C text parsed with its function bodies b
     const big = cSource(BLANK_BODIES_MIN_CHARS + 10_000);
     assert.notEqual(outlineText(big, 'c'), big);
     assert.equal(outlineText(big, 'c'), blankFunctionBodies(big));
-    assert.equal(outlineText(big, 'cpp'), big);
+    assert.equal(outlineText(big, 'python'), big);
     const small = cSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'c'), small);
   });

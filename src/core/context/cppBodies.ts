@@ -1,0 +1,90 @@
+/**
+ * A large C++ text with its function bodies blanked, for the outline's parse, as cBodies.ts blanks C's (spaces
+ * but the line breaks: C and C++ files often have syntax errors the grammar recovers from, macros above all, and
+ * keeping every character's place keeps that recovery). cBodies.ts finds C's bodies at the top level only; C++
+ * puts its functions in namespaces and classes, so its bodies are found by the layout clang-format writes
+ * (layoutBodies.ts: a head at a line's start, its `{` last on its line and first outside its parentheses and
+ * brackets, the body closed by a line that is the head's indent and `}`; every `#if` in a body closes in it).
+ * A head is a declarator up to its `(` (`static std::vector<int> Foo::bar(`, `Foo::~Foo(`, `TEST(`), never a
+ * statement's (`if (`, `for (`, …) or a declaration's (`template <…>`, `class`, `namespace`, …); a constructor's
+ * initializer list between the `)` and the `{` is part of the head. Comments, strings, raw strings
+ * (`R"x(…)x"`), characters (a `'` after a digit is a digit separator) and directive lines are stepped over. What is
+ * lost: the syntax errors inside the bodies blanked.
+ */
+import { blankRanges } from './cBodies';
+import { layoutBodies, type LayoutDialect } from './layoutBodies';
+
+const SLASH = 47;
+const STAR = 42;
+const BACKSLASH = 92;
+const QUOTE = 34;
+const APOSTROPHE = 39;
+
+/** A declarator up to its `(` at a line's start, after the indent it captures; never a statement's or a declaration's keyword. */
+const HEAD =
+  /([ \t]*)(?!(?:if|for|while|switch|catch|do|else|return|case|default|namespace|class|struct|union|enum|template|typedef|using|throw|delete|new|sizeof|static_assert|goto|co_return|co_await|co_yield)\b)[A-Za-z_~:][\w:<>,*&~ \t]*?(?=\()/y;
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Whether the `"` at `i` opens a raw string: `R"`, `u8R"`, `LR"`, `uR"`, `UR"`, not part of a longer name. */
+function rawAt(text: string, i: number): boolean {
+  if (text.charCodeAt(i - 1) !== 82) return false;
+  let start = i - 1;
+  if (text.startsWith('u8', start - 2)) start -= 2;
+  else if (/[LuU]/.test(text[start - 1] ?? '')) start -= 1;
+  return start === 0 || !isIdentChar(text.charCodeAt(start - 1));
+}
+
+/**
+ * The end (exclusive) of the comment, string, raw string or character opened at `i`, i when none opens there, or -1
+ * when it does not close (strings and characters close on their line).
+ */
+function literalEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === SLASH) {
+    const next = text.charCodeAt(i + 1);
+    if (next === SLASH) {
+      const nl = text.indexOf('\n', i);
+      return nl < 0 ? text.length : nl;
+    }
+    if (next === STAR) {
+      const close = text.indexOf('*/', i + 2);
+      return close < 0 ? -1 : close + 2;
+    }
+    return i;
+  }
+  if (c === APOSTROPHE && isDigit(text.charCodeAt(i - 1))) return i; // 1'000'000
+  if (c === QUOTE && rawAt(text, i)) {
+    const paren = text.indexOf('(', i + 1);
+    if (paren < 0 || paren - i - 1 > 16) return -1;
+    const close = text.indexOf(`)${text.slice(i + 1, paren)}"`, paren + 1);
+    return close < 0 ? -1 : close + paren - i + 1;
+  }
+  if (c !== QUOTE && c !== APOSTROPHE) return i;
+  for (let k = i + 1; k < text.length; k++) {
+    const d = text.charCodeAt(k);
+    if (d === c) return k + 1;
+    if (d === 10 || d === 13) return -1;
+    if (d === BACKSLASH) k++;
+  }
+  return -1;
+}
+
+const CPP: LayoutDialect = { head: HEAD, literalEnd, angles: false, directives: true };
+
+/** The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and its `}`. */
+export function cppFunctionBodies(text: string): [number, number][] {
+  return layoutBodies(text, CPP);
+}
+
+/** `text` with the function bodies of cppFunctionBodies blanked (line breaks kept), or undefined when there is none. */
+export function blankCppFunctionBodies(text: string): string | undefined {
+  const bodies = cppFunctionBodies(text);
+  return bodies.length ? blankRanges(text, bodies) : undefined;
+}
