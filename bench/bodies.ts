@@ -18,12 +18,12 @@ import { blankJavaMethodBodies } from '../src/core/context/javaBodies';
 import { blankRustFunctionBodies } from '../src/core/context/rustBodies';
 import { blankCsharpMethodBodies } from '../src/core/context/csharpBodies';
 import { emptyJsFunctionBodies } from '../src/core/context/jsBodies';
-import { blankCppFunctionBodies } from '../src/core/context/cppBodies';
+import { emptyCppFunctionBodies } from '../src/core/context/cppBodies';
 import { packagedGrammars, TreeSitterParsers } from '../src/core/context/node/treeSitter';
 import { parseOutline, type Extracted } from '../src/core/context/treeOutline';
 
 const parsers = new TreeSitterParsers(packagedGrammars);
-const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: blankCppFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies, rust: blankRustFunctionBodies, csharp: blankCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies };
+const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies, rust: blankRustFunctionBodies, csharp: blankCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies };
 const language = process.argv[2] ?? 'c';
 const blank = BLANKERS[language];
 if (!blank) throw new Error(`no body blanker for ${language}: one of ${Object.keys(BLANKERS).join(', ')}`);

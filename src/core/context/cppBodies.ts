@@ -1,17 +1,18 @@
 /**
- * A large C++ text with its function bodies blanked, for the outline's parse, as cBodies.ts blanks C's (spaces
- * but the line breaks: C and C++ files often have syntax errors the grammar recovers from, macros above all, and
- * keeping every character's place keeps that recovery). cBodies.ts finds C's bodies at the top level only; C++
- * puts its functions in namespaces and classes, so its bodies are found by the layout clang-format writes
+ * A large C++ text with its function bodies emptied to their line breaks, for the outline's parse (cBodies.ts
+ * emptyRanges; a generated 4 MB file parses in ~190 ms emptied, ~410 blanked to spaces, ~1,270 whole; on 215 real
+ * C++ files emptied and blanked give the same outline but for 2 with syntax errors, where emptied gives the whole
+ * parse's symbols). cBodies.ts finds C's bodies at the top level only; C++ puts its functions in namespaces and
+ * classes, so its bodies are found by the layout clang-format writes
  * (layoutBodies.ts: a head at a line's start, its `{` last on its line and first outside its parentheses and
  * brackets, the body closed by a line that is the head's indent and `}`; every `#if` in a body closes in it).
  * A head is a declarator up to its `(` (`static std::vector<int> Foo::bar(`, `Foo::~Foo(`, `TEST(`), never a
  * statement's (`if (`, `for (`, …) or a declaration's (`template <…>`, `class`, `namespace`, …); a constructor's
  * initializer list between the `)` and the `{` is part of the head. Comments, strings, raw strings
  * (`R"x(…)x"`), characters (a `'` after a digit is a digit separator) and directive lines are stepped over. What is
- * lost: the syntax errors inside the bodies blanked.
+ * lost: the syntax errors inside the bodies emptied.
  */
-import { blankRanges } from './cBodies';
+import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
 
 const SLASH = 47;
@@ -83,8 +84,8 @@ export function cppFunctionBodies(text: string): [number, number][] {
   return layoutBodies(text, CPP);
 }
 
-/** `text` with the function bodies of cppFunctionBodies blanked (line breaks kept), or undefined when there is none. */
-export function blankCppFunctionBodies(text: string): string | undefined {
+/** `text` with the function bodies of cppFunctionBodies emptied (their line breaks kept), or undefined when there is none. */
+export function emptyCppFunctionBodies(text: string): string | undefined {
   const bodies = cppFunctionBodies(text);
-  return bodies.length ? blankRanges(text, bodies) : undefined;
+  return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -15,7 +15,7 @@ import { blankJavaMethodBodies } from './javaBodies';
 import { blankCsharpMethodBodies } from './csharpBodies';
 import { blankRustFunctionBodies } from './rustBodies';
 import { emptyJsFunctionBodies } from './jsBodies';
-import { blankCppFunctionBodies } from './cppBodies';
+import { emptyCppFunctionBodies } from './cppBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -48,9 +48,10 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 }
 
 /**
- * What the outline of `text` parses: a large C or C++ text with its function bodies blanked (cBodies.ts,
- * cppBodies.ts: every offset, line and column the same), a large Go, Rust, Java or C# text with its function and method bodies emptied but
- * their line breaks (goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts), a large JavaScript, TypeScript or
+ * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
+ * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript or JavaScript text with its function and
+ * method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts,
+ * csharpBodies.ts, jsBodies.ts), a large JavaScript, TypeScript or
  * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
  * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
  */
@@ -61,7 +62,7 @@ export function outlineText(text: string, languageId: string): string {
 /** The languages whose large texts are parsed with their function bodies blanked or emptied. */
 const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = {
   c: blankFunctionBodies,
-  cpp: blankCppFunctionBodies,
+  cpp: emptyCppFunctionBodies,
   go: blankGoFunctionBodies,
   java: blankJavaMethodBodies,
   csharp: blankCsharpMethodBodies,

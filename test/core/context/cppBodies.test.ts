@@ -1,18 +1,18 @@
 /**
- * A large C++ text's function bodies blanked for its outline's parse (src/core/context/cppBodies.ts over
+ * A large C++ text's function bodies emptied for its outline's parse (src/core/context/cppBodies.ts over
  * layoutBodies.ts): which braces are a body whose bounds are certain in clang-format's layout, in namespaces and
  * classes, past raw strings, characters, digit separators, comments and directives, and, as properties on generated
- * C++, that blanking turns nothing but the bodies' characters into spaces (line breaks kept), that any text gives
- * sorted bodies between braces, and that a text which parses cleanly has the same outline blanked as whole.
+ * C++, that emptying takes out nothing but the bodies' characters (line breaks kept), that any text gives
+ * sorted bodies between braces, and that a text which parses cleanly has the same outline emptied as whole.
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { BLANK_BODIES_MIN_CHARS } from '../../../src/core/context/cBodies';
-import { blankCppFunctionBodies, cppFunctionBodies } from '../../../src/core/context/cppBodies';
+import { emptyCppFunctionBodies, cppFunctionBodies } from '../../../src/core/context/cppBodies';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { outlineText } from '../../../src/core/context/treeOutline';
 import { cppSource } from '../../../bench/context/languageSources';
-import { assertSameOutline } from './sameOutline';
+import { assertEmptied, assertSameOutline } from './sameOutline';
 
 function bodies(text: string): string[] {
   return cppFunctionBodies(text).map(([start, end]) => text.slice(start, end));
@@ -48,7 +48,7 @@ function source() {
   return fc.array(item, { minLength: 1, maxLength: 30 }).map((is) => '#include <map>\n#include <string>\n\n' + is.map((f, n) => f(n)).join(''));
 }
 
-describe('core/context cppBodies (a large C++ text parsed with its function bodies blanked)', function () {
+describe('core/context cppBodies (a large C++ text parsed with its function bodies emptied)', function () {
   this.timeout(120_000);
   const parsers = new TreeSitterParsers(packagedGrammars);
 
@@ -74,21 +74,14 @@ describe('core/context cppBodies (a large C++ text parsed with its function bodi
     assert.deepEqual(bodies('#if Y\nvoid m() {\n#endif\n  go();\n#if X\n}\n#endif\n'), [], 'an #endif of an #if before the body');
     assert.deepEqual(bodies('#define F() \\\nint g() {\n}\n'), [], 'a head inside a macro');
     assert.deepEqual(bodies('template <typename T> T id(T x) {\n  return x;\n}\n'), []);
-    assert.equal(blankCppFunctionBodies('struct S {\n  int a;\n};\n'), undefined, 'nothing to blank');
+    assert.equal(emptyCppFunctionBodies('struct S {\n  int a;\n};\n'), undefined, 'nothing to blank');
   });
 
-  it('property: blanking turns only body characters into spaces, every line break and every other character kept', () => {
+  it('property: emptying takes out only body characters, every line break in them and every other character kept', () => {
     fc.assert(
       fc.property(source(), (text) => {
-        const blanked = blankCppFunctionBodies(text);
-        if (blanked === undefined) return;
-        assert.equal(blanked.length, text.length);
-        const inside = new Uint8Array(text.length);
-        for (const [start, end] of cppFunctionBodies(text)) inside.fill(1, start, end);
-        for (let i = 0; i < text.length; i++) {
-          if (inside[i] && text[i] !== '\n' && text[i] !== '\r') assert.equal(blanked[i], ' ', `at ${i}`);
-          else assert.equal(blanked[i], text[i], `at ${i}`);
-        }
+        const emptied = emptyCppFunctionBodies(text);
+        if (emptied !== undefined) assertEmptied(text, emptied, cppFunctionBodies(text));
       }),
       { numRuns: 500 },
     );
@@ -105,7 +98,7 @@ describe('core/context cppBodies (a large C++ text parsed with its function bodi
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
         const found = cppFunctionBodies(text);
-        const blanked = blankCppFunctionBodies(text);
+        const blanked = emptyCppFunctionBodies(text);
         if (!found.length) return assert.equal(blanked, undefined);
         withBodies++;
         let end = 0;
@@ -113,21 +106,21 @@ describe('core/context cppBodies (a large C++ text parsed with its function bodi
           assert.ok(a >= end && a <= b && b <= text.length && text[a - 1] === '{' && text[b] === '}', `${a}-${b}`);
           end = b;
         }
-        assert.equal(blanked!.length, text.length);
+        assert.equal(blanked!.split('\n').length, text.split('\n').length);
       }),
       { numRuns: 2000 },
     );
     assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
   });
 
-  it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    const { transformed, compared } = await assertSameOutline(parsers, 'cpp', source(), blankCppFunctionBodies, 300);
+  it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) emptied as whole', async () => {
+    const { transformed, compared } = await assertSameOutline(parsers, 'cpp', source(), emptyCppFunctionBodies, 300);
     assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
-  it('outlineText blanks C++ from BLANK_BODIES_MIN_CHARS on', () => {
+  it('outlineText empties C++ from BLANK_BODIES_MIN_CHARS on', () => {
     const big = cppSource(BLANK_BODIES_MIN_CHARS + 10_000);
-    assert.equal(outlineText(big, 'cpp'), blankCppFunctionBodies(big));
+    assert.equal(outlineText(big, 'cpp'), emptyCppFunctionBodies(big));
     assert.notEqual(outlineText(big, 'cpp'), big);
     const small = cppSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'cpp'), small);
