@@ -17,6 +17,7 @@ import { blankRustFunctionBodies } from './rustBodies';
 import { emptyJsFunctionBodies } from './jsBodies';
 import { emptyCppFunctionBodies } from './cppBodies';
 import { emptyPhpFunctionBodies } from './phpBodies';
+import { emptyRubyMethodBodies } from './rubyBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -50,9 +51,9 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 
 /**
  * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript, JavaScript or PHP text with its function
- * and method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts,
- * csharpBodies.ts, jsBodies.ts, phpBodies.ts), a large JavaScript, TypeScript or
+ * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript, JavaScript, PHP or Ruby text with its
+ * function and method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts,
+ * csharpBodies.ts, jsBodies.ts, phpBodies.ts, rubyBodies.ts), a large JavaScript, TypeScript or
  * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
  * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
  */
@@ -71,6 +72,7 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
   typescript: emptyJsFunctionBodies,
   javascript: emptyJsFunctionBodies,
   php: emptyPhpFunctionBodies,
+  ruby: emptyRubyMethodBodies,
 };
 
 /**
