@@ -2,10 +2,10 @@
  * Blanked or emptied bodies against the whole parse, on real files (not part of the test suite): for each file named
  * on stdin, its outline parsed whole and parsed with its function bodies blanked or emptied (src/core/context/
  * cBodies.ts, cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts, jsBodies.ts, phpBodies.ts,
- * rubyBodies.ts: the language is the first argument, c unless given), and whether they agree. Prints, per file where they differ,
- * both symbol counts and error counts; then how many files agree, how many parse with errors whole (error recovery
- * then may differ), how many had nothing to blank, and the parse time of each way (ms, summed, one warm parser).
- * Any size counts here, also below BLANK_BODIES_MIN_CHARS.
+ * rubyBodies.ts, pythonBodies.ts: the language is the first argument, c unless given), and whether they agree.
+ * Prints, per file where they differ, both symbol counts and error counts; then how many files agree, how many
+ * parse with errors whole (error recovery then may differ), how many had nothing to blank, and the parse time of
+ * each way (ms, summed, one warm parser). Any size counts here, also below BLANK_BODIES_MIN_CHARS.
  *
  *   find / -name '*.c' -not -path '/proc/*' 2>/dev/null | node --import tsx bench/bodies.ts
  *   find / -name '*.java' -not -path '/proc/*' 2>/dev/null | node --import tsx bench/bodies.ts java
@@ -21,11 +21,12 @@ import { emptyJsFunctionBodies } from '../src/core/context/jsBodies';
 import { emptyCppFunctionBodies } from '../src/core/context/cppBodies';
 import { emptyPhpFunctionBodies } from '../src/core/context/phpBodies';
 import { emptyRubyMethodBodies } from '../src/core/context/rubyBodies';
+import { emptyPythonFunctionBodies } from '../src/core/context/pythonBodies';
 import { packagedGrammars, TreeSitterParsers } from '../src/core/context/node/treeSitter';
 import { parseOutline, type Extracted } from '../src/core/context/treeOutline';
 
 const parsers = new TreeSitterParsers(packagedGrammars);
-const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies, rust: blankRustFunctionBodies, csharp: blankCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies };
+const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies, rust: blankRustFunctionBodies, csharp: blankCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies, python: emptyPythonFunctionBodies };
 const language = process.argv[2] ?? 'c';
 const blank = BLANKERS[language];
 if (!blank) throw new Error(`no body blanker for ${language}: one of ${Object.keys(BLANKERS).join(', ')}`);

@@ -18,6 +18,7 @@ import { emptyJsFunctionBodies } from './jsBodies';
 import { emptyCppFunctionBodies } from './cppBodies';
 import { emptyPhpFunctionBodies } from './phpBodies';
 import { emptyRubyMethodBodies } from './rubyBodies';
+import { emptyPythonFunctionBodies } from './pythonBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -51,9 +52,9 @@ export async function treeSitterOutline(text: string, languageId: string, parser
 
 /**
  * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
- * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript, JavaScript, PHP or Ruby text with its
- * function and method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts,
- * csharpBodies.ts, jsBodies.ts, phpBodies.ts, rubyBodies.ts), a large JavaScript, TypeScript or
+ * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript, JavaScript, PHP, Ruby or Python text with
+ * its function and method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts,
+ * javaBodies.ts, csharpBodies.ts, jsBodies.ts, phpBodies.ts, rubyBodies.ts, pythonBodies.ts), a large JavaScript, TypeScript or
  * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
  * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
  */
@@ -73,6 +74,7 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
   javascript: emptyJsFunctionBodies,
   php: emptyPhpFunctionBodies,
   ruby: emptyRubyMethodBodies,
+  python: emptyPythonFunctionBodies,
 };
 
 /**
