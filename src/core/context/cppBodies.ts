@@ -14,10 +14,9 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import { quotedEnd, slashCommentEnd } from './literals';
 
 const SLASH = 47;
-const STAR = 42;
-const BACKSLASH = 92;
 const QUOTE = 34;
 const APOSTROPHE = 39;
 
@@ -48,18 +47,7 @@ function rawAt(text: string, i: number): boolean {
  */
 function literalEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c === SLASH) {
-    const next = text.charCodeAt(i + 1);
-    if (next === SLASH) {
-      const nl = text.indexOf('\n', i);
-      return nl < 0 ? text.length : nl;
-    }
-    if (next === STAR) {
-      const close = text.indexOf('*/', i + 2);
-      return close < 0 ? -1 : close + 2;
-    }
-    return i;
-  }
+  if (c === SLASH) return slashCommentEnd(text, i);
   if (c === APOSTROPHE && isDigit(text.charCodeAt(i - 1))) return i; // 1'000'000
   if (c === QUOTE && rawAt(text, i)) {
     const paren = text.indexOf('(', i + 1);
@@ -67,14 +55,7 @@ function literalEnd(text: string, i: number): number {
     const close = text.indexOf(`)${text.slice(i + 1, paren)}"`, paren + 1);
     return close < 0 ? -1 : close + paren - i + 1;
   }
-  if (c !== QUOTE && c !== APOSTROPHE) return i;
-  for (let k = i + 1; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === c) return k + 1;
-    if (d === 10 || d === 13) return -1;
-    if (d === BACKSLASH) k++;
-  }
-  return -1;
+  return c === QUOTE || c === APOSTROPHE ? quotedEnd(text, i + 1, c) : i;
 }
 
 const CPP: LayoutDialect = { head: HEAD, literalEnd, angles: false, directives: true };

@@ -9,11 +9,11 @@
  */
 import { emptyRanges } from './cBodies';
 import { memberBodies, type MemberDialect } from './memberBodies';
+import { holeEnd, quotedEnd, slashCommentEnd } from './literals';
 
 const NL = 10;
 const CR = 13;
 const SLASH = 47;
-const STAR = 42;
 const BACKSLASH = 92;
 const QUOTE = 34;
 const APOSTROPHE = 39;
@@ -28,18 +28,7 @@ const CLOSE = 125;
  */
 function literalEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c === SLASH) {
-    const next = text.charCodeAt(i + 1);
-    if (next === SLASH) {
-      const nl = text.indexOf('\n', i);
-      return nl < 0 ? text.length : nl;
-    }
-    if (next === STAR) {
-      const close = text.indexOf('*/', i + 2);
-      return close < 0 ? -1 : close + 2;
-    }
-    return i;
-  }
+  if (c === SLASH) return slashCommentEnd(text, i);
   if (c === APOSTROPHE) return quotedEnd(text, i + 1, APOSTROPHE);
   // the prefix: `$`s (interpolated), `@` (verbatim), in either order
   let k = i;
@@ -64,17 +53,6 @@ function literalEnd(text: string, i: number): number {
   return interpolatedEnd(text, k + 1, verbatim);
 }
 
-/** After a `"…"` or `'…'` opened before `from`: its end, or -1 at a line's end. */
-function quotedEnd(text: string, from: number, quote: number): number {
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === quote) return k + 1;
-    if (d === NL || d === CR) return -1;
-    if (d === BACKSLASH) k++;
-  }
-  return -1;
-}
-
 /** After `@"` : the end of the verbatim string (`""` is a quote in it), or -1. */
 function verbatimEnd(text: string, from: number): number {
   for (let k = from; k < text.length; k++) {
@@ -95,29 +73,12 @@ function interpolatedEnd(text: string, from: number, verbatim: boolean): number 
     } else if (d === OPEN || d === CLOSE) {
       if (text.charCodeAt(k + 1) === d) k++;
       else if (d === OPEN) {
-        const end = holeEnd(text, k + 1);
+        const end = holeEnd(text, k + 1, literalEnd);
         if (end < 0) return -1;
         k = end;
       } else return -1;
     } else if (!verbatim && (d === NL || d === CR)) return -1;
     else if (!verbatim && d === BACKSLASH) k++;
-  }
-  return -1;
-}
-
-/** The `}` closing a hole whose code starts at `from`, or -1. */
-function holeEnd(text: string, from: number): number {
-  let depth = 1;
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === OPEN) depth++;
-    else if (d === CLOSE) {
-      if (--depth === 0) return k;
-    } else if (opensLiteral(d)) {
-      const end = literalEnd(text, k);
-      if (end < 0) return -1;
-      if (end > k) k = end - 1;
-    }
   }
   return -1;
 }

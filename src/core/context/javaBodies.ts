@@ -8,9 +8,9 @@
  */
 import { emptyRanges } from './cBodies';
 import { memberBodies, type MemberDialect } from './memberBodies';
+import { quotedEnd, slashCommentEnd } from './literals';
 
 const SLASH = 47;
-const STAR = 42;
 const BACKSLASH = 92;
 const QUOTE = 34;
 const APOSTROPHE = 39;
@@ -21,18 +21,7 @@ const APOSTROPHE = 39;
  */
 function literalEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c === SLASH) {
-    const next = text.charCodeAt(i + 1);
-    if (next === SLASH) {
-      const nl = text.indexOf('\n', i);
-      return nl < 0 ? text.length : nl;
-    }
-    if (next === STAR) {
-      const close = text.indexOf('*/', i + 2);
-      return close < 0 ? -1 : close + 2;
-    }
-    return i;
-  }
+  if (c === SLASH) return slashCommentEnd(text, i);
   if (c === QUOTE && text.startsWith('""', i + 1)) {
     // a text block: to the next `"""` that no backslash escapes
     for (let k = i + 3; k < text.length; k++) {
@@ -42,14 +31,7 @@ function literalEnd(text: string, i: number): number {
     }
     return -1;
   }
-  if (c !== QUOTE && c !== APOSTROPHE) return i;
-  for (let k = i + 1; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === c) return k + 1;
-    if (d === 10 || d === 13) return -1;
-    if (d === BACKSLASH) k++;
-  }
-  return -1;
+  return c === QUOTE || c === APOSTROPHE ? quotedEnd(text, i + 1, c) : i;
 }
 
 /** Java's literals and keywords for memberBodies.ts. */

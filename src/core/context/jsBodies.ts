@@ -13,11 +13,11 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import { holeEnd, quotedEnd, slashCommentEnd } from './literals';
 
 const NL = 10;
 const CR = 13;
 const SLASH = 47;
-const STAR = 42;
 const BACKSLASH = 92;
 const QUOTE = 34;
 const APOSTROPHE = 39;
@@ -60,16 +60,8 @@ function regexAt(text: string, i: number): boolean {
 export function literalEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === SLASH) {
-    const next = text.charCodeAt(i + 1);
-    if (next === SLASH) {
-      const nl = text.indexOf('\n', i);
-      return nl < 0 ? text.length : nl;
-    }
-    if (next === STAR) {
-      const close = text.indexOf('*/', i + 2);
-      return close < 0 ? -1 : close + 2;
-    }
-    if (!regexAt(text, i)) return i;
+    const comment = slashCommentEnd(text, i);
+    if (comment !== i || !regexAt(text, i)) return comment;
     let inClass = false;
     for (let k = i + 1; k < text.length; k++) {
       const d = text.charCodeAt(k);
@@ -81,41 +73,16 @@ export function literalEnd(text: string, i: number): number {
     }
     return -1;
   }
-  if (c === QUOTE || c === APOSTROPHE) {
-    for (let k = i + 1; k < text.length; k++) {
-      const d = text.charCodeAt(k);
-      if (d === c) return k + 1;
-      if (d === NL || d === CR) return -1;
-      if (d === BACKSLASH) k++;
-    }
-    return -1;
-  }
+  if (c === QUOTE || c === APOSTROPHE) return quotedEnd(text, i + 1, c);
   if (c !== BACKTICK) return i;
   for (let k = i + 1; k < text.length; k++) {
     const d = text.charCodeAt(k);
     if (d === BACKSLASH) k++;
     else if (d === BACKTICK) return k + 1;
     else if (d === DOLLAR && text.charCodeAt(k + 1) === OPEN) {
-      const end = holeEnd(text, k + 2);
+      const end = holeEnd(text, k + 2, literalEnd);
       if (end < 0) return -1;
       k = end;
-    }
-  }
-  return -1;
-}
-
-/** The `}` closing a template's `${` whose code starts at `from`, or -1. */
-function holeEnd(text: string, from: number): number {
-  let depth = 1;
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === OPEN) depth++;
-    else if (d === CLOSE) {
-      if (--depth === 0) return k;
-    } else {
-      const end = literalEnd(text, k);
-      if (end < 0) return -1;
-      if (end > k) k = end - 1;
     }
   }
   return -1;

@@ -12,9 +12,9 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import { holeEnd, slashCommentEnd } from './literals';
 
 const SLASH = 47;
-const STAR = 42;
 const BACKSLASH = 92;
 const QUOTE = 34;
 const APOSTROPHE = 39;
@@ -22,7 +22,6 @@ const BACKTICK = 96;
 const HASH = 35;
 const DOLLAR = 36;
 const OPEN = 123;
-const CLOSE = 125;
 
 /** A function's or a method's head up to its `(`, at a line's start after the indent it captures. */
 const HEAD = /([ \t]*)(?:(?:abstract|final|public|protected|private|static|readonly)[ \t]+)*function[ \t]+&?[ \t]*[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*[ \t]*(?=\()/y;
@@ -45,11 +44,7 @@ function literalEnd(text: string, i: number): number {
       const nl = text.indexOf('\n', i);
       return nl < 0 ? text.length : nl;
     }
-    if (c === SLASH && next === STAR) {
-      const close = text.indexOf('*/', i + 2);
-      return close < 0 ? -1 : close + 2;
-    }
-    return i;
+    return c === SLASH ? slashCommentEnd(text, i) : i;
   }
   if (c === 63 && text.charCodeAt(i + 1) === 62) return -1; // ?>
   if (c === APOSTROPHE) {
@@ -94,26 +89,9 @@ function interpolatedEnd(text: string, from: number, ends: (k: number) => boolea
     if (d === BACKSLASH) k++;
     else if (ends(k)) return k + 1;
     else if ((d === OPEN && text.charCodeAt(k + 1) === DOLLAR) || (d === DOLLAR && text.charCodeAt(k + 1) === OPEN)) {
-      const end = holeEnd(text, k + 2);
+      const end = holeEnd(text, k + 2, literalEnd);
       if (end < 0) return -1;
       k = end;
-    }
-  }
-  return -1;
-}
-
-/** The `}` closing a hole whose code starts at `from`, or -1. */
-function holeEnd(text: string, from: number): number {
-  let depth = 1;
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === OPEN) depth++;
-    else if (d === CLOSE) {
-      if (--depth === 0) return k;
-    } else {
-      const end = literalEnd(text, k);
-      if (end < 0) return -1;
-      if (end > k) k = end - 1;
     }
   }
   return -1;

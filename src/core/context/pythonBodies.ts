@@ -11,6 +11,7 @@
  * and the comments after its last code line are not part of it (they may be the next symbol's). A string that does
  * not close ends the reading. What is lost: the syntax errors inside the bodies emptied.
  */
+import { holeEnd } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -50,7 +51,7 @@ function stringEnd(text: string, i: number): number {
     else if (formatted && d === OPEN) {
       if (text.charCodeAt(k + 1) === OPEN) k++;
       else {
-        const end = holeEnd(text, k + 1);
+        const end = holeEnd(text, k + 1, codeLiteralEnd);
         if (end < 0) return -1;
         k = end;
       }
@@ -59,21 +60,10 @@ function stringEnd(text: string, i: number): number {
   return -1;
 }
 
-/** The `}` closing an f-string's hole whose code starts at `from`, or -1. */
-function holeEnd(text: string, from: number): number {
-  let depth = 1;
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === OPEN) depth++;
-    else if (d === CLOSE) {
-      if (--depth === 0) return k;
-    } else if (d === QUOTE || d === APOSTROPHE) {
-      const end = stringEnd(text, k);
-      if (end < 0) return -1;
-      k = end - 1;
-    }
-  }
-  return -1;
+/** In an f-string's code: the end of the string whose quote is at `k`, else k. */
+function codeLiteralEnd(text: string, k: number): number {
+  const d = text.charCodeAt(k);
+  return d === QUOTE || d === APOSTROPHE ? stringEnd(text, k) : k;
 }
 
 /** One logical line: where it starts, its first non-blank character, its line break (or the text's end), its last code character. */

@@ -12,6 +12,7 @@
  * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading. What
  * is lost: the syntax errors inside the bodies emptied.
  */
+import { holeEnd } from './literals';
 
 const NL = 10;
 const HASH = 35;
@@ -114,7 +115,7 @@ function quotedEnd(text: string, from: number, quote: string, interpolates: bool
     if (d === BACKSLASH) k++;
     else if (d === q) return k + 1;
     else if (interpolates && d === HASH && text.charCodeAt(k + 1) === OPEN) {
-      const end = holeEnd(text, k + 2);
+      const end = holeEnd(text, k + 2, literalEnd);
       if (end < 0) return -1;
       k = end;
     }
@@ -131,26 +132,9 @@ function delimitedEnd(text: string, from: number, open: string, close: string, i
     else if (d === open && open !== close) depth++;
     else if (d === close && --depth === 0) return k + 1;
     else if (interpolates && d === '#' && text[k + 1] === '{') {
-      const end = holeEnd(text, k + 2);
+      const end = holeEnd(text, k + 2, literalEnd);
       if (end < 0) return -1;
       k = end;
-    }
-  }
-  return -1;
-}
-
-/** The `}` closing a `#{` whose code starts at `from`, or -1. */
-function holeEnd(text: string, from: number): number {
-  let depth = 1;
-  for (let k = from; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (d === OPEN) depth++;
-    else if (d === CLOSE) {
-      if (--depth === 0) return k;
-    } else {
-      const end = literalEnd(text, k);
-      if (end < 0) return -1;
-      if (end > k) k = end - 1;
     }
   }
   return -1;

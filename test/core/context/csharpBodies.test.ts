@@ -15,7 +15,7 @@ import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
 import { csharpSource } from '../../../bench/context/languageSources';
-import { assertEmptied, assertSameOutline } from './sameOutline';
+import { assertEmptied, assertSameOutline, assertSortedBodies } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -125,23 +125,7 @@ describe('core/context csharpBodies (a large C# text parsed with its method bodi
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '@"', '$"', '$@"', '"""', '$$"""', '/', '*', '//', '/*', '*/', '\\', '\r', '\n#if X\n', '\n#endif\n', '@') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    let withBodies = 0;
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => 'class A\n{\n' + u.join('')), (text) => {
-        const found = csharpMethodBodies(text);
-        const blanked = blankCsharpMethodBodies(text);
-        if (!found.length) return assert.equal(blanked, undefined);
-        withBodies++;
-        let end = 0;
-        for (const [a, b] of found) {
-          assert.ok(a >= end && a < b && b <= text.length && text[a - 1] === '{' && text[b] === '}', `${a}-${b}`);
-          end = b;
-        }
-        assert.equal(blanked!.split('\n').length, text.split('\n').length);
-      }),
-      { numRuns: 2000 },
-    );
-    assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => 'class A\n{\n' + u.join('')), csharpMethodBodies, blankCsharpMethodBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {

@@ -14,7 +14,7 @@ import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
 import { goSource } from '../../../bench/context/generate';
-import { assertEmptied, assertSameOutline } from './sameOutline';
+import { assertEmptied, assertSameOutline, assertSortedBodies } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -96,23 +96,7 @@ describe('core/context goBodies (a large Go text parsed with its function bodies
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '`', '/', '*', '//', '/*', '*/', '\\', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    let withBodies = 0;
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
-        const found = goFunctionBodies(text);
-        const blanked = blankGoFunctionBodies(text);
-        if (!found.length) return assert.equal(blanked, undefined);
-        withBodies++;
-        let end = 0;
-        for (const [a, b] of found) {
-          assert.ok(a >= end && a <= b && b <= text.length && text[a - 1] === '{' && text[b] === '}' && text[b - 1] === '\n', `${a}-${b}`);
-          end = b;
-        }
-        assert.equal(blanked!.split('\n').length, text.split('\n').length);
-      }),
-      { numRuns: 2000 },
-    );
-    assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), goFunctionBodies, blankGoFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}' && text[b - 1] === '\n');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {

@@ -17,7 +17,7 @@ import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/n
 import { outlineInputs, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
 import { dataSource } from '../../../bench/context/generate';
 import { typescriptSource } from '../../../bench/context/languageSources';
-import { assertEmptied, assertSameOutline } from './sameOutline';
+import { assertEmptied, assertSameOutline, assertSortedBodies } from './sameOutline';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -116,23 +116,7 @@ describe('core/context jsBodies (a large TypeScript or JavaScript text parsed wi
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '`', '${', '/', '*', '//', '/*', '*/', '\\', '\r', 'return /') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    let withBodies = 0;
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
-        const found = jsFunctionBodies(text);
-        const emptied = emptyJsFunctionBodies(text);
-        if (!found.length) return assert.equal(emptied, undefined);
-        withBodies++;
-        let end = 0;
-        for (const [a, b] of found) {
-          assert.ok(a >= end && a <= b && b <= text.length && text[a - 1] === '{' && text[b] === '}', `${a}-${b}`);
-          end = b;
-        }
-        assert.equal(emptied!.split('\n').length, text.split('\n').length);
-      }),
-      { numRuns: 2000 },
-    );
-    assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), jsFunctionBodies, emptyJsFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
   });
 
   for (const languageId of ['typescript', 'javascript']) {

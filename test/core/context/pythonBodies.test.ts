@@ -12,7 +12,7 @@ import { emptyPythonFunctionBodies, pythonFunctionBodies } from '../../../src/co
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { outlineText } from '../../../src/core/context/treeOutline';
 import { pythonSource } from '../../../bench/context/languageSources';
-import { assertSameOutline } from './sameOutline';
+import { assertSameOutline, assertSortedBodies } from './sameOutline';
 
 type Fragment = (n: number) => string;
 /** Statements, and the constructs in and around functions a line scan could take for a body's bounds. */
@@ -92,23 +92,7 @@ describe('core/context pythonBodies (a large Python text parsed with its functio
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '"""', "'''", 'f"{', 'rb"', '#', '\\', '\\\n', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    let withBodies = 0;
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
-        const found = pythonFunctionBodies(text);
-        const emptied = emptyPythonFunctionBodies(text);
-        if (!found.length) return assert.equal(emptied, undefined);
-        withBodies++;
-        let end = 0;
-        for (const b of found) {
-          assert.ok(b.from >= end && b.from < b.to && b.to <= text.length && text[b.from] === '\n', `${b.from}-${b.to}`);
-          end = b.to;
-        }
-        assert.equal(emptied!.split('\n').length, text.split('\n').length);
-      }),
-      { numRuns: 2000 },
-    );
-    assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (t) => pythonFunctionBodies(t).map((x) => [x.from, x.to] as const), emptyPythonFunctionBodies, (text, a) => text[a] === '\n');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, docstrings, imports) emptied as whole', async () => {

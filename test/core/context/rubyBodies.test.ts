@@ -12,7 +12,7 @@ import { emptyRubyMethodBodies, rubyMethodBodies } from '../../../src/core/conte
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { outlineText } from '../../../src/core/context/treeOutline';
 import { rubySource } from '../../../bench/context/languageSources';
-import { assertSameOutline } from './sameOutline';
+import { assertSameOutline, assertSortedBodies } from './sameOutline';
 
 function bodies(text: string): string[] {
   return rubyMethodBodies(text).map(([start, end]) => text.slice(start, end));
@@ -108,23 +108,7 @@ describe('core/context rubyBodies (a large Ruby text parsed with its method bodi
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '`', '#{', '#', '/', '%r!', '!', '<<~EOS\n', '\nEOS\n', '=begin\n', '\n=end\n', '\\', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    let withBodies = 0;
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), (text) => {
-        const found = rubyMethodBodies(text);
-        const emptied = emptyRubyMethodBodies(text);
-        if (!found.length) return assert.equal(emptied, undefined);
-        withBodies++;
-        let end = 0;
-        for (const [a, b] of found) {
-          assert.ok(a >= end && a < b && b <= text.length && text[a] === '\n' && text.startsWith('end', b), `${a}-${b}`);
-          end = b;
-        }
-        assert.equal(emptied!.split('\n').length, text.split('\n').length);
-      }),
-      { numRuns: 2000 },
-    );
-    assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), rubyMethodBodies, emptyRubyMethodBodies, (text, a, b) => text[a] === '\n' && text.startsWith('end', b));
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) emptied as whole', async () => {

@@ -53,3 +53,36 @@ export function assertEmptied(text: string, emptied: string, ranges: readonly (r
   assert.equal(emptied, expected + text.slice(from));
   assert.equal(emptied.split('\n').length, text.split('\n').length);
 }
+
+/**
+ * The property every body reader's test holds on any text at all (its language's characters, any code unit): the
+ * bodies found are sorted and disjoint, each within `bound` (between a `{` and its `}`, say), the transform gives
+ * undefined exactly when none is found, and it keeps the text's length (`keepsLength`: blanked) or its line count.
+ * At least 200 of the 2,000 texts must have a body, so the property is not held vacuously.
+ */
+export function assertSortedBodies(
+  texts: fc.Arbitrary<string>,
+  bodies: (text: string) => readonly (readonly [number, number])[],
+  transform: (text: string) => string | undefined,
+  bound: (text: string, start: number, end: number) => boolean,
+  keepsLength = false,
+): void {
+  let withBodies = 0;
+  fc.assert(
+    fc.property(texts, (text) => {
+      const found = bodies(text);
+      const changed = transform(text);
+      if (!found.length) return assert.equal(changed, undefined);
+      withBodies++;
+      let end = 0;
+      for (const [a, b] of found) {
+        assert.ok(a >= end && a <= b && b <= text.length && bound(text, a, b), `${a}-${b}`);
+        end = b;
+      }
+      if (keepsLength) assert.equal(changed!.length, text.length);
+      else assert.equal(changed!.split('\n').length, text.split('\n').length);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(withBodies > 200, `${withBodies} of 2000 texts had a body`);
+}

@@ -1,0 +1,59 @@
+/**
+ * Lexing pieces the body readers' dialects share (javaBodies.ts, csharpBodies.ts, cppBodies.ts, jsBodies.ts,
+ * phpBodies.ts, rubyBodies.ts, pythonBodies.ts): C-style comments, strings closed on their line, and the code in a
+ * string's interpolation (`${…}`, `{…}`, `#{…}`).
+ */
+
+const NL = 10;
+const CR = 13;
+const SLASH = 47;
+const STAR = 42;
+const BACKSLASH = 92;
+const OPEN = 123;
+const CLOSE = 125;
+
+/** At a `/`: the end of the `//` comment (its line break) or the `/* … *\/` one opened there, i when neither, -1 when a block comment never closes. */
+export function slashCommentEnd(text: string, i: number): number {
+  const next = text.charCodeAt(i + 1);
+  if (next === SLASH) {
+    const nl = text.indexOf('\n', i);
+    return nl < 0 ? text.length : nl;
+  }
+  if (next === STAR) {
+    const close = text.indexOf('*/', i + 2);
+    return close < 0 ? -1 : close + 2;
+  }
+  return i;
+}
+
+/** After the opening `quote` (a code unit) of a string closed on its line, from `from`: the end after its closing quote, -1 at a line's end; a backslash escapes. */
+export function quotedEnd(text: string, from: number, quote: number): number {
+  for (let k = from; k < text.length; k++) {
+    const d = text.charCodeAt(k);
+    if (d === quote) return k + 1;
+    if (d === NL || d === CR) return -1;
+    if (d === BACKSLASH) k++;
+  }
+  return -1;
+}
+
+/**
+ * The `}` closing an interpolation's code that starts at `from` (its `{` before it), or -1: braces nest, and the
+ * literals and comments in it end where the dialect's `literalEnd` says (i where none opens, -1 where one never
+ * closes).
+ */
+export function holeEnd(text: string, from: number, literalEnd: (text: string, i: number) => number): number {
+  let depth = 1;
+  for (let k = from; k < text.length; k++) {
+    const d = text.charCodeAt(k);
+    if (d === OPEN) depth++;
+    else if (d === CLOSE) {
+      if (--depth === 0) return k;
+    } else {
+      const end = literalEnd(text, k);
+      if (end < 0) return -1;
+      if (end > k) k = end - 1;
+    }
+  }
+  return -1;
+}
