@@ -9,7 +9,8 @@
  * over. A `def` (or `async def`) whose logical line ends with its `:` (not `def f(): return 1`) has as its body the
  * logical lines after it indented deeper than it, up to the first code line that is not; comment lines do not end it,
  * and the comments after its last code line are not part of it (they may be the next symbol's). A string that does
- * not close ends the reading. What is lost: the syntax errors inside the bodies emptied.
+ * not close, or a bracket left open before a line that starts a `def`, a `class` or a decorator (a syntax error that
+ * would take the rest of the file into one line), ends the reading. What is lost: the syntax errors inside the bodies emptied.
  */
 import { holeEnd } from './literals';
 
@@ -24,6 +25,8 @@ const CLOSE = 125;
 
 /** A function's head at a logical line's first character. */
 const HEAD = /(?:async[ \t]+)?def[ \t]/y;
+/** A line that starts a definition, which no bracket can hold. */
+const STATEMENT_START = /[ \t]*(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)/y;
 
 function isNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
@@ -93,6 +96,9 @@ function logicalLine(text: string, start: number): Line | undefined {
     const d = text.charCodeAt(i);
     if (d === NL) {
       if (depth === 0) return { start, first, end: i, kind: 'code', last };
+      // a bracket left open before a `def`, `class` or decorator line: a syntax error, whose bounds are not certain
+      STATEMENT_START.lastIndex = i + 1;
+      if (STATEMENT_START.test(text)) return undefined;
     } else if (d === HASH) i = lineEnd(i) - 1;
     else if (d === QUOTE || d === APOSTROPHE) {
       const end = stringEnd(text, i);

@@ -64,6 +64,9 @@ describe('core/context pythonBodies (a large Python text parsed with its functio
     assert.equal(emptyPythonFunctionBodies('def g():\n    x = 1\n    return f"{\'"\'}"\n'), 'def g():\n\n    pass\n', 'a quote inside an f-string\'s code');
     assert.equal(emptyPythonFunctionBodies('def one(): return 1\n'), undefined, 'a one-line function');
     assert.deepEqual(pythonFunctionBodies('def f():\n    s = """never closed\n'), [], 'a string that never closes');
+    // a bracket left open in a body: the rest of the file would be one logical line; the reading stops there
+    const broken = 'def a():\n    return 1\n\ndef b():\n    return g(x\n\ndef c():\n    return 3\n';
+    assert.deepEqual(pythonFunctionBodies(broken).map((b) => broken.slice(b.from, b.to)), ['\n    return 1']);
   });
 
   it('property: emptying keeps every line and everything outside the bodies; a body becomes line breaks and one pass', () => {
