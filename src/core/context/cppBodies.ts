@@ -14,7 +14,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
-import { quotedEnd, slashCommentEnd } from './literals';
+import { isNameChar, quotedEnd, slashCommentEnd } from './literals';
 
 const SLASH = 47;
 const QUOTE = 34;
@@ -23,10 +23,6 @@ const APOSTROPHE = 39;
 /** A declarator up to its `(` at a line's start, after the indent it captures; never a statement's or a declaration's keyword. */
 const HEAD =
   /([ \t]*)(?!(?:if|for|while|switch|catch|do|else|return|case|default|namespace|class|struct|union|enum|template|typedef|using|throw|delete|new|sizeof|static_assert|goto|co_return|co_await|co_yield)\b)[A-Za-z_~:][\w:<>,*&~ \t]*?(?=\()/y;
-
-function isIdentChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
-}
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -38,7 +34,7 @@ function rawAt(text: string, i: number): boolean {
   let start = i - 1;
   if (text.startsWith('u8', start - 2)) start -= 2;
   else if (/[LuU]/.test(text[start - 1] ?? '')) start -= 1;
-  return start === 0 || !isIdentChar(text.charCodeAt(start - 1));
+  return start === 0 || !isNameChar(text.charCodeAt(start - 1));
 }
 
 /**

@@ -14,6 +14,7 @@
  * it is. What is lost: the syntax errors inside the bodies blanked.
  */
 import { emptyRanges } from './cBodies';
+import { endsLine } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -52,16 +53,6 @@ function skipLiteral(text: string, i: number): number {
 function opensLiteral(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   return c === QUOTE || c === APOSTROPHE || c === BACKTICK || (c === SLASH && (text.charCodeAt(i + 1) === SLASH || text.charCodeAt(i + 1) === STAR));
-}
-
-/** Whether only blanks follow `i` on its line. */
-function endsLine(text: string, i: number): boolean {
-  for (let k = i; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === NL) return true;
-    if (c !== 32 && c !== 9 && c !== CR) return false;
-  }
-  return true;
 }
 
 /** The offset of the body's `{` for the `func` at `at`, or -1 when the head is not one whose bounds are certain. */

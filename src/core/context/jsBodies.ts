@@ -13,7 +13,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
-import { holeEnd, quotedEnd, slashCommentEnd } from './literals';
+import { holeEnd, isNameChar, quotedEnd, slashCommentEnd } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -33,7 +33,7 @@ const HEAD =
 const STATEMENTS = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'await', 'yield', 'typeof', 'void', 'delete', 'new', 'throw', 'super', 'import', 'function']);
 
 function isIdentChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === DOLLAR || c >= 128;
+  return isNameChar(c) || c === DOLLAR;
 }
 
 /** Keywords after which a `/` starts a regular expression (after other names: a division). */

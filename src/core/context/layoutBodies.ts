@@ -10,6 +10,7 @@
  * then empties the bodies to their line breaks, or blanks them (cBodies.ts).
  */
 import { conditionalDepth } from './cBodies';
+import { endsLine } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -28,16 +29,6 @@ export interface LayoutDialect {
   angles: boolean;
   /** A `#` first on a line starts a directive line. */
   directives: boolean;
-}
-
-/** Whether only blanks follow `i` on its line. */
-function endsLine(text: string, i: number): boolean {
-  for (let k = i; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === NL) return true;
-    if (c !== 32 && c !== 9 && c !== CR) return false;
-  }
-  return true;
 }
 
 /** The offset of the body's `{` for the head whose rest starts at `at`, or -1 when it has none or its bounds are not certain. */

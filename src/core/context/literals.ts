@@ -1,7 +1,8 @@
 /**
  * Lexing pieces the body readers' dialects share (javaBodies.ts, csharpBodies.ts, cppBodies.ts, jsBodies.ts,
- * phpBodies.ts, rubyBodies.ts, pythonBodies.ts): C-style comments, strings closed on their line, and the code in a
- * string's interpolation (`${…}`, `{…}`, `#{…}`).
+ * phpBodies.ts, rubyBodies.ts, pythonBodies.ts, and the readers under them): a name's characters, a line's blank
+ * end, C-style comments, strings closed on their line, and the code in a string's interpolation (`${…}`, `{…}`,
+ * `#{…}`).
  */
 
 const NL = 10;
@@ -11,6 +12,21 @@ const STAR = 42;
 const BACKSLASH = 92;
 const OPEN = 123;
 const CLOSE = 125;
+
+/** Letters, digits and `_`; any non-ASCII character counts (identifiers may hold them). `$` is the caller's to add. */
+export function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
+}
+
+/** Whether only blanks follow `i` on its line. */
+export function endsLine(text: string, i: number): boolean {
+  for (let k = i; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === NL) return true;
+    if (c !== 32 && c !== 9 && c !== CR) return false;
+  }
+  return true;
+}
 
 /** At a `/`: the end of the `//` comment (its line break) or the `/* … *\/` one opened there, i when neither, -1 when a block comment never closes. */
 export function slashCommentEnd(text: string, i: number): number {

@@ -17,6 +17,7 @@
  * found before stays blanked. What is lost: the syntax errors inside the bodies blanked.
  */
 import { conditionalDepth } from './cBodies';
+import { isNameChar } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -59,7 +60,7 @@ function isBlank(c: number): boolean {
 
 /** Letters and digits, `_` and `$`; any non-ASCII character counts (identifiers may hold them). */
 function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c >= 128;
+  return isNameChar(c) || c === 36;
 }
 
 /** Whether only blanks come before `i` on its line. */

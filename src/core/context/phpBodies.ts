@@ -12,7 +12,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
-import { holeEnd, slashCommentEnd } from './literals';
+import { holeEnd, isNameChar, slashCommentEnd } from './literals';
 
 const SLASH = 47;
 const BACKSLASH = 92;
@@ -25,10 +25,6 @@ const OPEN = 123;
 
 /** A function's or a method's head up to its `(`, at a line's start after the indent it captures. */
 const HEAD = /([ \t]*)(?:(?:abstract|final|public|protected|private|static|readonly)[ \t]+)*function[ \t]+&?[ \t]*[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*[ \t]*(?=\()/y;
-
-function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
-}
 
 const HEREDOC = /<<<[ \t]*(["']?)([A-Za-z_][\w]*)\1\r?\n/y;
 

@@ -12,7 +12,7 @@
  * not close, or a bracket left open before a line that starts a `def`, a `class` or a decorator (a syntax error that
  * would take the rest of the file into one line), ends the reading. What is lost: the syntax errors inside the bodies emptied.
  */
-import { holeEnd } from './literals';
+import { holeEnd, isNameChar } from './literals';
 
 const NL = 10;
 const CR = 13;
@@ -27,10 +27,6 @@ const CLOSE = 125;
 const HEAD = /(?:async[ \t]+)?def[ \t]/y;
 /** A line that starts a definition, which no bracket can hold. */
 const STATEMENT_START = /[ \t]*(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)/y;
-
-function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
-}
 
 /** The prefix letters (`rb`, `f`, …) right before the quote at `i`, lower-cased; '' when a name's other letters come before them. */
 function prefixOf(text: string, i: number): string {

@@ -12,7 +12,7 @@
  * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading. What
  * is lost: the syntax errors inside the bodies emptied.
  */
-import { holeEnd } from './literals';
+import { holeEnd, isNameChar } from './literals';
 
 const NL = 10;
 const HASH = 35;
@@ -31,10 +31,6 @@ const HEAD = /([ \t]*)(?:(?:private|protected|public|module_function)[ \t]+)?def
 const CLAUSE = /(?:rescue|else|ensure)\b/y;
 const HEREDOC = /<<[~-]?(["'`]?)([A-Za-z_]\w*)\1/y;
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
-
-function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
-}
 
 /**
  * The end (exclusive) of the comment or literal opened at `i`, i when none opens there, or -1 when it does not

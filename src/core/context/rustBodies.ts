@@ -12,6 +12,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import { isNameChar } from './literals';
 
 const SLASH = 47;
 const STAR = 42;
@@ -22,10 +23,6 @@ const HASH = 35;
 
 /** A function's head at a line's start, after the indent it captures. */
 const FN_HEAD = /([ \t]*)(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:(?:const|async|unsafe|default)[ \t]+)*(?:extern[ \t]+(?:"[^"\n]*"[ \t]+)?)?fn[ \t]+[A-Za-z_]/y;
-
-function isIdentChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
-}
 
 /**
  * The end (exclusive) of the comment, string, raw string, character or lifetime opened at `i`, i when none opens
@@ -70,11 +67,11 @@ function literalEnd(text: string, i: number): number {
     if (text.charCodeAt(i + 2) === APOSTROPHE) return i + 3;
     if (text.codePointAt(i + 1)! > 0xffff && text.charCodeAt(i + 3) === APOSTROPHE) return i + 4;
     let k = i + 1;
-    while (k < text.length && isIdentChar(text.charCodeAt(k))) k++;
+    while (k < text.length && isNameChar(text.charCodeAt(k))) k++;
     return k > i + 1 ? k : -1;
   }
   // r"…", r#"…"#, br"…", cr"…": no escapes, closed by a quote and as many #
-  if ((c === 114 || c === 98 || c === 99) && !isIdentChar(text.charCodeAt(i - 1))) {
+  if ((c === 114 || c === 98 || c === 99) && !isNameChar(text.charCodeAt(i - 1))) {
     let k = i + 1;
     if (c !== 114 && text.charCodeAt(k) === 114) k++;
     else if (c !== 114) return i;
