@@ -13,10 +13,10 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { blankFunctionBodies } from '../src/core/context/cBodies';
-import { blankGoFunctionBodies } from '../src/core/context/goBodies';
-import { blankJavaMethodBodies } from '../src/core/context/javaBodies';
-import { blankRustFunctionBodies } from '../src/core/context/rustBodies';
-import { blankCsharpMethodBodies } from '../src/core/context/csharpBodies';
+import { emptyGoFunctionBodies } from '../src/core/context/goBodies';
+import { emptyJavaMethodBodies } from '../src/core/context/javaBodies';
+import { emptyRustFunctionBodies } from '../src/core/context/rustBodies';
+import { emptyCsharpMethodBodies } from '../src/core/context/csharpBodies';
 import { emptyJsFunctionBodies } from '../src/core/context/jsBodies';
 import { emptyCppFunctionBodies } from '../src/core/context/cppBodies';
 import { emptyPhpFunctionBodies } from '../src/core/context/phpBodies';
@@ -26,7 +26,7 @@ import { packagedGrammars, TreeSitterParsers } from '../src/core/context/node/tr
 import { parseOutline, type Extracted } from '../src/core/context/treeOutline';
 
 const parsers = new TreeSitterParsers(packagedGrammars);
-const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: blankGoFunctionBodies, java: blankJavaMethodBodies, rust: blankRustFunctionBodies, csharp: blankCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies, python: emptyPythonFunctionBodies };
+const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: emptyGoFunctionBodies, java: emptyJavaMethodBodies, rust: emptyRustFunctionBodies, csharp: emptyCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies, python: emptyPythonFunctionBodies };
 const language = process.argv[2] ?? 'c';
 const blank = BLANKERS[language];
 if (!blank) throw new Error(`no body blanker for ${language}: one of ${Object.keys(BLANKERS).join(', ')}`);

@@ -1,5 +1,5 @@
 /**
- * A large C# text with its method and constructor bodies blanked, for the outline's parse (memberBodies.ts reads the
+ * A large C# text with its method and constructor bodies emptied, for the outline's parse (memberBodies.ts reads the
  * members; here are C#'s literals and keywords). A C# outline shows namespaces, types, methods, constructors and
  * delegates with their heads and ranges, never a body, and the bodies were most of the parse (a generated 4 MB file:
  * ~1.45 s whole, first call of a fresh server). Types and namespaces are `namespace`, `class`, `struct`,
@@ -104,7 +104,7 @@ export function csharpMethodBodies(text: string): [number, number][] {
 }
 
 /** `text` with the bodies of csharpMethodBodies emptied (their line breaks kept), or undefined when there is none. */
-export function blankCsharpMethodBodies(text: string): string | undefined {
+export function emptyCsharpMethodBodies(text: string): string | undefined {
   const bodies = csharpMethodBodies(text);
   return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -4,14 +4,14 @@
  * line keeps its number. An outline shows a Go function's head and range, never its body, and the bodies were
  * most of the parse (a generated 4 MB file: ~530 ms a half on a warm worker).
  *
- * A body is blanked only when its bounds are certain, in the layout gofmt writes: a `func` at a line's start whose
+ * A body is emptied only when its bounds are certain, in the layout gofmt writes: a `func` at a line's start whose
  * head (over more lines only inside its parentheses) ends in a `{` that is the last character of its line and the
  * first `{` outside the head's parentheses and brackets (a `struct{}` or `interface{}` in the head leaves the
  * function whole; a head whose line ends without one is a function without a body), and a body
  * closed by a line that is exactly `}` with every brace inside it closed. Strings, runes, raw strings and comments
  * are lexed as Go's scanner lexes them; a `}` line inside a raw string or a comment is no end. Anything else (a
  * brace left open at such a line, a string that does not close on its line, the text's end) leaves that function as
- * it is. What is lost: the syntax errors inside the bodies blanked.
+ * it is. What is lost: the syntax errors inside the bodies emptied.
  */
 import { emptyRanges } from './cBodies';
 import { endsLine } from './literals';
@@ -118,7 +118,7 @@ export function goFunctionBodies(text: string): [number, number][] {
 }
 
 /** `text` with the function bodies of goFunctionBodies emptied (their line breaks kept), or undefined when there is none. */
-export function blankGoFunctionBodies(text: string): string | undefined {
+export function emptyGoFunctionBodies(text: string): string | undefined {
   const bodies = goFunctionBodies(text);
   return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * A large Java text with its method bodies blanked, for the outline's parse (memberBodies.ts reads the members; here
+ * A large Java text with its method bodies emptied, for the outline's parse (memberBodies.ts reads the members; here
  * are Java's literals and keywords). A Java outline shows types, methods and constructors with their heads and
  * ranges; it never looks inside a method's body, an initializer or an enum constant's body, and those bodies were
  * most of the parse (a generated 4 MB file: ~1.1 s whole, first call of a fresh server). Types are `class`,
@@ -51,7 +51,7 @@ export function javaMethodBodies(text: string): [number, number][] {
 }
 
 /** `text` with the bodies of javaMethodBodies emptied (their line breaks kept), or undefined when there is none. */
-export function blankJavaMethodBodies(text: string): string | undefined {
+export function emptyJavaMethodBodies(text: string): string | undefined {
   const bodies = javaMethodBodies(text);
   return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

@@ -96,7 +96,7 @@ export function rustFunctionBodies(text: string): [number, number][] {
 }
 
 /** `text` with the function bodies of rustFunctionBodies emptied (their line breaks kept), or undefined when there is none. */
-export function blankRustFunctionBodies(text: string): string | undefined {
+export function emptyRustFunctionBodies(text: string): string | undefined {
   const bodies = rustFunctionBodies(text);
   return bodies.length ? emptyRanges(text, bodies) : undefined;
 }

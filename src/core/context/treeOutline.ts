@@ -10,10 +10,10 @@ import { errorCount, repairedTypeScript } from './repair';
 import { hasGrammar } from '../text/languages';
 import { BLANK_BODIES_MIN_CHARS, blankFunctionBodies } from './cBodies';
 import { COMPACT_LITERALS_MIN_CHARS, compactDataLiterals, DATA_LITERAL_LANGUAGES } from './dataLiterals';
-import { blankGoFunctionBodies } from './goBodies';
-import { blankJavaMethodBodies } from './javaBodies';
-import { blankCsharpMethodBodies } from './csharpBodies';
-import { blankRustFunctionBodies } from './rustBodies';
+import { emptyGoFunctionBodies } from './goBodies';
+import { emptyJavaMethodBodies } from './javaBodies';
+import { emptyCsharpMethodBodies } from './csharpBodies';
+import { emptyRustFunctionBodies } from './rustBodies';
 import { emptyJsFunctionBodies } from './jsBodies';
 import { emptyCppFunctionBodies } from './cppBodies';
 import { emptyPhpFunctionBodies } from './phpBodies';
@@ -54,9 +54,9 @@ export async function treeSitterOutline(text: string, languageId: string, parser
  * What the outline of `text` parses: a large C text with its function bodies blanked (cBodies.ts: every offset,
  * line and column the same), a large C++, Go, Rust, Java, C#, TypeScript, JavaScript, PHP, Ruby or Python text with
  * its function and method bodies emptied but their line breaks (cppBodies.ts, goBodies.ts, rustBodies.ts,
- * javaBodies.ts, csharpBodies.ts, jsBodies.ts, phpBodies.ts, rubyBodies.ts, pythonBodies.ts), a large JavaScript, TypeScript or
- * Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else `text` itself:
- * every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
+ * javaBodies.ts, csharpBodies.ts, jsBodies.ts, phpBodies.ts, rubyBodies.ts, pythonBodies.ts), a large JavaScript,
+ * TypeScript or Python text without the tails of its data literals but their line breaks (dataLiterals.ts), else
+ * `text` itself: every line number the same. The syntax errors in what was blanked or taken out are no longer seen.
  */
 export function outlineText(text: string, languageId: string): string {
   return outlineInputs(text, languageId).text;
@@ -66,10 +66,10 @@ export function outlineText(text: string, languageId: string): string {
 const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefined>> = {
   c: blankFunctionBodies,
   cpp: emptyCppFunctionBodies,
-  go: blankGoFunctionBodies,
-  java: blankJavaMethodBodies,
-  csharp: blankCsharpMethodBodies,
-  rust: blankRustFunctionBodies,
+  go: emptyGoFunctionBodies,
+  java: emptyJavaMethodBodies,
+  csharp: emptyCsharpMethodBodies,
+  rust: emptyRustFunctionBodies,
   typescript: emptyJsFunctionBodies,
   javascript: emptyJsFunctionBodies,
   php: emptyPhpFunctionBodies,

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { BLANK_BODIES_MIN_CHARS } from '../../../src/core/context/cBodies';
-import { blankCsharpMethodBodies, csharpMethodBodies } from '../../../src/core/context/csharpBodies';
+import { emptyCsharpMethodBodies, csharpMethodBodies } from '../../../src/core/context/csharpBodies';
 import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
@@ -95,7 +95,7 @@ describe('core/context csharpBodies (a large C# text parsed with its method bodi
     // with `class` taken for a type, the method's body would be read as members and left whole
     assert.deepEqual(bodies('class A\n{\n    void M<T>() where T : class\n    {\n        if (x) { go(); }\n    }\n}\n'), ['\n        if (x) { go(); }\n    ']);
     assert.deepEqual(bodies('class A\n{\n    void @class() { go(); }\n}\n'), [' go(); ']);
-    assert.equal(blankCsharpMethodBodies('interface I\n{\n    void M();\n}\n'), undefined, 'nothing to blank');
+    assert.equal(emptyCsharpMethodBodies('interface I\n{\n    void M();\n}\n'), undefined, 'nothing to blank');
   });
 
   it('stops where the bounds are not certain, keeping what it found before', () => {
@@ -111,7 +111,7 @@ describe('core/context csharpBodies (a large C# text parsed with its method bodi
   it('property: emptying takes out only body characters, every line break in them and every other character kept', () => {
     fc.assert(
       fc.property(source(), (text) => {
-        const emptied = blankCsharpMethodBodies(text);
+        const emptied = emptyCsharpMethodBodies(text);
         if (emptied !== undefined) assertEmptied(text, emptied, csharpMethodBodies(text));
       }),
       { numRuns: 500 },
@@ -125,18 +125,18 @@ describe('core/context csharpBodies (a large C# text parsed with its method bodi
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '@"', '$"', '$@"', '"""', '$$"""', '/', '*', '//', '/*', '*/', '\\', '\r', '\n#if X\n', '\n#endif\n', '@') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => 'class A\n{\n' + u.join('')), csharpMethodBodies, blankCsharpMethodBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => 'class A\n{\n' + u.join('')), csharpMethodBodies, emptyCsharpMethodBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    const { transformed, compared } = await assertSameOutline(parsers, 'csharp', source(), blankCsharpMethodBodies, 300);
+    const { transformed, compared } = await assertSameOutline(parsers, 'csharp', source(), emptyCsharpMethodBodies, 300);
     assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks C# from BLANK_BODIES_MIN_CHARS on', () => {
     const big = csharpSource(BLANK_BODIES_MIN_CHARS + 10_000);
     assert.notEqual(outlineText(big, 'csharp'), big);
-    assert.equal(outlineText(big, 'csharp'), blankCsharpMethodBodies(big));
+    assert.equal(outlineText(big, 'csharp'), emptyCsharpMethodBodies(big));
     const small = csharpSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'csharp'), small);
   });

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { BLANK_BODIES_MIN_CHARS } from '../../../src/core/context/cBodies';
-import { blankGoFunctionBodies, goFunctionBodies } from '../../../src/core/context/goBodies';
+import { emptyGoFunctionBodies, goFunctionBodies } from '../../../src/core/context/goBodies';
 import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
@@ -76,13 +76,13 @@ describe('core/context goBodies (a large Go text parsed with its function bodies
     assert.deepEqual(bodies('func open() {\n\treturn `\n}\n'), [], 'a raw string that never closes');
     assert.deepEqual(bodies('func open() {\n\treturn\n'), [], 'never closed');
     assert.deepEqual(bodies('  func indented() {\n\treturn\n}\n'), []);
-    assert.equal(blankGoFunctionBodies('type T struct {\n\tA int\n}\n'), undefined, 'nothing to blank');
+    assert.equal(emptyGoFunctionBodies('type T struct {\n\tA int\n}\n'), undefined, 'nothing to blank');
   });
 
   it('property: emptying takes out only body characters, every line break in them and every other character kept', () => {
     fc.assert(
       fc.property(source(), (text) => {
-        const emptied = blankGoFunctionBodies(text);
+        const emptied = emptyGoFunctionBodies(text);
         if (emptied !== undefined) assertEmptied(text, emptied, goFunctionBodies(text));
       }),
       { numRuns: 500 },
@@ -96,18 +96,18 @@ describe('core/context goBodies (a large Go text parsed with its function bodies
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '`', '/', '*', '//', '/*', '*/', '\\', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), goFunctionBodies, blankGoFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}' && text[b - 1] === '\n');
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), goFunctionBodies, emptyGoFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}' && text[b - 1] === '\n');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    const { transformed, compared } = await assertSameOutline(parsers, 'go', source(), blankGoFunctionBodies, 300);
+    const { transformed, compared } = await assertSameOutline(parsers, 'go', source(), emptyGoFunctionBodies, 300);
     assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks Go from BLANK_BODIES_MIN_CHARS on, and nothing else', () => {
     const big = goSource(BLANK_BODIES_MIN_CHARS + 10_000);
     assert.notEqual(outlineText(big, 'go'), big);
-    assert.equal(outlineText(big, 'go'), blankGoFunctionBodies(big));
+    assert.equal(outlineText(big, 'go'), emptyGoFunctionBodies(big));
     assert.equal(outlineText(big, 'rust'), big);
     const small = goSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'go'), small);

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { BLANK_BODIES_MIN_CHARS } from '../../../src/core/context/cBodies';
-import { blankJavaMethodBodies, javaMethodBodies } from '../../../src/core/context/javaBodies';
+import { emptyJavaMethodBodies, javaMethodBodies } from '../../../src/core/context/javaBodies';
 import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
@@ -95,7 +95,7 @@ describe('core/context javaBodies (a large Java text parsed with its method bodi
     // a record's body is a type's: its methods are read, not the body as a whole
     assert.deepEqual(bodies('record R(int x) {\n  int y() {\n    return x;\n  }\n}\n'), ['\n    return x;\n  ']);
     assert.deepEqual(bodies('class A {\n  Class<?> c = Object.class;\n  void m() {\n    go();\n  }\n}\n'), ['\n    go();\n  ']);
-    assert.equal(blankJavaMethodBodies('interface I {\n  void m();\n}\n'), undefined, 'nothing to blank');
+    assert.equal(emptyJavaMethodBodies('interface I {\n  void m();\n}\n'), undefined, 'nothing to blank');
   });
 
   it('stops where the bounds are not certain, keeping what it found before', () => {
@@ -110,7 +110,7 @@ describe('core/context javaBodies (a large Java text parsed with its method bodi
   it('property: emptying takes out only body characters, every line break in them and every other character kept', () => {
     fc.assert(
       fc.property(source(), (text) => {
-        const emptied = blankJavaMethodBodies(text);
+        const emptied = emptyJavaMethodBodies(text);
         if (emptied !== undefined) assertEmptied(text, emptied, javaMethodBodies(text));
       }),
       { numRuns: 500 },
@@ -124,18 +124,18 @@ describe('core/context javaBodies (a large Java text parsed with its method bodi
       { weight: 2, arbitrary: fc.constantFrom('"', "'", '"""', '/', '*', '//', '/*', '*/', '\\', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => 'class A {\n' + u.join('')), javaMethodBodies, blankJavaMethodBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => 'class A {\n' + u.join('')), javaMethodBodies, emptyJavaMethodBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    const { transformed, compared } = await assertSameOutline(parsers, 'java', source(), blankJavaMethodBodies, 300);
+    const { transformed, compared } = await assertSameOutline(parsers, 'java', source(), emptyJavaMethodBodies, 300);
     assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks Java from BLANK_BODIES_MIN_CHARS on, and nothing else', () => {
     const big = javaSource(BLANK_BODIES_MIN_CHARS + 10_000);
     assert.notEqual(outlineText(big, 'java'), big);
-    assert.equal(outlineText(big, 'java'), blankJavaMethodBodies(big));
+    assert.equal(outlineText(big, 'java'), emptyJavaMethodBodies(big));
     assert.equal(outlineText(big, 'ruby'), big);
     const small = javaSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'java'), small);

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { BLANK_BODIES_MIN_CHARS } from '../../../src/core/context/cBodies';
-import { blankRustFunctionBodies, rustFunctionBodies } from '../../../src/core/context/rustBodies';
+import { emptyRustFunctionBodies, rustFunctionBodies } from '../../../src/core/context/rustBodies';
 import { OutlinePool } from '../../../src/core/context/node/outlinePool';
 import { packagedGrammars, TreeSitterParsers } from '../../../src/core/context/node/treeSitter';
 import { inThreadOutlines, outlineText, parseOutline } from '../../../src/core/context/treeOutline';
@@ -78,13 +78,13 @@ describe('core/context rustBodies (a large Rust text parsed with its function bo
     assert.deepEqual(bodies('/*\nfn fake() {\n}\n*/\n'), [], 'a head inside a comment');
     assert.deepEqual(bodies('fn open() {\n    let s = r#"\n}\n'), [], 'a raw string that never closes');
     assert.deepEqual(bodies('fn open() {\n    ()\n'), [], 'never closed');
-    assert.equal(blankRustFunctionBodies('struct S {\n    a: u32,\n}\n'), undefined, 'nothing to blank');
+    assert.equal(emptyRustFunctionBodies('struct S {\n    a: u32,\n}\n'), undefined, 'nothing to blank');
   });
 
   it('property: emptying takes out only body characters, every line break in them and every other character kept', () => {
     fc.assert(
       fc.property(source(), (text) => {
-        const emptied = blankRustFunctionBodies(text);
+        const emptied = emptyRustFunctionBodies(text);
         if (emptied !== undefined) assertEmptied(text, emptied, rustFunctionBodies(text));
       }),
       { numRuns: 500 },
@@ -98,18 +98,18 @@ describe('core/context rustBodies (a large Rust text parsed with its function bo
       { weight: 2, arbitrary: fc.constantFrom('"', "'", 'r#"', '"#', 'b', '/', '*', '//', '/*', '*/', '\\', '\r') },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) },
     );
-    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), rustFunctionBodies, blankRustFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
+    assertSortedBodies(fc.array(unit, { maxLength: 80 }).map((u) => u.join('')), rustFunctionBodies, emptyRustFunctionBodies, (text, a, b) => text[a - 1] === '{' && text[b] === '}');
   });
 
   it('property: a text that parses cleanly has the same outline (symbols, ranges, signatures, imports) blanked as whole', async () => {
-    const { transformed, compared } = await assertSameOutline(parsers, 'rust', source(), blankRustFunctionBodies, 300);
+    const { transformed, compared } = await assertSameOutline(parsers, 'rust', source(), emptyRustFunctionBodies, 300);
     assert.ok(transformed > 200 && compared > 100, `${transformed} blanked, ${compared} compared`);
   });
 
   it('outlineText blanks Rust from BLANK_BODIES_MIN_CHARS on', () => {
     const big = rustSource(BLANK_BODIES_MIN_CHARS + 10_000);
     assert.notEqual(outlineText(big, 'rust'), big);
-    assert.equal(outlineText(big, 'rust'), blankRustFunctionBodies(big));
+    assert.equal(outlineText(big, 'rust'), emptyRustFunctionBodies(big));
     const small = rustSource(BLANK_BODIES_MIN_CHARS - 10_000);
     assert.equal(outlineText(small, 'rust'), small);
   });
