@@ -36,7 +36,10 @@ export interface SessionRun {
   limit: number;
   maxInputTokens: number;
   overflowInterrupts: number;
+  /** CPU of each turn in this process, the scripted model's own token counting excluded. */
   msPerTurn: number[];
+  /** CPU of the scripted model's token counting in each turn (a provider's cost, shown for reference). */
+  modelMsPerTurn: number[];
   registry: MemoryRegistry;
   recall: RecallStore;
   turns: TurnLog;
@@ -95,6 +98,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   const steps = sessionScript(files, o.turns);
   const naiveTokens: number[] = [];
   const msPerTurn: number[] = [];
+  const modelMsPerTurn: number[] = [];
   const edits: SessionRun['edits'] = [];
   let overflowInterrupts = 0;
   // The naive peer keeps every message: its prompt is the system block plus all of them.
@@ -116,12 +120,25 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     streamAt.push(stream.length);
     return send(messages, tools);
   };
+  // The provider's own counting is the model's cost, not ours: its CPU is taken out of each turn's figure.
+  let modelMs = 0;
+  const providerCount = model.countTokens?.bind(model);
+  if (providerCount) {
+    model.countTokens = async (messages, specs) => {
+      const m0 = process.cpuUsage();
+      const n = await providerCount(messages, specs);
+      const m = process.cpuUsage(m0);
+      modelMs += (m.user + m.system) / 1000;
+      return n;
+    };
+  }
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const sentBefore = model.sent.length;
     // CPU time of this process (model, memory and tools all run in it): wall time measured the machine's load
     // too — on a shared 2-core machine late turns looked 3× slower while their CPU cost stayed flat
     const c0 = process.cpuUsage();
+    const model0 = modelMs;
     try {
       await runChatTurn(
         { sessionId, memory, model, tools, turns, recall: (id) => recall.recall(sessionId, id), count, now: () => Date.now() },
@@ -131,7 +148,8 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
       overflowInterrupts++;
     }
     const c = process.cpuUsage(c0);
-    msPerTurn.push((c.user + c.system) / 1000);
+    msPerTurn.push((c.user + c.system) / 1000 - (modelMs - model0));
+    modelMsPerTurn.push(modelMs - model0);
     for (let k = sentBefore; k < model.sent.length; k++) naiveTokens.push(fixed + naiveHistory);
     if (step.kind === 'edit' || step.kind === 'break') {
       const call = [...memory.visibleMessages()].reverse().find((m) => m.kind === 'tool_call' && (m.tool === 'be-insert' || m.tool === 'be-replace'));
@@ -152,6 +170,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     maxInputTokens: o.maxInputTokens,
     overflowInterrupts,
     msPerTurn,
+    modelMsPerTurn,
     registry,
     recall,
     turns,

@@ -38,6 +38,11 @@ export interface SessionFigures {
   trailTrim: number;
   msPerTurnEarly: number;
   msPerTurnLate: number;
+  /** The turns (1-based, inclusive) each median is over. */
+  earlyTurns: string;
+  lateTurns: string;
+  /** Median CPU per turn of the scripted model's token counting (the provider's cost, not ours). */
+  modelMsPerTurn: number;
 }
 
 function median(xs: number[]): number {
@@ -138,6 +143,9 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
     trailTrim: pct(trailTrim, run.edits.length),
     msPerTurnEarly: median(run.msPerTurn.slice(k, 2 * k)),
     msPerTurnLate: median(run.msPerTurn.slice(-k)),
+    earlyTurns: `${k + 1}–${2 * k}`,
+    lateTurns: `${run.msPerTurn.length - k + 1}–${run.msPerTurn.length}`,
+    modelMsPerTurn: median(run.modelMsPerTurn),
   };
 }
 
@@ -156,7 +164,7 @@ export async function sessionBench(turns = 200): Promise<SessionFigures> {
     console.log(
       `  artifact trail (${f.edits} edits: call id, file, outcome, arguments): ours from summary + recall ${f.trailOurs}% · from the summary text alone ${f.trailSummaryOnly}% · trimMessages [sys] ${f.trailTrimSystem}% · [hum] ${f.trailTrim}% (goal 100%)`,
     );
-    console.log(`  CPU per turn (scripted model, real MCP calls): median ${f.msPerTurnEarly.toFixed(1)} ms early vs ${f.msPerTurnLate.toFixed(1)} ms late → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
+    console.log(`  CPU per turn of ours (memory, prompt, real tool calls; the scripted model's own token counting, ${f.modelMsPerTurn.toFixed(1)} ms, not counted): median ${f.msPerTurnEarly.toFixed(1)} ms early (turns ${f.earlyTurns}) vs ${f.msPerTurnLate.toFixed(1)} ms late (turns ${f.lateTurns}) → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
     return f;
   } finally {
     await run.dispose();

@@ -10,7 +10,8 @@ import { errnoCode, errorText } from '../errors';
 import { fileKind, READ_FLAGS } from './regularFile';
 
 export type StateFileRead =
-  | { ok: true; text: string }
+  /** `bytes`: the size read (the text's UTF-8 length differs where the file is not valid UTF-8). */
+  | { ok: true; text: string; bytes: number }
   /** `missing`: ENOENT (deleted meanwhile); `skipped`: not a regular file or too large; `error`: I/O error. */
   | { ok: false; kind: 'missing' | 'skipped' | 'error'; reason: string };
 
@@ -42,16 +43,45 @@ export async function readStateFile(file: string, maxBytes: number): Promise<Sta
       if (bytesRead < want || n === buf.length) break;
     }
     if (n > maxBytes) return { ok: false, kind: 'skipped', reason: tooLarge(n, maxBytes) };
-    return { ok: true, text: buf.toString('utf8', 0, n) };
+    return { ok: true, text: buf.toString('utf8', 0, n), bytes: n };
   } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT') return { ok: false, kind: 'missing', reason: 'it no longer exists' };
-    if (code === 'ELOOP') return { ok: false, kind: 'skipped', reason: 'it became a symbolic link; it was not followed' };
-    return { ok: false, kind: 'error', reason: `cannot read it (${errorText(err)})` };
+    return readFailure(err);
   } finally {
     // read-only: nothing waits for the close (none of its errors matters)
     void handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * `length` bytes of a state file from `offset` (fewer at its end), with the same checks as a whole read: only a
+ * regular file is opened, never through a link, never blocked on. For a record whose place an index knows.
+ */
+export async function readStateRange(file: string, offset: number, length: number): Promise<StateFileRead> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, READ_FLAGS);
+    const st = await handle.stat();
+    if (!st.isFile()) return { ok: false, kind: 'skipped', reason: `it is ${fileKind(st)}, not a regular file; it was not read` };
+    const buf = Buffer.allocUnsafe(Math.max(0, Math.min(length, st.size - offset)));
+    let n = 0;
+    while (n < buf.length) {
+      const { bytesRead } = await handle.read(buf, n, buf.length - n, offset + n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    return { ok: true, text: buf.toString('utf8', 0, n), bytes: n };
+  } catch (err) {
+    return readFailure(err);
+  } finally {
+    void handle?.close().catch(() => undefined);
+  }
+}
+
+function readFailure(err: unknown): StateFileRead {
+  const code = errnoCode(err);
+  if (code === 'ENOENT') return { ok: false, kind: 'missing', reason: 'it no longer exists' };
+  if (code === 'ELOOP') return { ok: false, kind: 'skipped', reason: 'it became a symbolic link; it was not followed' };
+  return { ok: false, kind: 'error', reason: `cannot read it (${errorText(err)})` };
 }
 
 function tooLarge(size: number, max: number): string {

@@ -1,6 +1,6 @@
 /**
  * readStateFile (stateFile.ts): a state file read whole in one read (a short read is its end), bounded, and never a
- * FIFO, a folder or a link opened or followed.
+ * FIFO, a folder or a link opened or followed; readStateRange: a part of one, with the same checks.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { readStateFile } from '../../../src/core/files/stateFile';
+import { readStateFile, readStateRange } from '../../../src/core/files/stateFile';
 
 describe('core/files: reading a state file', () => {
   let dir: string;
@@ -22,7 +22,7 @@ describe('core/files: reading a state file', () => {
         fs.writeFileSync(f, text);
         const size = Buffer.byteLength(text);
         const read = await readStateFile(f, max);
-        if (size <= max) assert.deepEqual(read, { ok: true, text });
+        if (size <= max) assert.deepEqual(read, { ok: true, text, bytes: Buffer.byteLength(text) });
         else assert.equal(read.ok === false && read.kind, 'skipped');
       }),
       { numRuns: 200 },
@@ -42,7 +42,7 @@ describe('core/files: reading a state file', () => {
       return read.apply(this, a);
     };
     try {
-      assert.deepEqual(await readStateFile(f, 4096), { ok: true, text: 'x'.repeat(100) });
+      assert.deepEqual(await readStateFile(f, 4096), { ok: true, text: 'x'.repeat(100), bytes: 100 });
     } finally {
       proto.read = read;
     }
@@ -62,5 +62,24 @@ describe('core/files: reading a state file', () => {
     execFileSync('mkfifo', [path.join(dir, 'fifo')]);
     const fifo = await readStateFile(path.join(dir, 'fifo'), 10);
     assert.ok(!fifo.ok && fifo.kind === 'skipped' && /FIFO/.test(fifo.reason));
+  });
+
+  it('a range: the bytes asked for (fewer at the end), and the same refusals as a whole read', async function () {
+    fs.writeFileSync(path.join(dir, 'f'), 'héllo\nworld\n');
+    assert.deepEqual(await readStateRange(path.join(dir, 'f'), 7, 6), { ok: true, text: 'world\n', bytes: 6 });
+    assert.deepEqual(await readStateRange(path.join(dir, 'f'), 10, 100), { ok: true, text: 'ld\n', bytes: 3 });
+    assert.deepEqual(await readStateRange(path.join(dir, 'f'), 50, 10), { ok: true, text: '', bytes: 0 });
+    const none = await readStateRange(path.join(dir, 'none'), 0, 1);
+    assert.ok(!none.ok && none.kind === 'missing');
+    fs.mkdirSync(path.join(dir, 'sub'));
+    const sub = await readStateRange(path.join(dir, 'sub'), 0, 1);
+    assert.ok(!sub.ok && sub.kind === 'skipped' && /a directory/.test(sub.reason), JSON.stringify(sub));
+    if (process.platform === 'win32') this.skip();
+    fs.symlinkSync(path.join(dir, 'f'), path.join(dir, 'link'));
+    const link = await readStateRange(path.join(dir, 'link'), 0, 5);
+    assert.ok(!link.ok && link.kind === 'skipped' && /symbolic link/.test(link.reason), JSON.stringify(link));
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    const fifo = await readStateRange(path.join(dir, 'fifo'), 0, 5);
+    assert.ok(!fifo.ok && fifo.kind === 'skipped' && /FIFO/.test(fifo.reason), JSON.stringify(fifo));
   });
 });

@@ -12,7 +12,7 @@ import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errnoCode } from '../../errors';
 import { writeFileAtomic } from '../../files/atomicWrite';
-import { readStateFile } from '../../files/stateFile';
+import { readStateFile, readStateRange } from '../../files/stateFile';
 import { fileKind } from '../../files/regularFile';
 import { systemClock, type Clock } from '../../clock';
 import type { Disposable } from '../../emitter';
@@ -45,7 +45,7 @@ export interface RecallStoreOptions {
 
 export const DEFAULT_RECALL_SESSION_BYTES = 8 * 1024 * 1024;
 const SUFFIX = '.recall.jsonl';
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export function recallFileName(sessionId: string): string {
   return `${Buffer.from(sessionId, 'utf8').toString('base64url')}${SUFFIX}`;
@@ -58,9 +58,21 @@ interface SessionArchive {
   pairs: Map<string, string>;
   /** Lines not yet on disk. */
   pending: string[];
-  /** Size of the archive file once known (undefined until the first write). */
+  /** Size of the archive file once known (undefined until the first write or read). */
   bytes: number | undefined;
+  /**
+   * Where each id's newest line is in the file (built by the first recall that reads the file whole, then kept
+   * by appends and compactions): a recall reads one line, not the whole archive. Undefined: not built, or dropped
+   * because the file changed under us.
+   */
+  index: Map<string, LineSpan> | undefined;
   writing: Promise<void>;
+}
+
+/** A line of the archive file: its first byte and its length in bytes, the line break not counted. */
+interface LineSpan {
+  offset: number;
+  bytes: number;
 }
 
 export class RecallStore {
@@ -100,25 +112,58 @@ export class RecallStore {
   /** The evicted message `id` of the session, in full; undefined when it was never evicted or no longer kept. */
   async recall(sessionId: string, id: string): Promise<RecalledMessage | undefined> {
     const archive = this.sessions.get(sessionId);
-    if (archive) {
-      for (let i = archive.pending.length - 1; i >= 0; i--) {
-        const hit = parseIf(archive.pending[i]!, id);
-        if (hit) return hit;
-      }
-      await archive.writing;
+    if (!archive) return this.recallOnDisk(sessionId, undefined, id);
+    for (let i = archive.pending.length - 1; i >= 0; i--) {
+      const hit = parseIf(archive.pending[i]!, id);
+      if (hit) return hit;
+    }
+    // In line with the writes: the index and the file's size move together.
+    let hit: RecalledMessage | undefined;
+    archive.writing = archive.writing
+      .then(async () => {
+        hit = await this.recallOnDisk(sessionId, archive, id);
+      })
+      .catch((err) => this.options.onError?.(err));
+    await archive.writing;
+    return hit;
+  }
+
+  private async recallOnDisk(sessionId: string, archive: SessionArchive | undefined, id: string): Promise<RecalledMessage | undefined> {
+    if (archive?.index) {
+      const hit = await this.recallIndexed(sessionId, archive, archive.index, id);
+      if (hit !== 'stale') return hit;
+      archive.index = undefined;
     }
     const read = await readStateFile(this.fileOf(sessionId), this.maxBytes * 2);
     if (!read.ok) {
       if (read.kind !== 'missing') this.options.onError?.(new Error(`recall archive of ${sessionId}: ${read.reason}`));
       return undefined;
     }
-    // Newest first: an id evicted, restored by hand and evicted again answers with its last text.
     const lines = read.text.split('\n');
+    if (archive) {
+      archive.index = indexOf(lines);
+      archive.bytes = read.bytes;
+    }
+    // Newest first: an id evicted, restored by hand and evicted again answers with its last text.
     for (let i = lines.length - 1; i >= 0; i--) {
       const hit = parseIf(lines[i]!, id);
       if (hit) return hit;
     }
     return undefined;
+  }
+
+  /**
+   * The line the index names, checked (it must be the id's whole line); 'stale' when the file no longer matches
+   * the index: another process wrote it, or someone edited it. A miss is a miss only while the file has the size
+   * the index covers.
+   */
+  private async recallIndexed(sessionId: string, archive: SessionArchive, index: Map<string, LineSpan>, id: string): Promise<RecalledMessage | undefined | 'stale'> {
+    const file = this.fileOf(sessionId);
+    const span = index.get(id);
+    if (!span) return (await sizeOf(file).catch(() => -1)) === archive.bytes ? undefined : 'stale';
+    const read = await readStateRange(file, span.offset, span.bytes + 1);
+    if (!read.ok || read.bytes !== span.bytes + 1 || !read.text.endsWith('\n')) return 'stale';
+    return parseIf(read.text.slice(0, -1), id) ?? 'stale';
   }
 
   /** The archived tool calls of a session with their results' status, oldest first: the durable artifact trail. */
@@ -140,7 +185,7 @@ export class RecallStore {
   private archiveOf(sessionId: string, registry?: MemoryRegistry): SessionArchive {
     let archive = this.sessions.get(sessionId);
     if (!archive) {
-      archive = { live: new Map(), pairs: new Map(), pending: [], bytes: undefined, writing: Promise.resolve() };
+      archive = { live: new Map(), pairs: new Map(), pending: [], bytes: undefined, index: undefined, writing: Promise.resolve() };
       // A session restored from disk: its window is known now, its earlier evictions are already on disk.
       for (const m of registry?.peek(sessionId)?.visibleMessages() ?? []) this.track(archive, m);
       this.sessions.set(sessionId, archive);
@@ -185,18 +230,23 @@ export class RecallStore {
         const file = this.fileOf(sessionId);
         archive.bytes ??= await sizeOf(file);
         if (archive.bytes + Buffer.byteLength(data) > this.maxBytes) {
-          archive.bytes = await this.compact(file, data);
+          const kept = await this.compact(file, data);
+          archive.bytes = kept.bytes;
+          archive.index = indexOf(kept.lines);
           return;
         }
-        await appendRegular(file, data);
-        archive.bytes += Buffer.byteLength(data);
+        const known = archive.bytes;
+        const { before, start } = await appendRegular(file, data);
+        archive.bytes = start + Buffer.byteLength(data);
+        // Someone else wrote the file since: the index no longer knows it (the next recall reads it whole).
+        archive.index = archive.index && before === known ? indexOf(lines, archive.index, start) : undefined;
       })
       .catch((err) => this.options.onError?.(err));
     return archive.writing;
   }
 
-  /** Keeps the newest lines (old file + new data) within half the cap; returns the new size. */
-  private async compact(file: string, data: string): Promise<number> {
+  /** Keeps the newest lines (old file + new data) within half the cap; returns them and the new size. */
+  private async compact(file: string, data: string): Promise<{ lines: string[]; bytes: number }> {
     const read = await readStateFile(file, this.maxBytes * 2);
     const old = read.ok ? read.text : '';
     const lines = (old + data).split('\n').filter((l) => l.length > 0);
@@ -210,7 +260,7 @@ export class RecallStore {
     }
     const text = kept.reverse().map((l) => `${l}\n`).join('');
     await writeFileAtomic(file, text, { mode: 0o600, fsync: false });
-    return bytes;
+    return { lines: kept, bytes };
   }
 
   private async prune(liveIds: readonly string[]): Promise<void> {
@@ -308,6 +358,25 @@ function recordOf(m: MemoryMessage, evictedAt: number, pairId = m.pairId): Recal
   };
 }
 
+const ID_PREFIX = /^\{"id":("(?:[^"\\]|\\.)*"),/;
+
+/** Line spans of archive lines by id, the newest line of an id winning; `lines` start at byte `offset`. */
+function indexOf(lines: readonly string[], into = new Map<string, LineSpan>(), offset = 0): Map<string, LineSpan> {
+  for (const line of lines) {
+    const bytes = Buffer.byteLength(line);
+    const quoted = ID_PREFIX.exec(line)?.[1];
+    if (quoted !== undefined) {
+      try {
+        into.set(JSON.parse(quoted) as string, { offset, bytes });
+      } catch {
+        // not an id: the line is skipped by recall too
+      }
+    }
+    offset += bytes + 1;
+  }
+  return into;
+}
+
 function parseIf(line: string, id: string): RecalledMessage | undefined {
   if (!line.startsWith(`{"id":${JSON.stringify(id)},`)) return undefined;
   try {
@@ -328,14 +397,25 @@ async function sizeOf(file: string): Promise<number> {
   }
 }
 
-/** Appends to a regular file only (a FIFO or a symlink swapped in is refused, never blocked on). */
-async function appendRegular(file: string, data: string): Promise<void> {
+/**
+ * Appends to a regular file only (a FIFO or a symlink swapped in is refused, never blocked on). After a last line
+ * an append cut short (a crash), a line break first: the cut line ends there and the new records start whole.
+ * Returns the size found and where the data starts.
+ */
+async function appendRegular(file: string, data: string): Promise<{ before: number; start: number }> {
   const handle = await fs.open(file, APPEND_FLAGS, 0o600);
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new Error(`${file} became ${fileKind(st)}; recall archive not written`);
     await handle.chmod(0o600);
-    await handle.writeFile(data);
+    let cut = false;
+    if (st.size > 0) {
+      const last = Buffer.alloc(1);
+      const { bytesRead } = await handle.read(last, 0, 1, st.size - 1);
+      cut = bytesRead === 1 && last[0] !== 0x0a;
+    }
+    await handle.writeFile(cut ? `\n${data}` : data);
+    return { before: st.size, start: st.size + (cut ? 1 : 0) };
   } finally {
     await handle.close();
   }
