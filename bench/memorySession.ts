@@ -4,7 +4,7 @@
  * failure), each call recorded in the memory as it returns, the recall archive on disk, the scripted model of scriptedAgent.ts. Returns what every
  * request really sent and the figures the bench prints (and the tests assert).
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runChatTurn } from '../src/core/memory/chatTurn';
@@ -40,6 +40,12 @@ export interface SessionRun {
   msPerTurn: number[];
   /** CPU of the scripted model's token counting in each turn (a provider's cost, shown for reference). */
   modelMsPerTurn: number[];
+  /**
+   * Bytes this process read in each turn (Linux `/proc/self/io` rchar: every read call, from the page cache too);
+   * undefined where that file is not there. Deterministic where CPU time is not: state read again whole each turn
+   * (an archive, a journal) grows it with the session.
+   */
+  bytesReadPerTurn: number[] | undefined;
   registry: MemoryRegistry;
   recall: RecallStore;
   turns: TurnLog;
@@ -78,6 +84,16 @@ export function textOf(m: AssembledMessage): string {
   return m.parts.map((p) => (p.type === 'tool_call' ? `${p.name} ${JSON.stringify(p.input)}` : p.text)).join('\n');
 }
 
+/** This process's bytes read so far (Linux), or undefined. */
+function bytesRead(): number | undefined {
+  try {
+    const m = /^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runScriptedSession(o: { turns: number; maxInputTokens: number; reserveTokens: number; recentKeep?: number }): Promise<SessionRun> {
   const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'be-session-')));
   const root = path.join(base, 'repo');
@@ -99,6 +115,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
   const naiveTokens: number[] = [];
   const msPerTurn: number[] = [];
   const modelMsPerTurn: number[] = [];
+  const bytesReadPerTurn: number[] | undefined = bytesRead() === undefined ? undefined : [];
   const edits: SessionRun['edits'] = [];
   let overflowInterrupts = 0;
   // The naive peer keeps every message: its prompt is the system block plus all of them.
@@ -138,6 +155,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     // CPU time of this process (model, memory and tools all run in it): wall time measured the machine's load
     // too — on a shared 2-core machine late turns looked 3× slower while their CPU cost stayed flat
     const c0 = process.cpuUsage();
+    const read0 = bytesRead();
     const model0 = modelMs;
     try {
       await runChatTurn(
@@ -150,6 +168,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     const c = process.cpuUsage(c0);
     msPerTurn.push((c.user + c.system) / 1000 - (modelMs - model0));
     modelMsPerTurn.push(modelMs - model0);
+    bytesReadPerTurn?.push((bytesRead() ?? 0) - (read0 ?? 0));
     for (let k = sentBefore; k < model.sent.length; k++) naiveTokens.push(fixed + naiveHistory);
     if (step.kind === 'edit' || step.kind === 'break') {
       const call = [...memory.visibleMessages()].reverse().find((m) => m.kind === 'tool_call' && (m.tool === 'be-insert' || m.tool === 'be-replace'));
@@ -171,6 +190,7 @@ export async function runScriptedSession(o: { turns: number; maxInputTokens: num
     overflowInterrupts,
     msPerTurn,
     modelMsPerTurn,
+    bytesReadPerTurn,
     registry,
     recall,
     turns,

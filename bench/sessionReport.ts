@@ -43,6 +43,13 @@ export interface SessionFigures {
   lateTurns: string;
   /** Median CPU per turn of the scripted model's token counting (the provider's cost, not ours). */
   modelMsPerTurn: number;
+  /** Bytes the process read over the early and the late turns (Linux; undefined elsewhere). */
+  bytesReadEarly: number | undefined;
+  bytesReadLate: number | undefined;
+}
+
+function sum(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
 }
 
 function median(xs: number[]): number {
@@ -146,6 +153,8 @@ export async function measureSession(run: SessionRun): Promise<SessionFigures> {
     earlyTurns: `${k + 1}–${2 * k}`,
     lateTurns: `${run.msPerTurn.length - k + 1}–${run.msPerTurn.length}`,
     modelMsPerTurn: median(run.modelMsPerTurn),
+    bytesReadEarly: run.bytesReadPerTurn && sum(run.bytesReadPerTurn.slice(k, 2 * k)),
+    bytesReadLate: run.bytesReadPerTurn && sum(run.bytesReadPerTurn.slice(-k)),
   };
 }
 
@@ -165,6 +174,9 @@ export async function sessionBench(turns = 200): Promise<SessionFigures> {
       `  artifact trail (${f.edits} edits: call id, file, outcome, arguments): ours from summary + recall ${f.trailOurs}% · from the summary text alone ${f.trailSummaryOnly}% · trimMessages [sys] ${f.trailTrimSystem}% · [hum] ${f.trailTrim}% (goal 100%)`,
     );
     console.log(`  CPU per turn of ours (memory, prompt, real tool calls; the scripted model's own token counting, ${f.modelMsPerTurn.toFixed(1)} ms, not counted): median ${f.msPerTurnEarly.toFixed(1)} ms early (turns ${f.earlyTurns}) vs ${f.msPerTurnLate.toFixed(1)} ms late (turns ${f.lateTurns}) → ×${(f.msPerTurnLate / f.msPerTurnEarly).toFixed(2)}`);
+    if (f.bytesReadEarly !== undefined && f.bytesReadLate !== undefined) {
+      console.log(`  bytes read (every read call of the process): ${f.bytesReadEarly} over turns ${f.earlyTurns} vs ${f.bytesReadLate} over turns ${f.lateTurns} → ×${(f.bytesReadLate / f.bytesReadEarly).toFixed(2)}`);
+    }
     return f;
   } finally {
     await run.dispose();
