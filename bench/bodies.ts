@@ -2,7 +2,8 @@
  * Blanked or emptied bodies against the whole parse, on real files (not part of the test suite): for each file named
  * on stdin, its outline parsed whole and parsed with its function bodies blanked or emptied (src/core/context/
  * cBodies.ts, cppBodies.ts, goBodies.ts, rustBodies.ts, javaBodies.ts, csharpBodies.ts, jsBodies.ts, phpBodies.ts,
- * rubyBodies.ts, pythonBodies.ts: the language is the first argument, c unless given), and whether they agree.
+ * rubyBodies.ts, pythonBodies.ts, bashBodies.ts: the language is the first argument, c unless given), and whether
+ * they agree.
  * Prints, per file where they differ, both symbol counts and error counts; then how many files agree, how many
  * parse with errors whole (error recovery then may differ), how many had nothing to blank, and the parse time of
  * each way (ms, summed, one warm parser). Any size counts here, also below BLANK_BODIES_MIN_CHARS.
@@ -22,11 +23,12 @@ import { emptyCppFunctionBodies } from '../src/core/context/cppBodies';
 import { emptyPhpFunctionBodies } from '../src/core/context/phpBodies';
 import { emptyRubyMethodBodies } from '../src/core/context/rubyBodies';
 import { emptyPythonFunctionBodies } from '../src/core/context/pythonBodies';
+import { emptyBashFunctionBodies } from '../src/core/context/bashBodies';
 import { packagedGrammars, TreeSitterParsers } from '../src/core/context/node/treeSitter';
 import { parseOutline, type Extracted } from '../src/core/context/treeOutline';
 
 const parsers = new TreeSitterParsers(packagedGrammars);
-const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: emptyGoFunctionBodies, java: emptyJavaMethodBodies, rust: emptyRustFunctionBodies, csharp: emptyCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies, python: emptyPythonFunctionBodies };
+const BLANKERS: Record<string, (text: string) => string | undefined> = { c: blankFunctionBodies, cpp: emptyCppFunctionBodies, go: emptyGoFunctionBodies, java: emptyJavaMethodBodies, rust: emptyRustFunctionBodies, csharp: emptyCsharpMethodBodies, typescript: emptyJsFunctionBodies, javascript: emptyJsFunctionBodies, php: emptyPhpFunctionBodies, ruby: emptyRubyMethodBodies, python: emptyPythonFunctionBodies, shellscript: emptyBashFunctionBodies };
 const language = process.argv[2] ?? 'c';
 const blank = BLANKERS[language];
 if (!blank) throw new Error(`no body blanker for ${language}: one of ${Object.keys(BLANKERS).join(', ')}`);

@@ -88,3 +88,15 @@ export function typescriptSource(bytes: number): string {
     bytes,
   );
 }
+
+/** Bash: functions as shfmt lays them out, a doc comment above each. */
+export function bashSource(bytes: number): string {
+  return filled(
+    '#!/usr/bin/env bash\nset -euo pipefail\n\n',
+    (i) =>
+      `# describe${i} prints a text.\ndescribe${i}() {\n  local prefix="$1" id="$2"\n  if [[ "$id" -gt ${i} ]]; then\n    echo "\${prefix}-\${id}"\n  fi\n` +
+      `  for k in 1 2 3; do\n    printf '%s,' "$(printf 'x%.0s' $(seq 1 "$k"))"\n  done\n  echo\n}\n\n`,
+    '',
+    bytes,
+  );
+}

@@ -27,7 +27,7 @@ import { getTokenizer } from '../../src/core/memory/node/tokenizer';
 import { createServices, type Services } from '../../src/mcp/services';
 import { OutlinePool } from '../../src/core/context/node/outlinePool';
 import { cSource, dataSource, generateFolder, generateManyFiles, goSource, javaSource, rustSource } from './generate';
-import { cppSource, csharpSource, phpSource, pythonSource, rubySource, typescriptSource } from './languageSources';
+import { bashSource, cppSource, csharpSource, phpSource, pythonSource, rubySource, typescriptSource } from './languageSources';
 import { firstCallOverStdio, firstOutlineOverStdio } from './stdioOutline';
 import { fmt } from './report';
 import { loopProbe } from './loopProbe';
@@ -92,6 +92,7 @@ async function outlineRows(): Promise<Row[]> {
       ['C++ file', 'big.cpp', () => cppSource(4_000_000)],
       ['PHP file', 'big.php', () => phpSource(4_000_000)],
       ['Ruby file', 'big.rb', () => rubySource(4_000_000)],
+      ['Bash file', 'big.sh', () => bashSource(4_000_000)],
     ];
     const otherRuns: [string, { wall: number; cpu: number }[]][] = [];
     for (const [what, file, text] of others) otherRuns.push([what, await more(file, text)]);

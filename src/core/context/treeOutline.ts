@@ -19,6 +19,7 @@ import { emptyCppFunctionBodies } from './cppBodies';
 import { emptyPhpFunctionBodies } from './phpBodies';
 import { emptyRubyMethodBodies } from './rubyBodies';
 import { emptyPythonFunctionBodies } from './pythonBodies';
+import { emptyBashFunctionBodies } from './bashBodies';
 import type { ParserSource } from './node/treeSitter';
 
 export type { Extracted } from './extract';
@@ -75,6 +76,7 @@ const BODY_BLANKERS: Readonly<Record<string, (text: string) => string | undefine
   php: emptyPhpFunctionBodies,
   ruby: emptyRubyMethodBodies,
   python: emptyPythonFunctionBodies,
+  shellscript: emptyBashFunctionBodies,
 };
 
 /**
