@@ -13,6 +13,7 @@
  * ends the reading. What is lost: the syntax errors inside the bodies emptied.
  */
 import { emptyRanges } from './cBodies';
+import { lineEndPastLiterals } from './literals';
 
 const NL = 10;
 const HASH = 35;
@@ -152,17 +153,12 @@ function bodyRange(text: string, from: number, indent: string): [number, number]
       if (width !== indent.length || !text.startsWith(indent, at) || text.charCodeAt(k) !== CLOSE || !/^\r?$/.test(text.slice(k + 1, lineEnd))) return undefined;
       return uncertain ? undefined : [from, k];
     }
-    // the rest of the line, its literals stepped over; a literal over lines must not hold a line this shallow
-    let i = k;
-    for (; i < text.length && text.charCodeAt(i) !== NL; i++) {
-      const end = bashLiteralEnd(text, i);
-      if (end < 0) return -1;
-      if (end > i) {
-        if (!uncertain && shallowLineIn(text, i, end, indent.length)) uncertain = true;
-        i = end - 1;
-      }
-    }
-    at = i + 1;
+    // a literal over lines must not hold a line this shallow
+    const next = lineEndPastLiterals(text, k, bashLiteralEnd, (start, end) => {
+      if (!uncertain && shallowLineIn(text, start, end, indent.length)) uncertain = true;
+    });
+    if (next < 0) return -1;
+    at = next + 1;
   }
   return undefined;
 }
@@ -193,14 +189,9 @@ export function bashFunctionBodies(text: string): [number, number][] {
         continue;
       }
     }
-    // the rest of the line, its literals stepped over
-    let i = at;
-    for (; i < text.length && text.charCodeAt(i) !== NL; i++) {
-      const end = bashLiteralEnd(text, i);
-      if (end < 0) return out;
-      if (end > i) i = end - 1;
-    }
-    at = i + 1;
+    const nl = lineEndPastLiterals(text, at, bashLiteralEnd);
+    if (nl < 0) return out;
+    at = nl + 1;
   }
   return out;
 }

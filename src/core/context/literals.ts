@@ -1,8 +1,8 @@
 /**
  * Lexing pieces the body readers' dialects share (javaBodies.ts, csharpBodies.ts, cppBodies.ts, jsBodies.ts,
- * phpBodies.ts, rubyBodies.ts, pythonBodies.ts, and the readers under them): a name's characters, a line's blank
- * end, C-style comments, strings closed on their line, and the code in a string's interpolation (`${…}`, `{…}`,
- * `#{…}`).
+ * phpBodies.ts, rubyBodies.ts, pythonBodies.ts, bashBodies.ts, and the readers under them): a name's characters, a
+ * line's blank end, C-style comments, strings closed on their line, the code in a string's interpolation (`${…}`,
+ * `{…}`, `#{…}`), and a line's end past the literals on it.
  */
 
 const NL = 10;
@@ -72,4 +72,27 @@ export function holeEnd(text: string, from: number, literalEnd: (text: string, i
     }
   }
   return -1;
+}
+
+/**
+ * From `from`, the line break that ends the line with its literals stepped over (a literal may run over lines, and
+ * its line breaks are not the line's end), the text's length at its end, or -1 when a literal does not close.
+ * `onLiteral` sees each literal stepped over, [start, end).
+ */
+export function lineEndPastLiterals(
+  text: string,
+  from: number,
+  literalEnd: (text: string, i: number) => number,
+  onLiteral?: (start: number, end: number) => void,
+): number {
+  let i = from;
+  for (; i < text.length && text.charCodeAt(i) !== 10; i++) {
+    const end = literalEnd(text, i);
+    if (end < 0) return -1;
+    if (end > i) {
+      onLiteral?.(i, end);
+      i = end - 1;
+    }
+  }
+  return i;
 }

@@ -12,7 +12,7 @@
  * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading. What
  * is lost: the syntax errors inside the bodies emptied.
  */
-import { holeEnd, isNameChar } from './literals';
+import { holeEnd, isNameChar, lineEndPastLiterals } from './literals';
 
 const NL = 10;
 const HASH = 35;
@@ -177,15 +177,9 @@ function bodyRange(text: string, from: number, indent: string): [number, number]
         if (!CLAUSE.test(text)) return undefined;
       }
     }
-    // the rest of the line, its literals stepped over (one may run over lines)
-    let i = k;
-    for (; i < text.length && text.charCodeAt(i) !== NL; i++) {
-      const end = literalEnd(text, i);
-      if (end < 0) return undefined;
-      if (end > i) i = end - 1;
-    }
-    if (i >= text.length) return undefined;
-    at = i + 1;
+    const next = lineEndPastLiterals(text, k, literalEnd);
+    if (next < 0 || next >= text.length) return undefined;
+    at = next + 1;
   }
   return undefined;
 }
@@ -218,14 +212,9 @@ export function rubyMethodBodies(text: string): [number, number][] {
         continue;
       }
     }
-    // the rest of the line, its literals stepped over
-    let i = at;
-    for (; i < text.length && text.charCodeAt(i) !== NL; i++) {
-      const end = literalEnd(text, i);
-      if (end < 0) return out;
-      if (end > i) i = end - 1;
-    }
-    at = i + 1;
+    const nl = lineEndPastLiterals(text, at, literalEnd);
+    if (nl < 0) return out;
+    at = nl + 1;
   }
   return out;
 }
