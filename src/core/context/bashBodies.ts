@@ -10,10 +10,12 @@
  * stepped over, so a `}` inside one is none. A body in which a literal holds a line at the head's indent or less (a
  * here-document's text, a string over lines) is left whole: lexed wrong, that literal could have hidden the real
  * end. What is not certain (a `case` inside `$(…)`, two here-documents on a line, a literal that does not close)
- * ends the reading. What is lost: the syntax errors inside the bodies emptied.
+ * ends the reading, as a spent budget of steps does (scanBudget.ts). What is lost: the syntax errors inside the
+ * bodies emptied.
  */
 import { emptyRanges } from './cBodies';
 import { lineEndPastLiterals } from './literals';
+import { ScanBudget } from './scanBudget';
 
 const NL = 10;
 const HASH = 35;
@@ -139,9 +141,9 @@ function indentAt(text: string, at: number): number {
 
 /**
  * The body after a head whose line break is at `from`: [from, the `}`'s offset), undefined when not certain, or -1
- * when a literal ends the reading.
+ * when a literal ends the reading, or the budget of steps is spent.
  */
-function bodyRange(text: string, from: number, indent: string): [number, number] | undefined | -1 {
+function bodyRange(text: string, from: number, indent: string, budget: ScanBudget): [number, number] | undefined | -1 {
   let uncertain = false;
   for (let at = from + 1; at < text.length; ) {
     const width = indentAt(text, at);
@@ -157,7 +159,7 @@ function bodyRange(text: string, from: number, indent: string): [number, number]
     const next = lineEndPastLiterals(text, k, bashLiteralEnd, (start, end) => {
       if (!uncertain && shallowLineIn(text, start, end, indent.length)) uncertain = true;
     });
-    if (next < 0) return -1;
+    if (next < 0 || !budget.take(next + 1 - at)) return -1;
     at = next + 1;
   }
   return undefined;
@@ -174,14 +176,14 @@ function shallowLineIn(text: string, from: number, to: number, depth: number): b
 }
 
 /** The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, from a head's line break to its `}`. */
-export function bashFunctionBodies(text: string): [number, number][] {
+export function bashFunctionBodies(text: string, budget = new ScanBudget(text.length)): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     HEAD.lastIndex = at;
     const head = HEAD.exec(text);
     if (head) {
       const from = HEAD.lastIndex - 1;
-      const body = bodyRange(text, from, head[1]!);
+      const body = bodyRange(text, from, head[1]!, budget);
       if (body === -1) return out;
       if (body) {
         out.push(body);

@@ -14,6 +14,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import type { ScanBudget } from './scanBudget';
 import { isNameChar, quotedEnd, slashCommentEnd } from './literals';
 
 const SLASH = 47;
@@ -57,8 +58,8 @@ function literalEnd(text: string, i: number): number {
 const CPP: LayoutDialect = { head: HEAD, literalEnd, angles: false, directives: true };
 
 /** The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and its `}`. */
-export function cppFunctionBodies(text: string): [number, number][] {
-  return layoutBodies(text, CPP);
+export function cppFunctionBodies(text: string, budget?: ScanBudget): [number, number][] {
+  return layoutBodies(text, CPP, budget);
 }
 
 /** `text` with the function bodies of cppFunctionBodies emptied (their line breaks kept), or undefined when there is none. */

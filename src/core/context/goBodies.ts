@@ -11,8 +11,10 @@
  * closed by a line that is exactly `}` with every brace inside it closed. Strings, runes, raw strings and comments
  * are lexed as Go's scanner lexes them; a `}` line inside a raw string or a comment is no end. Anything else (a
  * brace left open at such a line, a string that does not close on its line, the text's end) leaves that function as
- * it is. What is lost: the syntax errors inside the bodies emptied.
+ * it is; a spent budget of steps ends the reading (scanBudget.ts). What is lost: the syntax errors inside the bodies
+ * emptied.
  */
+import { ScanBudget } from './scanBudget';
 import { emptyRanges } from './cBodies';
 import { endsLine } from './literals';
 
@@ -55,14 +57,19 @@ function opensLiteral(text: string, i: number): boolean {
   return c === QUOTE || c === APOSTROPHE || c === BACKTICK || (c === SLASH && (text.charCodeAt(i + 1) === SLASH || text.charCodeAt(i + 1) === STAR));
 }
 
-/** The offset of the body's `{` for the `func` at `at`, or -1 when the head is not one whose bounds are certain. */
-function bodyOpen(text: string, at: number): number {
+/** A scan's answer when the reading's budget of steps is spent: the reading ends. */
+const SPENT = -2;
+
+/** The offset of the body's `{` for the `func` at `at`, -1 when the head is not one whose bounds are certain, SPENT when the budget is. */
+function bodyOpen(text: string, at: number, budget: ScanBudget): number {
   let depth = 0;
   for (let i = at; i < text.length; i++) {
+    if (!budget.take()) return SPENT;
     const c = text.charCodeAt(i);
     if (opensLiteral(text, i)) {
       const end = skipLiteral(text, i);
       if (end < 0) return -1;
+      budget.take(end - i);
       i = end - 1;
     } else if (c === 40 || c === 91) depth++;
     else if (c === 41 || c === 93) {
@@ -76,12 +83,14 @@ function bodyOpen(text: string, at: number): number {
 }
 
 /**
- * The body from the `{` at `open`: [open + 1, close) where `close` is the `}` of the line that is exactly `}`, or
- * undefined when a brace is open at that line, a literal does not close, or the text ends first.
+ * The body from the `{` at `open`: [open + 1, close) where `close` is the `}` of the line that is exactly `}`,
+ * undefined when a brace is open at that line, a literal does not close, or the text ends first, SPENT when the
+ * budget is.
  */
-function bodyRange(text: string, open: number): [number, number] | undefined {
+function bodyRange(text: string, open: number, budget: ScanBudget): [number, number] | undefined | typeof SPENT {
   let depth = 1;
   for (let i = open + 1; i < text.length; i++) {
+    if (!budget.take()) return SPENT;
     const c = text.charCodeAt(i);
     if (c === NL) {
       if (text.charCodeAt(i + 1) === 125 && endsLine(text, i + 2)) {
@@ -90,6 +99,7 @@ function bodyRange(text: string, open: number): [number, number] | undefined {
     } else if (opensLiteral(text, i)) {
       const end = skipLiteral(text, i);
       if (end < 0) return undefined;
+      budget.take(end - i);
       i = end - 1;
     } else if (c === 123) depth++;
     else if (c === 125 && --depth === 0) return undefined; // closed before a `}` line: a one-line body or no gofmt layout
@@ -98,12 +108,13 @@ function bodyRange(text: string, open: number): [number, number] | undefined {
 }
 
 /** The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and its `}`. */
-export function goFunctionBodies(text: string): [number, number][] {
+export function goFunctionBodies(text: string, budget = new ScanBudget(text.length)): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     if (text.startsWith('func ', at) || text.startsWith('func(', at)) {
-      const open = bodyOpen(text, at);
-      const body = open < 0 ? undefined : bodyRange(text, open);
+      const open = bodyOpen(text, at, budget);
+      const body = open < 0 ? undefined : bodyRange(text, open, budget);
+      if (open === SPENT || body === SPENT) break;
       if (body) {
         out.push(body);
         at = body[1];

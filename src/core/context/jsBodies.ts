@@ -13,6 +13,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import type { ScanBudget } from './scanBudget';
 import { holeEnd, isNameChar, quotedEnd, slashCommentEnd } from './literals';
 
 const NL = 10;
@@ -94,8 +95,8 @@ const JS: LayoutDialect = { head: HEAD, accepts: (head) => !STATEMENTS.has(head[
  * The function and method bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each,
  * between a `{` and its `}`. Heads are looked for at the start of lines outside literals and comments only.
  */
-export function jsFunctionBodies(text: string): [number, number][] {
-  return layoutBodies(text, JS);
+export function jsFunctionBodies(text: string, budget?: ScanBudget): [number, number][] {
+  return layoutBodies(text, JS, budget);
 }
 
 /** `text` with the bodies of jsFunctionBodies emptied (their line breaks kept), or undefined when there is none. */

@@ -6,11 +6,16 @@
  * body); and a body closed by a line that is exactly the head's indent and `}`, with every brace inside it closed.
  * Literals and comments are stepped over as the dialect lexes them, so a head or a `}` line inside one is none;
  * where the dialect has directives (`#` lines), every `#if` in a body closes in it. Anything else (a brace open at
- * such a line, a literal that does not close, the text's end) leaves that function as it is. Each language's module
- * then empties the bodies to their line breaks, or blanks them (cBodies.ts).
+ * such a line, a literal that does not close, the text's end) leaves that function as it is; the reading ends once its
+ * budget of steps is spent (scanBudget.ts). Each language's module then empties the bodies to their line breaks, or
+ * blanks them (cBodies.ts).
  */
 import { conditionalDepth } from './cBodies';
 import { endsLine } from './literals';
+import { ScanBudget } from './scanBudget';
+
+/** A scan's answer when the reading's budget of steps is spent: the reading ends. */
+const SPENT = -2;
 
 const NL = 10;
 const CR = 13;
@@ -31,14 +36,19 @@ export interface LayoutDialect {
   directives: boolean;
 }
 
-/** The offset of the body's `{` for the head whose rest starts at `at`, or -1 when it has none or its bounds are not certain. */
-function bodyOpen(text: string, at: number, d: LayoutDialect): number {
+/**
+ * The offset of the body's `{` for the head whose rest starts at `at`, -1 when it has none or its bounds are not
+ * certain, SPENT when the budget is.
+ */
+function bodyOpen(text: string, at: number, d: LayoutDialect, budget: ScanBudget): number {
   let depth = 0;
   for (let i = at; i < text.length; i++) {
+    if (!budget.take()) return SPENT;
     const c = text.charCodeAt(i);
     const end = d.literalEnd(text, i);
     if (end < 0) return -1;
     if (end > i) {
+      budget.take(end - i);
       i = end - 1;
       continue;
     }
@@ -57,11 +67,15 @@ function firstNonBlank(text: string, i: number): number {
   return i;
 }
 
-/** The body from the `{` at `open`: [open + 1, close) where `close` is the `}` of the line `indent}`, or undefined. */
-function bodyRange(text: string, open: number, indent: string, d: LayoutDialect): [number, number] | undefined {
+/**
+ * The body from the `{` at `open`: [open + 1, close) where `close` is the `}` of the line `indent}`, undefined when
+ * there is none, SPENT when the budget is.
+ */
+function bodyRange(text: string, open: number, indent: string, d: LayoutDialect, budget: ScanBudget): [number, number] | undefined | typeof SPENT {
   let depth = 1;
   let conditional = 0;
   for (let i = open + 1; i < text.length; i++) {
+    if (!budget.take()) return SPENT;
     const c = text.charCodeAt(i);
     if (c === NL) {
       const close = i + 1 + indent.length;
@@ -82,8 +96,10 @@ function bodyRange(text: string, open: number, indent: string, d: LayoutDialect)
     }
     const end = d.literalEnd(text, i);
     if (end < 0) return undefined;
-    if (end > i) i = end - 1;
-    else if (c === OPEN) depth++;
+    if (end > i) {
+      budget.take(end - i);
+      i = end - 1;
+    } else if (c === OPEN) depth++;
     else if (c === CLOSE && --depth === 0) return undefined; // closed before its `}` line: not the formatter's layout
   }
   return undefined;
@@ -93,7 +109,7 @@ function bodyRange(text: string, open: number, indent: string, d: LayoutDialect)
  * The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and
  * its `}`. Heads are looked for at the start of lines outside literals, comments and directives only.
  */
-export function layoutBodies(text: string, d: LayoutDialect): [number, number][] {
+export function layoutBodies(text: string, d: LayoutDialect, budget = new ScanBudget(text.length)): [number, number][] {
   const out: [number, number][] = [];
   let lineStart = true;
   for (let i = 0; i < text.length; i++) {
@@ -109,8 +125,9 @@ export function layoutBodies(text: string, d: LayoutDialect): [number, number][]
       }
       d.head.lastIndex = i;
       const head = d.head.exec(text);
-      const open = head && (!d.accepts || d.accepts(head)) ? bodyOpen(text, i + head[0].length, d) : -1;
-      const body = open < 0 ? undefined : bodyRange(text, open, head![1]!, d);
+      const open = head && (!d.accepts || d.accepts(head)) ? bodyOpen(text, i + head[0].length, d, budget) : -1;
+      const body = open < 0 ? undefined : bodyRange(text, open, head![1]!, d, budget);
+      if (open === SPENT || body === SPENT) break;
       if (body) {
         out.push(body);
         i = body[1];

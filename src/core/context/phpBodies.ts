@@ -12,6 +12,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import type { ScanBudget } from './scanBudget';
 import { holeEnd, isNameChar, slashCommentEnd } from './literals';
 
 const SLASH = 47;
@@ -96,8 +97,8 @@ function interpolatedEnd(text: string, from: number, ends: (k: number) => boolea
 const PHP: LayoutDialect = { head: HEAD, literalEnd, angles: false, directives: false };
 
 /** The function and method bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and its `}`. */
-export function phpFunctionBodies(text: string): [number, number][] {
-  return layoutBodies(text, PHP);
+export function phpFunctionBodies(text: string, budget?: ScanBudget): [number, number][] {
+  return layoutBodies(text, PHP, budget);
 }
 
 /** `text` with the bodies of phpFunctionBodies emptied (their line breaks kept), or undefined when there is none. */

@@ -9,10 +9,11 @@
  * between them that starts outside a literal is indented deeper than the head, or is a `rescue`, `else` or `ensure`
  * of the method at its indent. The body is what lies between the head's last line (its parameters closed) and that
  * `end`. Comments, `=begin` blocks, strings (over lines, with the code in their `#{…}`), `%` literals, regular
- * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading. What
+ * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading, as a spent budget of steps does (scanBudget.ts). What
  * is lost: the syntax errors inside the bodies emptied.
  */
 import { holeEnd, isNameChar, lineEndPastLiterals } from './literals';
+import { ScanBudget } from './scanBudget';
 
 const NL = 10;
 const HASH = 35;
@@ -136,10 +137,17 @@ function delimitedEnd(text: string, from: number, open: string, close: string, i
   return -1;
 }
 
-/** The end of the head whose `def` keyword ends at `at`: its last line's line break, or -1 for a one-line or endless method. */
-function headEnd(text: string, at: number): number {
+/** A scan's answer when the reading's budget of steps is spent: the reading ends. */
+const SPENT = -2;
+
+/**
+ * The end of the head whose `def` keyword ends at `at`: its last line's line break, -1 for a one-line or endless
+ * method, SPENT when the budget is.
+ */
+function headEnd(text: string, at: number, budget: ScanBudget): number {
   let depth = 0;
   for (let i = at; i < text.length; i++) {
+    if (!budget.take()) return SPENT;
     const c = text.charCodeAt(i);
     if (c === NL) {
       if (depth === 0) return i;
@@ -148,6 +156,7 @@ function headEnd(text: string, at: number): number {
     const end = literalEnd(text, i);
     if (end < 0) return -1;
     if (end > i) {
+      budget.take(end - i);
       i = end - 1;
       continue;
     }
@@ -159,8 +168,8 @@ function headEnd(text: string, at: number): number {
   return -1;
 }
 
-/** The body after the head ending at `from` (a line break): [from, the `end`'s offset), or undefined. */
-function bodyRange(text: string, from: number, indent: string): [number, number] | undefined {
+/** The body after the head ending at `from` (a line break): [from, the `end`'s offset), undefined, or SPENT when the budget is. */
+function bodyRange(text: string, from: number, indent: string, budget: ScanBudget): [number, number] | undefined | typeof SPENT {
   for (let at = from + 1; at <= text.length; ) {
     // at a line's start outside literals
     let k = at;
@@ -179,6 +188,7 @@ function bodyRange(text: string, from: number, indent: string): [number, number]
     }
     const next = lineEndPastLiterals(text, k, literalEnd);
     if (next < 0 || next >= text.length) return undefined;
+    if (!budget.take(next + 1 - at)) return SPENT;
     at = next + 1;
   }
   return undefined;
@@ -198,14 +208,15 @@ function hidesLine(text: string, from: number, to: number, indent: string): bool
 }
 
 /** The method bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, from a head's line break to its `end`. */
-export function rubyMethodBodies(text: string): [number, number][] {
+export function rubyMethodBodies(text: string, budget = new ScanBudget(text.length)): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     HEAD.lastIndex = at;
     const head = HEAD.exec(text);
     if (head) {
-      const from = headEnd(text, HEAD.lastIndex);
-      const body = from < 0 ? undefined : bodyRange(text, from, head[1]!);
+      const from = headEnd(text, HEAD.lastIndex, budget);
+      const body = from < 0 ? undefined : bodyRange(text, from, head[1]!, budget);
+      if (from === SPENT || body === SPENT) return out;
       if (body) {
         out.push(body);
         at = body[1];

@@ -12,6 +12,7 @@
  */
 import { emptyRanges } from './cBodies';
 import { layoutBodies, type LayoutDialect } from './layoutBodies';
+import type { ScanBudget } from './scanBudget';
 import { isNameChar } from './literals';
 
 const SLASH = 47;
@@ -91,8 +92,8 @@ const RUST: LayoutDialect = { head: FN_HEAD, literalEnd, angles: false, directiv
  * The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, between a `{` and
  * its `}`. Heads are looked for at the start of lines outside strings and comments only.
  */
-export function rustFunctionBodies(text: string): [number, number][] {
-  return layoutBodies(text, RUST);
+export function rustFunctionBodies(text: string, budget?: ScanBudget): [number, number][] {
+  return layoutBodies(text, RUST, budget);
 }
 
 /** `text` with the function bodies of rustFunctionBodies emptied (their line breaks kept), or undefined when there is none. */
