@@ -14,7 +14,7 @@
  * bodies emptied.
  */
 import { emptyRanges } from './cBodies';
-import { lineEndPastLiterals } from './literals';
+import { lineEndPastLiterals, nestedLiteral } from './literals';
 import { ScanBudget } from './scanBudget';
 
 const NL = 10;
@@ -58,15 +58,16 @@ export function bashLiteralEnd(text: string, i: number): number {
     const close = text.indexOf("'", i + 1);
     return close < 0 ? -1 : close + 1;
   }
-  if (c === QUOTE) return quotedEnd(text, i + 1, QUOTE);
+  // the literals that hold others recurse: nestedLiteral bounds how deep
+  if (c === QUOTE) return nestedLiteral(() => quotedEnd(text, i + 1, QUOTE));
   if (c === BACKTICK) return quotedEnd(text, i + 1, BACKTICK);
   if (c === DOLLAR) {
     const d = text.charCodeAt(i + 1);
     if (d === APOSTROPHE) return quotedEnd(text, i + 2, APOSTROPHE);
-    if (d === QUOTE) return quotedEnd(text, i + 2, QUOTE);
-    if (d === OPEN) return nestedEnd(text, i + 2, OPEN, CLOSE);
+    if (d === QUOTE) return nestedLiteral(() => quotedEnd(text, i + 2, QUOTE));
+    if (d === OPEN) return nestedLiteral(() => nestedEnd(text, i + 2, OPEN, CLOSE));
     if (d === LPAREN) {
-      const end = nestedEnd(text, i + 2, LPAREN, RPAREN);
+      const end = nestedLiteral(() => nestedEnd(text, i + 2, LPAREN, RPAREN));
       // a `case` pattern's `)` would close it early
       return end > 0 && /\bcase\b/.test(text.slice(i, end)) ? -1 : end;
     }

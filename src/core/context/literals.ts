@@ -54,11 +54,33 @@ export function quotedEnd(text: string, from: number, quote: number): number {
 }
 
 /**
+ * Literals nest (a string's hole holds a string with a hole, and so on), and their readers recurse: past this depth a
+ * literal counts as one that does not close, so a crafted text ends the reading instead of overflowing the stack.
+ */
+export const MAX_LITERAL_DEPTH = 100;
+let literalDepth = 0;
+
+/** `scan` run one literal deeper: its answer, or -1 (does not close) past MAX_LITERAL_DEPTH. */
+export function nestedLiteral(scan: () => number): number {
+  if (literalDepth >= MAX_LITERAL_DEPTH) return -1;
+  literalDepth++;
+  try {
+    return scan();
+  } finally {
+    literalDepth--;
+  }
+}
+
+/**
  * The `}` closing an interpolation's code that starts at `from` (its `{` before it), or -1: braces nest, and the
  * literals and comments in it end where the dialect's `literalEnd` says (i where none opens, -1 where one never
  * closes).
  */
 export function holeEnd(text: string, from: number, literalEnd: (text: string, i: number) => number): number {
+  return nestedLiteral(() => holeEndAt(text, from, literalEnd));
+}
+
+function holeEndAt(text: string, from: number, literalEnd: (text: string, i: number) => number): number {
   let depth = 1;
   for (let k = from; k < text.length; k++) {
     const d = text.charCodeAt(k);

@@ -1,8 +1,9 @@
 /**
- * The body readers' budget of steps (src/core/context/scanBudget.ts): a crafted text whose heads never close (or
- * nest ever deeper) is read in time linear in its length, where each head's scan to the text's end made the readers
- * quadratic (a 300 KB file of `function f() {` lines: 28 s); a spent budget ends the reading and keeps what was
- * found before; and this repository's own sources take far fewer steps than the bound.
+ * The body readers on crafted texts. Their budget of steps (src/core/context/scanBudget.ts): a text whose heads
+ * never close (or nest ever deeper) is read in time linear in its length, where each head's scan to the text's end
+ * made the readers quadratic (a 300 KB file of `function f() {` lines: 28 s); a spent budget ends the reading and
+ * keeps what was found before; this repository's own sources take far fewer steps than the bound. And literals
+ * nested without end (`${` in `${` …) end the reading instead of overflowing the stack (literals.ts nestedLiteral).
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { phpFunctionBodies } from '../../../src/core/context/phpBodies';
 import { rubyMethodBodies } from '../../../src/core/context/rubyBodies';
 import { rustFunctionBodies } from '../../../src/core/context/rustBodies';
 import { SCAN_STEPS_PER_CHAR, ScanBudget } from '../../../src/core/context/scanBudget';
+import { emptyCsharpMethodBodies } from '../../../src/core/context/csharpBodies';
+import { emptyPythonFunctionBodies } from '../../../src/core/context/pythonBodies';
 
 type Reader = (text: string, budget?: ScanBudget) => [number, number][];
 /** Each reader with heads a crafted text repeats: one whose body never closes, one whose parameters never do. */
@@ -89,5 +92,24 @@ describe('core/context scanBudget (the body readers stay linear on crafted texts
       if (perChar > worst) [worst, worstFile] = [perChar, file];
     }
     assert.ok(worst < SCAN_STEPS_PER_CHAR / 4, `${path.relative(root, worstFile)}: ${worst.toFixed(2)} steps a character`);
+  });
+
+  it('interpolations nested without end (400 KB of `${`, `#{`, `{$`, `$(`…) end the reading, not the stack; the bodies before them are kept', () => {
+    const before = (head: string, body: string, tail: string) => `${head}${body}${tail}`;
+    const cases: [string, (t: string) => unknown, string, string][] = [
+      ['javascript', jsFunctionBodies, before('function a() {\n', '  return 1;\n', '}\n'), 'x = `${'],
+      ['php', phpFunctionBodies, before('<?php\nfunction a()\n{\n', '    return 1;\n', '}\n'), '$a = "{$b['],
+      ['ruby', rubyMethodBodies, before('def a\n', '  1\n', 'end\n'), 'x = "#{'],
+      ['bash', bashFunctionBodies, before('a() {\n', '  echo 1\n', '}\n'), 'x="$('],
+      ['bash', bashFunctionBodies, before('a() {\n', '  echo 1\n', '}\n'), 'x=${'],
+    ];
+    for (const [language, read, first, unit] of cases) {
+      const text = first + unit.repeat(Math.floor(400_000 / unit.length)) + '\n';
+      const found = read(text) as [number, number][];
+      assert.equal(found.length, 1, `${language} ${JSON.stringify(unit)}`);
+    }
+    // the readers that take a whole text and say undefined when there is nothing certain
+    assert.doesNotThrow(() => emptyCsharpMethodBodies('class A { void f() { var s = $"{'.repeat(12_000)));
+    assert.doesNotThrow(() => emptyPythonFunctionBodies('def f():\n    x = f"{' + 'f"{'.repeat(130_000)));
   });
 });
