@@ -101,7 +101,7 @@ function literalTail(text: string, open: number, minChars: number, dialect: Dial
       nonBlank++;
     } else if (c === 93 || c === 125) {
       if (stack.pop() !== c) return undefined;
-      if (stack.length === 0) return from >= 0 && i - from >= minChars ? { from, to: i } : { end: i };
+      if (stack.length === 0) return from >= 0 && i > from && i - from >= minChars ? { from, to: i } : { end: i };
       nonBlank++;
     } else if (c === QUOTE || c === APOSTROPHE) {
       const close = stringEnd(text, i, c);
@@ -141,7 +141,7 @@ function stringEnd(text: string, i: number, quote: number): number {
 
 /**
  * The parts of `text` (in `languageId`, one of DATA_LITERAL_LANGUAGES) to take out, sorted and disjoint: [from, to)
- * each, inside one data literal, of `minChars` or more.
+ * each, inside one data literal, of `minChars` or more and never empty.
  */
 export function dataLiteralTails(text: string, languageId: string, minChars = MIN_LITERAL_CHARS): [number, number][] {
   const dialect = DIALECTS[languageId];

@@ -127,6 +127,8 @@ describe('core/context dataLiterals (a large JavaScript, TypeScript or Python te
     // an object, on one line; the first comma comes only once KEPT_CHARS non-blank characters are behind
     assert.deepEqual(tails(`let o = { a: 1, b: 2, c: ${HEAD}, d: 3, e: 4 };\n`), [' d: 3, e: 4 ']);
     assert.deepEqual(tails(`var short = [1, 2, 3];\n`), [], 'nothing past KEPT_CHARS');
+    // a trailing comma right before the bracket leaves nothing to take out, even with no minimum; a line break does
+    assert.deepEqual(tails(`const x = [${HEAD},]\nconst y = {${HEAD},\n}\n`), ['\n']);
   });
 
   it('leaves what is not certainly data, and declarations whose line is not a declaration\'s start', () => {
