@@ -291,6 +291,22 @@ describe('core/files CrossProcessLocks', function () {
     await live();
   });
 
+  it('sweepDir never breaks a lock its own process holds, even one whose record reads as abandoned; released, it is swept', async () => {
+    const locks = new CrossProcessLocks();
+    const release = await locks.acquire(at('mine'));
+    // what an abandoned lock looks like: a record that does not parse, older than the grace for one being written
+    fs.writeFileSync(lockFileOf(at('mine')), 'garbage');
+    aged(lockFileOf(at('mine')), 60_000);
+    assert.equal(await locks.sweepDir(ws), 0);
+    assert.deepEqual(fs.readdirSync(ws), ['.mine.be-lock']);
+    // another process's sweep breaks it; once this process released its hold, its own sweep looks at that name again
+    await release();
+    fs.writeFileSync(lockFileOf(at('mine')), 'garbage');
+    aged(lockFileOf(at('mine')), 60_000);
+    assert.equal(await locks.sweepDir(ws), 1);
+    assert.deepEqual(fs.readdirSync(ws), []);
+  });
+
   it("recover() at start breaks dead owners' locks left in the lock folder of earlier versions", async () => {
     const lockDir = path.join(tmp, 'state', 'locks');
     fs.mkdirSync(lockDir, { recursive: true, mode: 0o700 });
