@@ -311,7 +311,7 @@ async function main(): Promise<void> {
   const f: { init: number; firstCall: number }[] = [];
   /** This build, and with BENCH_BEFORE_CLI the other one: each with a code cache folder kept across its runs. */
   const builds: Build[] = [{ label: 'ours', cli: OUR_CLI }, ...(BEFORE_CLI ? [{ label: 'before', cli: BEFORE_CLI }] : [])].map((x) => ({
-    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], afterOtherNode: [], keptCache: '',
+    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], afterOtherNode: [], keptCache: '', otherCache: '',
   }));
   const other = otherNode();
   await bare(); // warm the disk cache for node itself
@@ -320,6 +320,8 @@ async function main(): Promise<void> {
     for (const o of builds) {
       o.keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
       await ours(o.keptCache, 0, RANGE_READ, o.cli); // the first start writes the code cache (at exit)
+      o.otherCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-other-'));
+      await ours(o.otherCache, 0, RANGE_READ, o.cli);
     }
     for (let i = 0; i < RUNS; i++) {
       // interleaved, so a busy moment of the machine touches all alike
@@ -336,14 +338,16 @@ async function main(): Promise<void> {
         o.counted.push(await ours(o.keptCache, 0, COUNTED_READ, o.cli));
         o.withSessions.push(await ours(o.keptCache, 0, RANGE_READ, o.cli, savedSessions));
         if (other) {
-          await ours(o.keptCache, 0, RANGE_READ, o.cli, undefined, other.node);
-          o.afterOtherNode.push(await ours(o.keptCache, 0, RANGE_READ, o.cli));
+          // a cache folder of their own, so that a build which removes the other Node's cache (the build before the
+          // fix) does not make the later-start rows above first starts
+          await ours(o.otherCache, 0, RANGE_READ, o.cli, undefined, other.node);
+          o.afterOtherNode.push(await ours(o.otherCache, 0, RANGE_READ, o.cli));
         }
       }
       f.push(await serverFilesystem());
     }
   } finally {
-    for (const o of builds) if (o.keptCache) await fs.rm(o.keptCache, { recursive: true, force: true });
+    for (const o of builds) for (const dir of [o.keptCache, o.otherCache]) if (dir) await fs.rm(dir, { recursive: true, force: true });
     await fs.rm(savedSessions, { recursive: true, force: true });
   }
   for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1, other?.version);
@@ -357,6 +361,8 @@ interface Build {
   label: string;
   cli: string;
   keptCache: string;
+  /** the cache folder of the afterOtherNode row, kept across its runs */
+  otherCache: string;
   cold: OurRun[];
   warm: OurRun[];
   coldPaused: OurRun[];
@@ -414,7 +420,7 @@ function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, name
   if (otherVersion && o.afterOtherNode.length) {
     const afterOther = median(o.afterOtherNode.map((r) => r.firstCall));
     console.log(
-      `${tag}first tools/call of a later start right after a start under Node ${otherVersion} (same build, same cache folder), back to back: ` +
+      `${tag}first tools/call of a later start right after a start under Node ${otherVersion} (same build, a cache folder both use), back to back: ` +
         `${afterOther.toFixed(0)} ms from spawn (${(afterOther / bareMs).toFixed(2)}x the bare Node start; ${(afterOther / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start; ` +
         `${(afterOther / median(cold.map((r) => r.firstCall))).toFixed(2)}x the first start)`,
     );
