@@ -13,17 +13,22 @@ const SCAN_STEPS_MIN = 1 << 20;
 
 export class ScanBudget {
   private left: number;
-  /** Steps taken so far (for the test that measures real files). */
-  spent = 0;
 
   /** `steps`: the bound itself, for tests (by default SCAN_STEPS_PER_CHAR per character, at least 2^20). */
-  constructor(textLength: number, steps = SCAN_STEPS_PER_CHAR * textLength + SCAN_STEPS_MIN) {
+  constructor(
+    textLength: number,
+    private readonly steps = SCAN_STEPS_PER_CHAR * textLength + SCAN_STEPS_MIN,
+  ) {
     this.left = steps;
+  }
+
+  /** Steps taken so far (for the test that measures real files). */
+  get spent(): number {
+    return this.steps - this.left;
   }
 
   /** Takes `n` steps; false once the bound is passed (and from then on). */
   take(n = 1): boolean {
-    this.spent += n;
     return (this.left -= n) >= 0;
   }
 }
