@@ -14,7 +14,7 @@
  * bodies emptied.
  */
 import { emptyRanges } from './cBodies';
-import { lineEndPastLiterals, nestedLiteral } from './literals';
+import { bodiesAtHeads, lineEndPastLiterals, nestedLiteral } from './literals';
 import { ScanBudget } from './scanBudget';
 
 const NL = 10;
@@ -178,25 +178,15 @@ function shallowLineIn(text: string, from: number, to: number, depth: number): b
 
 /** The function bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, from a head's line break to its `}`. */
 export function bashFunctionBodies(text: string, budget = new ScanBudget(text.length)): [number, number][] {
-  const out: [number, number][] = [];
-  for (let at = 0; at < text.length; ) {
-    HEAD.lastIndex = at;
-    const head = HEAD.exec(text);
-    if (head) {
-      const from = HEAD.lastIndex - 1;
-      const body = bodyRange(text, from, head[1]!, budget);
-      if (body === -1) return out;
-      if (body) {
-        out.push(body);
-        at = body[1];
-        continue;
-      }
-    }
-    const nl = lineEndPastLiterals(text, at, bashLiteralEnd);
-    if (nl < 0) return out;
-    at = nl + 1;
-  }
-  return out;
+  return bodiesAtHeads(
+    text,
+    HEAD,
+    (head) => {
+      const body = bodyRange(text, HEAD.lastIndex - 1, head[1]!, budget);
+      return body === -1 ? 'spent' : body;
+    },
+    bashLiteralEnd,
+  );
 }
 
 /** `text` with the bodies of bashFunctionBodies emptied (their line breaks kept), or undefined when there is none. */

@@ -96,6 +96,33 @@ function holeEndAt(text: string, from: number, literalEnd: (text: string, i: num
   return -1;
 }
 
+/** What a reader's `bodyAt` gives for a head: its body [start, end), none here, or `'spent'` (the reading ends). */
+export type HeadBody = [number, number] | undefined | 'spent';
+
+/**
+ * The bodies of `text` that `bodyAt` finds at each line start `head` (a sticky RegExp) matches, sorted and disjoint:
+ * after a body the reading goes on at its end, else at the next line, past the line's literals (`literalEnd`); a
+ * literal that does not close, or `'spent'`, ends it with the bodies found so far.
+ */
+export function bodiesAtHeads(text: string, head: RegExp, bodyAt: (match: RegExpExecArray) => HeadBody, literalEnd: (text: string, i: number) => number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = 0; at < text.length; ) {
+    head.lastIndex = at;
+    const match = head.exec(text);
+    const body = match ? bodyAt(match) : undefined;
+    if (body === 'spent') return out;
+    if (body) {
+      out.push(body);
+      at = body[1];
+      continue;
+    }
+    const nl = lineEndPastLiterals(text, at, literalEnd);
+    if (nl < 0) return out;
+    at = nl + 1;
+  }
+  return out;
+}
+
 /**
  * From `from`, the line break that ends the line with its literals stepped over (a literal may run over lines, and
  * its line breaks are not the line's end), the text's length at its end, or -1 when a literal does not close.

@@ -12,7 +12,7 @@
  * expressions (told from a division as Ruby tells them) and heredocs are stepped over, so a `def` or an `end` inside one is none; a literal that does not close ends the reading, as a spent budget of steps does (scanBudget.ts). What
  * is lost: the syntax errors inside the bodies emptied.
  */
-import { holeEnd, isNameChar, lineEndPastLiterals } from './literals';
+import { bodiesAtHeads, holeEnd, isNameChar, lineEndPastLiterals } from './literals';
 import { ScanBudget } from './scanBudget';
 
 const NL = 10;
@@ -209,25 +209,16 @@ function hidesLine(text: string, from: number, to: number, indent: string): bool
 
 /** The method bodies of `text` whose bounds are certain, sorted and disjoint: [start, end) each, from a head's line break to its `end`. */
 export function rubyMethodBodies(text: string, budget = new ScanBudget(text.length)): [number, number][] {
-  const out: [number, number][] = [];
-  for (let at = 0; at < text.length; ) {
-    HEAD.lastIndex = at;
-    const head = HEAD.exec(text);
-    if (head) {
+  return bodiesAtHeads(
+    text,
+    HEAD,
+    (head) => {
       const from = headEnd(text, HEAD.lastIndex, budget);
       const body = from < 0 ? undefined : bodyRange(text, from, head[1]!, budget);
-      if (from === SPENT || body === SPENT) return out;
-      if (body) {
-        out.push(body);
-        at = body[1];
-        continue;
-      }
-    }
-    const nl = lineEndPastLiterals(text, at, literalEnd);
-    if (nl < 0) return out;
-    at = nl + 1;
-  }
-  return out;
+      return from === SPENT || body === SPENT ? 'spent' : body;
+    },
+    literalEnd,
+  );
 }
 
 /**
