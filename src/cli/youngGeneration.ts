@@ -12,6 +12,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
+import { registerDefaultFlags } from '../core/files/codeCache';
 
 /** The young generation's size (both semi-spaces) at which it stops growing, in MB. */
 export const YOUNG_GENERATION_MB = 16;
@@ -49,8 +50,19 @@ export function capYoungGeneration(mb = YOUNG_GENERATION_MB): () => void {
   const observer = new PerformanceObserver(check);
   observer.observe({ entryTypes: ['gc'] });
   check();
+  // V8 keys the code cache to its flags: a cache saved with the factor at 1 was rejected by every later start
+  registerDefaultFlags((save) => {
+    const capped = factor;
+    set(V8_GROWTH_FACTOR);
+    try {
+      return save();
+    } finally {
+      set(capped);
+    }
+  });
   return () => {
     observer.disconnect();
+    registerDefaultFlags(undefined);
     set(V8_GROWTH_FACTOR);
   };
 }

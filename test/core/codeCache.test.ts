@@ -139,6 +139,24 @@ describe('core/codeCache', function () {
     assert.equal(run(true), 'false', 'the saved cache holds it now');
   });
 
+  // V8 stamps a cache with a hash of its flags: one changed at run time and left so at the save poisoned every cache
+  it('a flag changed at run time: the cache is saved with the defaults a module registered, and the next start accepts it', () => {
+    const run = (register: boolean) =>
+      execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e',
+        `const c = require(${JSON.stringify(MODULE)}); const v8 = require('node:v8');
+         const vm = require('node:vm'); const Script = vm.Script; let verdict = 'none';
+         vm.Script = class extends Script { constructor(s, o) { super(s, o); if (o.cachedData) verdict = this.cachedDataRejected ? 'rejected' : 'accepted'; } };
+         c.runWithCodeCache({ file: ${JSON.stringify(bundle)}, cacheDir: ${JSON.stringify(cacheDir)} });
+         v8.setFlagsFromString('--semi-space-growth-factor=1');
+         if (${register}) c.registerDefaultFlags((save) => { v8.setFlagsFromString('--semi-space-growth-factor=2'); try { return save(); } finally { v8.setFlagsFromString('--semi-space-growth-factor=1'); } });
+         console.log(verdict);`], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') }).trim();
+    assert.equal(run(false), 'none', 'the first start: compiled, saved at exit with the flag changed');
+    assert.equal(run(false), 'rejected', 'what V8 does with such a cache (the reason for registerDefaultFlags)');
+    assert.equal(run(true), 'rejected', 'that start still found the bad cache, and saved one with the defaults');
+    assert.equal(run(true), 'accepted');
+    assert.equal(run(true), 'accepted');
+  });
+
   it('a bundle with UTF-8 text runs with that text intact (the ASCII fast read is only for ASCII files)', () => {
     fs.writeFileSync(bundle, `exports.answer = async () => ['é…©', /^[-*•]/.test('• x'), '\u2026'.length].join(' ');\n`);
     assert.equal(start().trim(), 'é…© true 1');

@@ -26,6 +26,27 @@ export interface CodeCacheOptions {
 const REFRESH_KEY = Symbol.for('better-edit-tools.code-cache-refresh');
 /** A cache is saved again only when it would grow by more than this share of its size. */
 const REFRESH_GROWTH = 1 / 32;
+/** Where a module that changes a V8 flag at run time puts how to undo it for the moment of a save (two bundles share it). */
+const DEFAULT_FLAGS_KEY = Symbol.for('better-edit-tools.code-cache-default-flags');
+
+/** Runs `save` with V8's flags as a fresh process has them, and returns what it returned. */
+export type AtDefaultFlags = <T>(save: () => T) => T;
+
+/**
+ * V8 stamps a code cache with a hash of its flags and rejects it in a process whose flags differ. A process that
+ * changes a flag after its start (the CLI's young-generation cap, src/cli/youngGeneration.ts) saved caches that no
+ * later start, with V8's defaults, accepted: each compiled the whole bundle again (~35 ms on Node 24) and saved
+ * another such cache. Such a module registers here how to put its flags back while a cache is made; undefined
+ * unregisters.
+ */
+export function registerDefaultFlags(atDefaults: AtDefaultFlags | undefined): void {
+  (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] = atDefaults;
+}
+
+function createWithDefaultFlags(script: vm.Script): Buffer {
+  const atDefaults = (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] as AtDefaultFlags | undefined;
+  return atDefaults ? atDefaults(() => script.createCachedData()) : script.createCachedData();
+}
 
 /**
  * Saves the running bundle's code cache again if it would now hold notably more compiled code than the one it was
@@ -66,7 +87,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   const save = (): boolean => {
     let data: Buffer;
     try {
-      data = script.createCachedData();
+      data = createWithDefaultFlags(script);
     } catch {
       return false;
     }

@@ -3,8 +3,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Clock } from '../../../src/core/clock';
 
+const made: string[] = [];
+
+/** A new folder under the system's temp folder (its real path), removed by removeTempDirs. */
 export async function tempDir(prefix = 'bet-chips-'): Promise<string> {
-  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the folders tempDir made (an afterEach of each file that uses it: a test run leaves nothing in /tmp). */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
 }
 
 export class FakeClock implements Clock {

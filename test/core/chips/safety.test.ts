@@ -11,7 +11,7 @@ import { ChipStore, MAX_CHIP_FILE_BYTES } from '../../../src/core/chips/node/sto
 import { MAX_ERROR_CHARS } from '../../../src/core/chips/bound';
 import { ToolError } from '../../../src/core/errors';
 import { cpuMsAsync } from '../../cpuTime';
-import { FakeClock, tempDir } from './helpers';
+import { FakeClock, removeTempDirs, tempDir } from './helpers';
 
 const posix = process.platform !== 'win32';
 
@@ -26,6 +26,7 @@ describe('ChipStore safety', () => {
     await fs.mkdir(dir, { recursive: true });
     warnings = [];
   });
+  afterEach(removeTempDirs);
 
   describe('separate quotas', () => {
     it('no number of failed-call chips evicts removed text, and removed text evicts only removed text', async () => {

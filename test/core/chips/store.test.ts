@@ -6,7 +6,7 @@ import { ToolError } from '../../../src/core/errors';
 import { workspaceChipDir } from '../../../src/core/files/statePaths';
 import { ChipStore } from '../../../src/core/chips/node/store';
 import type { ChipChangeEvent } from '../../../src/core/chips/types';
-import { FakeClock, tempDir } from './helpers';
+import { FakeClock, removeTempDirs, tempDir } from './helpers';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -59,6 +59,7 @@ describe('ChipStore', () => {
     clock = new FakeClock();
     warnings = [];
   });
+  afterEach(removeTempDirs);
 
   describe('save, get, list, delete', () => {
     it('saves removed text with where it came from and gives it back', async () => {

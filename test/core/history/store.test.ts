@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { HistoryStore, workspaceHistoryDir, INLINE_REMOVED_MAX } from '../../../src/core/history/node/store';
 import { applyInverse, spliceBetween } from '../../../src/core/history/splice';
 import { sha256Hex } from '../../../src/core/util/sha256';
-import { FakeClock, tempDir } from '../chips/helpers';
+import { FakeClock, removeTempDirs, tempDir } from '../chips/helpers';
 import { NodeFileStore } from '../../../src/core/files/nodeFileStore';
 import { Sandbox } from '../../../src/core/files/sandbox';
 
@@ -42,6 +42,7 @@ describe('HistoryStore', () => {
     clock = new FakeClock();
     warnings = [];
   });
+  afterEach(removeTempDirs);
 
   it('records edits and rolls them back newest first', async () => {
     const store = await open();
