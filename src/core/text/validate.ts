@@ -17,9 +17,18 @@ export function bomLength(bytes: Uint8Array): number {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
-function isSuspiciousControl(b: number): boolean {
-  // tab, LF, VT, FF, CR and ESC (ANSI colours in logs) are normal in text files
-  return (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f;
+/** The control bytes that suggest a binary file: tab, LF, VT, FF, CR and ESC (ANSI colours in logs) are normal in text. */
+// eslint-disable-next-line no-control-regex -- control bytes are what it looks for
+const SUSPICIOUS_CONTROLS = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/g;
+
+/**
+ * How many of the first `end` bytes are suspicious controls. Matched by the regular expression engine over the bytes
+ * read as latin1 (one character per byte): a loop over the 8 KB sample in JS was ~1.5 ms of a later start's first
+ * read, before the JIT had seen it.
+ */
+export function suspiciousControls(bytes: Uint8Array, end: number): number {
+  const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(end, bytes.length)).toString('latin1');
+  return sample.match(SUSPICIOUS_CONTROLS)?.length ?? 0;
 }
 
 /** Offset of the first byte that does not start a valid UTF-8 sequence (only called once we know there is one). */
@@ -71,8 +80,7 @@ export function assertText(bytes: Buffer, label: string): void {
     );
   }
   const sampleEnd = Math.min(bytes.length, CONTROL_SAMPLE_BYTES);
-  let controls = 0;
-  for (let i = 0; i < sampleEnd; i++) if (isSuspiciousControl(bytes[i])) controls++;
+  const controls = suspiciousControls(bytes, sampleEnd);
   if (sampleEnd > 0 && controls / sampleEnd > MAX_CONTROL_SHARE) {
     throw new ToolError(
       'binary_file',

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
-import { assertText, assertWellFormedText, firstInvalidUtf8, firstLoneSurrogate } from '../../../src/core/text/validate';
+import { assertText, assertWellFormedText, firstInvalidUtf8, firstLoneSurrogate, suspiciousControls } from '../../../src/core/text/validate';
 import { ToolError } from '../../../src/core/errors';
 
 const code = (f: () => void) => {
@@ -53,6 +53,25 @@ describe('core/text validation', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+  it('property: suspiciousControls counts the bytes below 0x20 other than tab, LF, VT, FF, CR and ESC, and 0x7f, in the first `end`', () => {
+    const slow = (b: Uint8Array, end: number) => {
+      let n = 0;
+      for (let i = 0; i < Math.min(end, b.length); i++) {
+        const c = b[i]!;
+        if ((c < 0x20 && ![0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b].includes(c)) || c === 0x7f) n++;
+      }
+      return n;
+    };
+    fc.assert(
+      // every byte value, and a view into a larger buffer (its own offset), with `end` inside and past it
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(8), fc.nat(320), (arr, skip, end) => {
+        const view = Buffer.from([...Array<number>(skip).fill(0x01), ...arr]).subarray(skip);
+        assert.equal(suspiciousControls(view, end), slow(arr, end));
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(suspiciousControls(Uint8Array.from({ length: 256 }, (_, i) => i), 256), 0x20 - 6 + 1);
   });
 });
 
