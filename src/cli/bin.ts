@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { defaultChipDir } from '../core/files/statePaths';
-import { runWithCodeCache } from '../core/files/codeCache';
+import { nodeOptionsKey, runWithCodeCache } from '../core/files/codeCache';
 import { handOverFront, startStdioFront } from '../mcp/fastStart';
 import { parseCli } from './args';
 import { awaitsClientRoots, resolveRoots } from './roots';
@@ -34,7 +34,7 @@ function load(): void {
     require(main); // eslint-disable-line @typescript-eslint/no-require-imports
   } else {
     const cacheBase = path.dirname(defaultChipDir(process.env, process.platform, os.homedir()));
-    runWithCodeCache({ file: main, cacheDir: path.join(cacheBase, 'code-cache') });
+    runWithCodeCache({ file: main, cacheDir: path.join(cacheBase, 'code-cache'), variant: nodeOptionsKey(process.execArgv, process.env.NODE_OPTIONS) });
   }
 }
 

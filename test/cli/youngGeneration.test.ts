@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { youngGenerationMbFrom, YOUNG_GENERATION_MB } from '../../src/cli/youngGeneration';
 import { buildCli, CLI } from '../mcp/helpers';
+import { verdictProbe } from './cacheVerdicts';
 
 const run = promisify(execFile);
 const MODULE = path.resolve(__dirname, '../../src/cli/youngGeneration.ts');
@@ -91,37 +92,11 @@ describe('cli: the young generation is capped', function () {
   // later start reject it and compile the whole bundle again (seen on Node 24: ~35 ms of every start, for days)
   it('the built CLI with the cap holding saves a code cache that its next start accepts', async () => {
     await buildCli();
-    // observes V8's verdict from outside the bundle: the loader's vm.Script, wrapped
-    const hook = path.join(dir, 'cache-verdict.cjs');
-    const verdicts = path.join(dir, 'verdicts.txt');
-    await fs.writeFile(
-      hook,
-      `const vm = require('node:vm'); const fs = require('node:fs');
-const Script = vm.Script;
-vm.Script = class extends Script { constructor(src, o) { super(src, o); if (o && o.cachedData) fs.appendFileSync(${JSON.stringify(verdicts)}, (this.cachedDataRejected ? 'rejected' : 'accepted') + '\\n'); } };
-`,
-    );
-    await fs.writeFile(path.join(dir, 'read-me.txt'), 'one\ntwo\nthree\n');
+    const probe = await verdictProbe(dir, dir);
     const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, 'verdict-cache'), BET_YOUNG_GENERATION_MB: '1' };
-    const session = async () => {
-      const child = execFile(process.execPath, ['--require', hook, CLI, '--root', dir], { env });
-      let out = '';
-      child.stdout!.on('data', (d) => (out += d));
-      const send = (m: object) => child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
-      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-      send({ method: 'notifications/initialized' });
-      send({ id: 2, method: 'tools/list', params: {} });
-      send({ id: 3, method: 'tools/call', params: { name: 'be-read', arguments: { file: 'read-me.txt:1-3' } } });
-      const deadline = Date.now() + 30000;
-      while (!out.includes('"id":3') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      child.stdin!.end();
-      await new Promise((r) => child.once('exit', r));
-      const reply = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: number; result?: { content: { text: string }[] } }).find((m) => m.id === 3);
-      assert.match(reply?.result?.content[0]?.text ?? out, /two/);
-    };
-    await session(); // no cache yet: compiled, and saved at exit with the cap holding (1 MB: from the start)
-    await session();
-    await session();
-    assert.deepEqual((await fs.readFile(verdicts, 'utf8')).trim().split('\n'), ['accepted', 'accepted']);
+    await probe.session(env); // no cache yet: compiled, and saved at exit with the cap holding (1 MB: from the start)
+    await probe.session(env);
+    await probe.session(env);
+    assert.deepEqual(await probe.verdicts(), ['accepted', 'accepted']);
   });
 });

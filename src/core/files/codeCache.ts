@@ -20,6 +20,8 @@ export interface CodeCacheOptions {
   cacheDir: string;
   /** Save this long after the start (default 1500 ms), or at exit if that comes first. */
   saveAfterMs?: number;
+  /** Part of the cache file's name: starts that differ in it keep a cache each (see nodeOptionsKey). */
+  variant?: string;
 }
 
 /** Where the running bundle finds its loader's refresh (the loader and the bundle are two bundles). */
@@ -61,9 +63,25 @@ export function refreshCodeCache(): boolean {
 }
 
 /** The cache file of `file` for this Node: a rebuilt bundle or another Node never reads a stale cache. */
-export function cacheFileFor(file: string, cacheDir: string, stat: fs.Stats = fs.statSync(file)): string {
+export function cacheFileFor(file: string, cacheDir: string, stat: fs.Stats = fs.statSync(file), variant = ''): string {
   const stem = path.basename(file, '.js');
-  return path.join(cacheDir, `${stem}-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+  const tail = variant ? `-${variant}` : '';
+  return path.join(cacheDir, `${stem}-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}${tail}.v8`);
+}
+
+/**
+ * A short key of the options a process was started with (`node` flags, NODE_OPTIONS), '' for none. V8 rejects a cache
+ * made under other flags, and a machine's clients start the CLI in different environments: a shell whose
+ * NODE_OPTIONS says --max-old-space-size=8192 (a V8 flag to Node 20) and an editor whose does not. With one file for
+ * both, each start rejected the other's cache, compiled afresh and replaced it. FNV-1a, not a digest: node:crypto
+ * costs a start ~5 ms to load, and a collision only shares a file as before.
+ */
+export function nodeOptionsKey(execArgv: readonly string[], nodeOptions: string | undefined): string {
+  const text = [...execArgv, (nodeOptions ?? '').trim()].filter(Boolean).join('\0');
+  if (!text) return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /** Loads `opts.file` like require() would and returns its exports. */
@@ -76,7 +94,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   try {
     if (importer === undefined) throw new Error('no main-context loader for vm scripts');
     const source = readSource(opts.file);
-    cacheFile = cacheFileFor(opts.file, opts.cacheDir);
+    cacheFile = cacheFileFor(opts.file, opts.cacheDir, fs.statSync(opts.file), opts.variant);
     const cachedData = readIfPresent(cacheFile);
     hadCache = cachedData !== undefined;
     script = new vm.Script(Module.wrap(source), { filename: opts.file, cachedData, importModuleDynamically: importer });
