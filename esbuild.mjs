@@ -115,21 +115,46 @@ const lazyAjv = {
 // zod's evaluation (~5 ms of every start) and its first object's build and parse (~2-3 ms) came before the first
 // answer; a call whose arguments are plainly valid is checked without zod (src/mcp/plainArgs.ts). Our modules get a
 // `z` that evaluates zod at its first use (a schema built, an argument zod must judge, the CLI's idle warm-up).
-const lazyZod = {
+/** `vendored`: the stdio CLI's bundle, whose zod is dist/vendor/zod.js (vendorZod below): `z` comes from there. */
+const lazyZodPlugin = (vendored) => ({
   name: 'lazy-zod',
   setup(b) {
     b.onResolve({ filter: /^zod$/ }, (a) => (a.namespace !== 'lazy-zod' && /[\\/]src[\\/]/.test(a.importer) && !/[\\/]node_modules[\\/]/.test(a.importer) ? { path: 'lazy-zod', namespace: 'lazy-zod' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, async () => {
       // zod's ES module build, the one the SDK imports: a require() of `zod` would bundle its CommonJS build beside it
-      const esm = await b.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+      const from = vendored ? 'zod' : (await b.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() })).path;
       return {
-        contents: `let z;\nObject.defineProperty(exports, 'z', { enumerable: true, get: () => (z ??= require(${JSON.stringify(esm.path)}).z) });\n`,
+        contents: `let z;\nObject.defineProperty(exports, 'z', { enumerable: true, get: () => (z ??= require(${JSON.stringify(from)}).z) });\n`,
         loader: 'js',
         resolveDir: process.cwd(),
       };
     });
   },
+});
+// zod in a file of its own for the stdio CLI (dist/vendor/zod.js), loaded at its first use through the loader's code
+// cache (src/cli/bin.ts, LOAD_VENDOR_KEY). Lazily evaluated inside the bundle, it still cost every start its share of
+// the cache's deserialisation and its namespaces' getters: first tools/call of a later start 73.9 -> 63.9 ms (21
+// interleaved runs, Node 24, a bare Node start 32 ms). Every zod entry the bundle imports (ours, the SDK's,
+// zod-to-json-schema's) is a namespace of that one file, so all share one zod; an entry not listed fails the build.
+const ZOD_ENTRIES = { zod: 'zod', 'zod/v3': 'v3', 'zod/v4': 'v4', 'zod/v4-mini': 'v4mini', 'zod/v4/core': 'v4core' };
+const vendorZod = {
+  name: 'vendor-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/.*)?$/ }, (a) => {
+      if (!Object.hasOwn(ZOD_ENTRIES, a.path)) throw new Error(`vendor-zod: ${a.path} (imported by ${a.importer}) is not in ZOD_ENTRIES`);
+      return { path: ZOD_ENTRIES[a.path], namespace: 'vendor-zod' };
+    });
+    b.onResolve({ filter: /^vendor-zod-file$/ }, () => ({ path: 'file', namespace: 'vendor-zod-file' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor-zod' }, (a) => ({ contents: `module.exports = require('vendor-zod-file')()[${JSON.stringify(a.path)}];\n`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor-zod-file' }, () => ({
+      contents:
+        `let zod;\nmodule.exports = () => {\n  if (zod) return zod;\n  const file = require('node:path').join(__dirname, 'vendor', 'zod.js');\n` +
+        `  const load = globalThis[Symbol.for('better-edit-tools.load-vendor')];\n  return (zod = typeof load === 'function' ? load(file) : require(file));\n};\n`,
+      loader: 'js',
+    }));
+  },
 };
+const VENDOR_ZOD_ENTRY = Object.entries(ZOD_ENTRIES).map(([from, key]) => `export * as ${key} from '${from}';`).join('\n');
 // `import * as path from 'node:path'` is a copy of the module's properties as getters, made again in each of the ~50
 // modules that say it (esbuild's __toESM): ~4 ms of every start. Our modules share one namespace per builtin.
 const SHARED_BUILTINS = /^node:(path|fs|os|process|fs\/promises)$/;
@@ -145,12 +170,15 @@ const sharedBuiltins = {
     }));
   },
 };
-common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, lazyZod, sharedBuiltins];
+common.plugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, lazyZodPlugin(false), sharedBuiltins];
+const cliPlugins = [noZodLocales, treeSitterRequire, builtSchemas, lazyCrypto, lazyWorker, lazyAjv, lazyZodPlugin(true), vendorZod, sharedBuiltins];
 
 const entries = [
   // The command is a small loader that runs the server bundle through V8's code cache (src/cli/bin.ts).
   { entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', plugins: cliPlugins },
+  // every zod entry the CLI bundle imports, as namespaces of one file (vendorZod)
+  { stdin: { contents: VENDOR_ZOD_ENTRY, resolveDir: process.cwd(), sourcefile: 'vendor-zod.js', loader: 'js' }, outfile: 'dist/vendor/zod.js', sourcemap: false },
   // The outline worker's script (src/core/context/node/outlinePool.ts starts it beside the bundle that runs).
   { entryPoints: ['src/core/context/node/outlineWorker.ts'], outfile: 'dist/outline-worker.js' },
   // The records worker's script (src/core/context/node/recordsPool.ts: a cold overview's second describer).

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { defaultChipDir } from '../core/files/statePaths';
-import { nodeOptionsKey, runWithCodeCache } from '../core/files/codeCache';
+import { LOAD_VENDOR_KEY, nodeOptionsKey, runWithCodeCache } from '../core/files/codeCache';
 import { handOverFront, startStdioFront } from '../mcp/fastStart';
 import { parseCli } from './args';
 import { awaitsClientRoots, resolveRoots } from './roots';
@@ -34,7 +34,10 @@ function load(): void {
     require(main); // eslint-disable-line @typescript-eslint/no-require-imports
   } else {
     const cacheBase = path.dirname(defaultChipDir(process.env, process.platform, os.homedir()));
-    runWithCodeCache({ file: main, cacheDir: path.join(cacheBase, 'code-cache'), variant: nodeOptionsKey(process.execArgv, process.env.NODE_OPTIONS) });
+    const cache = { cacheDir: path.join(cacheBase, 'code-cache'), variant: nodeOptionsKey(process.execArgv, process.env.NODE_OPTIONS) };
+    // the bundle's vendor files (zod, at its first use) through the same cache
+    (globalThis as Record<symbol, unknown>)[LOAD_VENDOR_KEY] = (file: string) => runWithCodeCache({ file, ...cache });
+    runWithCodeCache({ file: main, ...cache });
   }
 }
 

@@ -9,8 +9,11 @@ import * as path from 'node:path';
 import { CLI } from '../mcp/helpers';
 
 export interface VerdictProbe {
-  /** One stdio session of the built CLI in `root`: initialize, tools/list, a read of `read-me.txt`, then stdin ends. */
-  session(env: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * One stdio session of the built CLI in `root`: initialize, tools/list, a read of `read-me.txt`, then (after
+   * `holdMs`: the server's idle work, zod's load among it) stdin ends.
+   */
+  session(env: NodeJS.ProcessEnv, holdMs?: number): Promise<void>;
   /** The verdicts so far, oldest first. */
   verdicts(): Promise<string[]>;
 }
@@ -27,7 +30,7 @@ vm.Script = class extends Script { constructor(src, o) { super(src, o); if (o &&
   );
   await fs.writeFile(path.join(root, 'read-me.txt'), 'one\ntwo\nthree\n');
   return {
-    async session(env) {
+    async session(env, holdMs = 0) {
       const child = execFile(process.execPath, ['--require', hook, CLI, '--root', root], { env });
       let out = '';
       let exited = false;
@@ -40,6 +43,7 @@ vm.Script = class extends Script { constructor(src, o) { super(src, o); if (o &&
       send({ id: 3, method: 'tools/call', params: { name: 'be-read', arguments: { file: 'read-me.txt:1-3' } } });
       const deadline = Date.now() + 30000;
       while (!out.includes('"id":3') && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
       child.stdin!.end();
       await exit;
       const reply = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: number; result?: { content: { text: string }[] } }).find((m) => m.id === 3);

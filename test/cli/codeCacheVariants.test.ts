@@ -38,8 +38,11 @@ describe('cli: code caches per Node options', function () {
     const flagged = { ...plain, NODE_OPTIONS: '--stack-trace-limit=20' }; // a V8 flag V8 keys its caches to (Node 20 and 24)
     for (const env of [plain, flagged]) await probe.session({ ...env, XDG_CACHE_HOME: cache }); // each writes its cache
     for (let i = 0; i < 2; i++) for (const env of [plain, flagged]) await probe.session({ ...env, XDG_CACHE_HOME: cache });
-    assert.deepEqual(await probe.verdicts(), ['accepted', 'accepted', 'accepted', 'accepted']);
-    const files = (await fs.readdir(path.join(cache, 'better-edit-tools-mcp', 'code-cache'))).filter((n) => n.endsWith('.v8'));
+    // the bundle's in each of the four later starts, and zod's where the session loaded it (at an idle moment or its end)
+    const verdicts = await probe.verdicts();
+    assert.ok(verdicts.length >= 4, verdicts.join(', '));
+    assert.deepEqual(new Set(verdicts), new Set(['accepted']));
+    const files = (await fs.readdir(path.join(cache, 'better-edit-tools-mcp', 'code-cache'))).filter((n) => n.startsWith('cli-main-') && n.endsWith('.v8'));
     assert.equal(files.length, 2, files.join(', '));
   });
 });

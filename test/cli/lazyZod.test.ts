@@ -86,11 +86,19 @@ describe('cli: zod out of the first calls', function () {
   this.timeout(120000);
   before(async () => buildCli());
 
-  it('the bundle holds one zod, its ES module build (the one the SDK imports), without its locales', () => {
+  it('the bundle holds no zod; dist/vendor/zod.js holds one, its ES module build (the one the SDK imports), without its locales', () => {
     const bundle = fs.readFileSync(path.join(REPO, 'dist/cli-main.js'), 'utf8');
+    assert.equal(bundle.split('__zod_globalConfig').length - 1, 0, 'zod is not in the server bundle');
+    assert.match(bundle, /"vendor","zod\.js"/, 'the bundle loads it from beside itself');
+    const vendor = fs.readFileSync(path.join(REPO, 'dist/vendor/zod.js'), 'utf8');
     // one copy of zod's core names its global config 4 times: a second copy (its CommonJS build) doubles that
-    assert.equal(bundle.split('__zod_globalConfig').length - 1, 4);
-    assert.doesNotMatch(bundle, /Ungültige Eingabe/, 'no locale but English');
+    assert.equal(vendor.split('__zod_globalConfig').length - 1, 4);
+    assert.doesNotMatch(vendor, /Ungültige Eingabe/, 'no locale but English');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const zod = require(path.join(REPO, 'dist/vendor/zod.js')) as Record<string, { ZodType?: unknown; $ZodType?: unknown; core?: { $ZodType?: unknown } }>;
+    assert.deepEqual(Object.keys(zod).sort(), ['v3', 'v4', 'v4core', 'v4mini', 'zod']);
+    assert.equal(zod.zod!.ZodType, zod.v4!.ZodType, "'zod' and 'zod/v4' are one zod");
+    assert.equal(zod.v4!.core!.$ZodType, zod.v4core!.$ZodType, "and 'zod/v4/core' is its core");
   });
 
   it('a first read and a first edit answer before zod is evaluated; an idle moment evaluates it', async () => {

@@ -45,9 +45,10 @@ export function registerDefaultFlags(atDefaults: AtDefaultFlags | undefined): vo
   (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] = atDefaults;
 }
 
-function createWithDefaultFlags(script: vm.Script): Buffer {
+/** Runs `fn` with V8's default flags: V8 checks a cache's flags when it reads one too (a vendor file loads after the cap). */
+function atDefaultFlags<T>(fn: () => T): T {
   const atDefaults = (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] as AtDefaultFlags | undefined;
-  return atDefaults ? atDefaults(() => script.createCachedData()) : script.createCachedData();
+  return atDefaults ? atDefaults(fn) : fn();
 }
 
 /**
@@ -59,8 +60,18 @@ function createWithDefaultFlags(script: vm.Script): Buffer {
  */
 export function refreshCodeCache(): boolean {
   const refresh = (globalThis as Record<symbol, unknown>)[REFRESH_KEY];
-  return typeof refresh === 'function' ? (refresh as () => boolean)() : false;
+  // one per file loaded through runWithCodeCache (the bundle, its vendor files); a loader of an older build left one function
+  const savers = typeof refresh === 'function' ? [refresh] : Array.isArray(refresh) ? refresh : [];
+  let saved = false;
+  for (const save of savers as (() => boolean)[]) saved = save() || saved;
+  return saved;
 }
+
+/**
+ * Where the CLI's loader puts how its bundle loads a vendor file (esbuild.mjs vendor-zod: dist/vendor/zod.js) through
+ * the same code cache folder: `(file) => exports`. The bundle falls back to require() when it is absent.
+ */
+export const LOAD_VENDOR_KEY = Symbol.for('better-edit-tools.load-vendor');
 
 /** The cache file of `file` for this Node: a rebuilt bundle or another Node never reads a stale cache. */
 export function cacheFileFor(file: string, cacheDir: string, stat: fs.Stats = fs.statSync(file), variant = ''): string {
@@ -97,7 +108,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
     cacheFile = cacheFileFor(opts.file, opts.cacheDir, fs.statSync(opts.file), opts.variant);
     const cachedData = readIfPresent(cacheFile);
     hadCache = cachedData !== undefined;
-    script = new vm.Script(Module.wrap(source), { filename: opts.file, cachedData, importModuleDynamically: importer });
+    script = atDefaultFlags(() => new vm.Script(Module.wrap(source), { filename: opts.file, cachedData, importModuleDynamically: importer }));
     if (cachedData && !script.cachedDataRejected) savedBytes = cachedData.length;
   } catch {
     return require(opts.file) as unknown; // eslint-disable-line @typescript-eslint/no-require-imports
@@ -105,7 +116,7 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
   const save = (): boolean => {
     let data: Buffer;
     try {
-      data = createWithDefaultFlags(script);
+      data = atDefaultFlags(() => script.createCachedData());
     } catch {
       return false;
     }
@@ -118,7 +129,8 @@ export function runWithCodeCache(opts: CodeCacheOptions): unknown {
     setTimeout(save, opts.saveAfterMs ?? 1500).unref();
     process.once('exit', save);
   }
-  (globalThis as Record<symbol, unknown>)[REFRESH_KEY] = save;
+  const refreshers = (globalThis as Record<symbol, unknown>)[REFRESH_KEY];
+  (globalThis as Record<symbol, unknown>)[REFRESH_KEY] = Array.isArray(refreshers) ? [...(refreshers as unknown[]), save] : [save];
   const mod = new Module(opts.file, require.main);
   mod.filename = opts.file;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
