@@ -133,8 +133,8 @@ const lazyZodPlugin = (vendored) => ({
 });
 // zod in a file of its own for the stdio CLI (dist/vendor/zod.js), loaded at its first use through the loader's code
 // cache (src/cli/bin.ts, LOAD_VENDOR_KEY). Lazily evaluated inside the bundle, it still cost every start its share of
-// the cache's deserialisation and its namespaces' getters: first tools/call of a later start 73.9 -> 63.9 ms (21
-// interleaved runs, Node 24, a bare Node start 32 ms). Every zod entry the bundle imports (ours, the SDK's,
+// the cache's deserialisation and its namespaces' getters (first tools/call of a later start: README, bench:startup;
+// 81.7 / 91.1 ms against the build before in 21 interleaved runs on Node 24). Every zod entry the bundle imports (ours, the SDK's,
 // zod-to-json-schema's) is a namespace of that one file, so all share one zod; an entry not listed fails the build.
 const ZOD_ENTRIES = { zod: 'zod', 'zod/v3': 'v3', 'zod/v4': 'v4', 'zod/v4-mini': 'v4mini', 'zod/v4/core': 'v4core' };
 const vendorZod = {

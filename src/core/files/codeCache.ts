@@ -28,31 +28,32 @@ export interface CodeCacheOptions {
 const REFRESH_KEY = Symbol.for('better-edit-tools.code-cache-refresh');
 /** A cache is saved again only when it would grow by more than this share of its size. */
 const REFRESH_GROWTH = 1 / 32;
-/** Where a module that changes a V8 flag at run time puts how to undo it for the moment of a save (two bundles share it). */
+/** Where a module that changes a V8 flag at run time puts how to undo it while a cache is read or made (two bundles share it). */
 const DEFAULT_FLAGS_KEY = Symbol.for('better-edit-tools.code-cache-default-flags');
 
-/** Runs `save` with V8's flags as a fresh process has them, and returns what it returned. */
-export type AtDefaultFlags = <T>(save: () => T) => T;
+/** Runs `fn` with V8's flags as a fresh process has them, and returns what it returned. */
+export type AtDefaultFlags = <T>(fn: () => T) => T;
 
 /**
  * V8 stamps a code cache with a hash of its flags and rejects it in a process whose flags differ. A process that
  * changes a flag after its start (the CLI's young-generation cap, src/cli/youngGeneration.ts) saved caches that no
  * later start, with V8's defaults, accepted: each compiled the whole bundle again (~35 ms on Node 24) and saved
- * another such cache. Such a module registers here how to put its flags back while a cache is made; undefined
- * unregisters.
+ * another such cache. Such a module registers here how to put its flags back while a cache is read or made (a vendor
+ * file loads after the flag changed); undefined unregisters.
  */
 export function registerDefaultFlags(atDefaults: AtDefaultFlags | undefined): void {
   (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] = atDefaults;
 }
 
-/** Runs `fn` with V8's default flags: V8 checks a cache's flags when it reads one too (a vendor file loads after the cap). */
+/** Runs `fn` with V8's default flags, as registered (none registered: as it is). */
 function atDefaultFlags<T>(fn: () => T): T {
   const atDefaults = (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_KEY] as AtDefaultFlags | undefined;
   return atDefaults ? atDefaults(fn) : fn();
 }
 
 /**
- * Saves the running bundle's code cache again if it would now hold notably more compiled code than the one it was
+ * Saves the code cache of each file run through runWithCodeCache (the bundle, its vendor files) again if it would now
+ * hold notably more compiled code than the one it was
  * loaded with or last saved (createCachedData: ~10-30 ms of the main thread, so for an idle moment). A cache saved
  * 1.5 s into a first start (all a client leaves that ends its server with a signal, before any exit handler) held
  * no read or edit path: every later start compiled them again in its first read and first edit. False: nothing
