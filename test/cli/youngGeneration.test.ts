@@ -73,7 +73,7 @@ describe('cli: the young generation is capped', function () {
 
   it('the built CLI reads the setting (its warning on stderr) and still serves', async () => {
     await buildCli();
-    const child = execFile(process.execPath, [CLI, '--root', dir], { env: { ...process.env, BET_YOUNG_GENERATION_MB: 'lots' } });
+    const child = execFile(process.execPath, [CLI, '--root', dir], { env: { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache'), BET_YOUNG_GENERATION_MB: 'lots' } });
     let err = '';
     let out = '';
     child.stderr!.on('data', (d) => (err += d));
